@@ -1,0 +1,67 @@
+/* libpscr separable solver: radix-q PSCR for 2D and 3D Kronecker-separable systems. */
+#ifndef PSCR_SOLVER_H
+#define PSCR_SOLVER_H
+
+#include "tridiag.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One coordinate direction: symmetric tridiagonal A_k and M_k of order n. */
+typedef struct {
+  size_t n;
+  const void *a_diag; /* n entries */
+  const void *a_off;  /* n-1 entries: A(i,i+1) = A(i+1,i) */
+  const void *m_diag; /* n entries */
+  const void *m_off;  /* n-1 entries, or NULL when M_k is diagonal */
+} pscr_factor;
+
+/** 2D:  A = A1 (x) M2 + M1 (x) A2 + c M1 (x) M2
+ *  3D:  A = A1(x)M2(x)M3 + M1(x)A2(x)M3 + M1(x)M2(x)A3 + c M1(x)M2(x)M3
+ *  dim[0] is the slowest index: u[i1*n2 + i2] (2D), u[(i1*n2 + i2)*n3 + i3] (3D).
+ *  M1 (and M2 in 3D) must be positive definite in the real case; in the
+ *  complex-symmetric case the generalized eigenproblems must be diagonalizable. */
+typedef struct {
+  int ndim;         /* 2 or 3 */
+  pscr_dtype dtype; /* all factors share it */
+  pscr_factor dim[3];
+  double c_re, c_im;
+} pscr_problem;
+
+typedef struct {
+  int radix;                   /* reduction factor q >= 2; default 4 */
+  pscr_td_algorithm innermost; /* solver for the innermost tridiagonal systems; AUTO by default */
+  int threads;                 /* CPU threads for plan building and the CPU backend; 0 = all */
+  const char *tuning_file;     /* kernel parameters from the autotuner; NULL = built-in defaults */
+} pscr_options;
+
+/** Fills @p opt with the defaults (radix 4, AUTO, all threads, no tuning file). */
+void pscr_options_default(pscr_options *opt);
+
+typedef struct pscr_plan pscr_plan;
+
+/** Builds everything that depends only on the matrix: partition sets, the
+ * generalized eigenpairs (CPU), and uploads them to the device.
+ * @param opt NULL = defaults. */
+pscr_status pscr_plan_create(pscr_context *ctx, const pscr_problem *problem,
+                             const pscr_options *opt, pscr_plan **plan);
+/** f holds the right-hand side on entry and the solution on return (host). */
+pscr_status pscr_solve(pscr_plan *plan, void *f);
+/** Same with the vector already on the plan's device. */
+pscr_status pscr_solve_array(pscr_plan *plan, pscr_array *f);
+
+typedef struct {
+  double plan_seconds;       /* time of pscr_plan_create */
+  double last_solve_seconds; /* device/CPU time of the last solve, transfers excluded */
+  size_t device_bytes;       /* memory the plan holds on its device */
+} pscr_plan_info;
+
+pscr_status pscr_plan_get_info(const pscr_plan *plan, pscr_plan_info *info);
+/** NULL is a no-op. */
+void pscr_plan_destroy(pscr_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,68 @@
+/* libpscr tridiagonal solvers: batched, shifted, and stable pivoting variants. */
+#ifndef PSCR_TRIDIAG_H
+#define PSCR_TRIDIAG_H
+
+#include "core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  PSCR_TD_AUTO = 0,         /* library picks (stable choice when the matrix is not known to be safe) */
+  PSCR_TD_THOMAS,           /* LU without pivoting */
+  PSCR_TD_CR,               /* cyclic (odd-even) reduction */
+  PSCR_TD_PCR,              /* parallel cyclic reduction */
+  PSCR_TD_CR_PCR_THOMAS,    /* the staged A/B/C/D engine of the PSCR paper */
+  PSCR_TD_PCR_THOMAS,       /* multicore PCR + Thomas with the analytic switch point */
+  PSCR_TD_SPIKE_DIAG_PIVOT, /* SPIKE + Erway-Marcia 1x1/2x2 diagonal pivoting */
+  PSCR_TD_GSPIKE,           /* SPIKE + Givens QR with singular-block modification */
+  PSCR_TD_LAPACK            /* LAPACK gtsv, partial pivoting (CPU reference) */
+} pscr_td_algorithm;
+
+/** Number of pscr_td_algorithm values (an addition to API.md). */
+#define PSCR_TD_ALGORITHM_COUNT 9
+
+typedef struct {
+  pscr_td_algorithm used; /* what AUTO resolved to */
+  int partitions;         /* SPIKE partitions used (0 if not SPIKE) */
+  int modified_blocks;    /* g-Spike: singular blocks that were modified */
+  double seconds;         /* solve time, excluding host<->device transfers */
+} pscr_td_report;
+
+/** Solves @p batch independent tridiagonal systems of order @p n.
+ * System s has sub-diagonal dl[s*stride + i], diagonal d[...], super-diagonal
+ * du[...], i = 0..n-1; dl[s*stride] and du[s*stride + n-1] are ignored
+ * (cuSPARSE gtsv2 layout). b[s*stride + i] holds the right-hand side and is
+ * overwritten by x. A single system is batch = 1, stride = n.
+ * @param report may be NULL.
+ * @return PSCR_ERR_SINGULAR when a zero pivot is met (b untouched),
+ *         PSCR_ERR_NONFINITE for NaN/Inf in dl, d or du (b untouched). */
+pscr_status pscr_tridiag_solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
+                               size_t batch, size_t stride, const void *dl, const void *d,
+                               const void *du, void *b, pscr_td_report *report);
+
+/** Same as pscr_tridiag_solve, data already on the context's device. */
+pscr_status pscr_tridiag_solve_arrays(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype,
+                                      size_t n, size_t batch, size_t stride, const pscr_array *dl,
+                                      const pscr_array *d, const pscr_array *du, pscr_array *b,
+                                      pscr_td_report *report);
+
+/** Shifted systems sharing one pair of tridiagonal matrices:
+ * (A + shift[s] * M) x_s = b_s, s = 0..nshift-1, b_s = b[s*n .. s*n+n-1].
+ * A and M are given by their three diagonals (layout as above, stride n).
+ * Coefficients are formed on the fly, never stored per system.
+ * shift has the problem dtype. */
+pscr_status pscr_tridiag_solve_shifted(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype,
+                                       size_t n, size_t nshift, const void *a_dl, const void *a_d,
+                                       const void *a_du, const void *m_dl, const void *m_d,
+                                       const void *m_du, const void *shift, void *b,
+                                       pscr_td_report *report);
+
+/** @return the algorithm's short name ("thomas", "gspike", ...), "unknown" otherwise (addition). */
+const char *pscr_td_algorithm_name(pscr_td_algorithm alg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,73 @@
+/* Internal: contexts, arrays and the backend function table (DESIGN.md "One
+ * driver, three backends"). A backend implements these operations; the
+ * tridiagonal API and the PSCR driver call them and nothing else. */
+#ifndef PSCR_CORE_CONTEXT_H
+#define PSCR_CORE_CONTEXT_H
+
+#include <pscr/pscr.h>
+
+struct pscr_backend_ops;
+
+struct pscr_context {
+  pscr_backend backend;
+  const struct pscr_backend_ops *ops;
+  int device_index;
+  int threads; /* CPU threads (0 = all) */
+  void *impl;  /* backend-private state */
+};
+
+struct pscr_array {
+  pscr_context *ctx;
+  pscr_dtype dtype;
+  size_t count;
+  void *native; /* host pointer, CUdeviceptr cast, or cl_mem */
+};
+
+static inline size_t pscr_dtype_size(pscr_dtype t) { return t == PSCR_C128 ? 16 : 8; }
+static inline int pscr_dtype_valid(pscr_dtype t) { return t == PSCR_F64 || t == PSCR_C128; }
+
+/* A tridiagonal request on device memory (pscr_tridiag_solve_arrays). */
+typedef struct {
+  pscr_td_algorithm alg;
+  pscr_dtype dtype;
+  size_t n, batch, stride;
+  const pscr_array *dl, *d, *du;
+  pscr_array *b;
+} pscr_td_request;
+
+/* A shifted request: (A + shift[s] M) x_s = b_s, all pointers native to the backend. */
+typedef struct {
+  pscr_td_algorithm alg;
+  pscr_dtype dtype;
+  size_t n, nshift;
+  const pscr_array *a_dl, *a_d, *a_du, *m_dl, *m_d, *m_du, *shift;
+  pscr_array *b;
+} pscr_td_shifted_request;
+
+struct pscr_backend_ops {
+  const char *name;
+  int (*available)(void);
+  pscr_status (*init)(pscr_context *ctx, int device_index);
+  void (*fini)(pscr_context *ctx);
+  pscr_status (*alloc)(pscr_context *ctx, size_t bytes, void **native);
+  void (*release)(pscr_context *ctx, void *native);
+  pscr_status (*write)(pscr_context *ctx, void *native, size_t offset, const void *host,
+                       size_t bytes);
+  pscr_status (*read)(pscr_context *ctx, const void *native, size_t offset, void *host,
+                      size_t bytes);
+  pscr_status (*tridiag)(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep);
+  pscr_status (*tridiag_shifted)(pscr_context *ctx, const pscr_td_shifted_request *req,
+                                 pscr_td_report *rep);
+};
+
+/* The backends compiled into this build; NULL entries answer "not available". */
+const struct pscr_backend_ops *pscr_backend_lookup(pscr_backend backend);
+extern const struct pscr_backend_ops pscr_cpu_ops;
+#if PSCR_HAVE_CUDA
+extern const struct pscr_backend_ops pscr_cuda_ops;
+#endif
+#if PSCR_HAVE_OPENCL
+extern const struct pscr_backend_ops pscr_opencl_ops;
+#endif
+
+#endif
