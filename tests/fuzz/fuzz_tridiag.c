@@ -1,0 +1,59 @@
+/* libFuzzer harness over the public tridiagonal entry points: any bytes give a
+ * status, never a crash, a hang or a sanitizer report; on error b is untouched. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pscr/pscr.h>
+
+static pscr_context *ctx;
+
+static double take(const uint8_t **p, size_t *left) {
+  double v = 0;
+  if (*left >= 8) {
+    memcpy(&v, *p, 8);
+    *p += 8, *left -= 8;
+  } else if (*left > 0) {
+    v = (double)(int8_t)**p / 8.0; /* small values make solvable systems */
+    *p += 1, *left -= 1;
+  }
+  return v;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (ctx == NULL && pscr_context_create(PSCR_BACKEND_CPU, 0, &ctx) != PSCR_OK) return 0;
+  if (size < 6) return 0;
+  int alg = data[0] % (PSCR_TD_ALGORITHM_COUNT + 1); /* one unknown value too */
+  pscr_dtype t = (pscr_dtype)(data[1] % 3);          /* and an unknown dtype */
+  size_t n = data[2] % 70, batch = data[3] % 4, stride = n + data[4] % 3;
+  int shifted = data[5] & 1, diag_m = data[5] & 2;
+  const uint8_t *p = data + 6;
+  size_t left = size - 6;
+  size_t count = (batch ? batch - 1 : 0) * stride + n + 1, reals = count * 2;
+  double *buf[4], *m[3], *shift = calloc(4 * 2, sizeof(double));
+  for (int k = 0; k < 4; k++) buf[k] = calloc(reals, sizeof(double));
+  for (int k = 0; k < 3; k++) m[k] = calloc(reals, sizeof(double));
+  for (size_t i = 0; i < reals; i++)
+    for (int k = 0; k < 4; k++) buf[k][i] = take(&p, &left);
+  for (size_t i = 0; i < reals; i++)
+    for (int k = 0; k < 3; k++) m[k][i] = take(&p, &left);
+  for (int i = 0; i < 8; i++) shift[i] = take(&p, &left);
+  double *copy = malloc(reals * sizeof(double));
+  memcpy(copy, buf[3], reals * sizeof(double));
+  pscr_td_report rep;
+  pscr_status st;
+  if (shifted)
+    st = pscr_tridiag_solve_shifted(ctx, (pscr_td_algorithm)alg, t, n, batch, buf[0], buf[1], buf[2],
+                                    diag_m ? NULL : m[0], m[1], diag_m ? NULL : m[2], shift,
+                                    buf[3], &rep);
+  else
+    st = pscr_tridiag_solve(ctx, (pscr_td_algorithm)alg, t, n, batch, stride, buf[0], buf[1],
+                            buf[2], buf[3], &rep);
+  if (st != PSCR_OK && memcmp(copy, buf[3], reals * sizeof(double)) != 0) abort();
+  if (pscr_status_string(st) == NULL) abort();
+  for (int k = 0; k < 4; k++) free(buf[k]);
+  for (int k = 0; k < 3; k++) free(m[k]);
+  free(shift);
+  free(copy);
+  return 0;
+}
