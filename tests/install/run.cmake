@@ -26,6 +26,6 @@ if(PKG_CONFIG AND CC)
   endif()
   separate_arguments(flags UNIX_COMMAND "${flags}")
   run(${CC} -std=c11 ${SOURCE}/tests/install/consumer/consumer.c ${flags} -fopenmp
-      -Wl,-rpath,${prefix}/lib -o ${build}/consumer_pc)
+      -lm -Wl,-rpath,${prefix}/lib -o ${build}/consumer_pc)
   run(${build}/consumer_pc)
 endif()
