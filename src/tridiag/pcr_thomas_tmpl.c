@@ -1,8 +1,395 @@
-/* PLACEHOLDER: replaced by the real implementation (helper in progress). */
+/* PCR + Thomas for one large system on a multicore CPU (seed 002).
+ *
+ * SP steps of PCR (strides 1, 2, ..., 2^(SP-1)) split the system into
+ * P = 2^SP independent interleaved systems (rows s, s+P, s+2P, ...: seed 002
+ * Sec. III), each solved by Thomas. Unlike the paper, the SP steps are fused:
+ * a tile of rows plus a halo of H = P-1 rows on each side is reduced through
+ * all SP levels in cache (pcr_kernels.h), so the PCR stage reads the input
+ * once instead of 2 SP times. Two variants of the Thomas stage:
+ *
+ * P+TO (overlapped, Sec. IV-A): no Thomas-Copy at all. The rows are cut in
+ * chunks; the threads reduce chunk k (by rows) into a cached chunk buffer,
+ * then each runs the Thomas forward sweep of ITS lanes (systems) over that
+ * chunk (by lanes, several independent recurrences per thread, which hides
+ * the division latency), while the next chunk is reduced. Only the sweep's
+ * (c', y') go to memory; back substitution writes x straight into b.
+ * Traffic ~ 72 bytes/row (F64) for 40 of the floor.
+ *
+ * SP+T (shuffled, Sec. IV-B): the last level writes each reduced row at its
+ * place in the shuffled layout (system s contiguous, so no Thomas-Copy),
+ * each system is solved by the shared td_thomas, and the unshuffle copies x
+ * back into b (Thomas-Copy-Back).
+ *
+ * b is written only after every pivot was checked (td.h contract). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/scalar.h"
+#include "core/threads.h"
+#include "tridiag/pcr_kernels.h"
+#include "tridiag/pcr_thomas.h"
 #include "tridiag/td.h"
 
-pscr_status FN(td_pcr_thomas)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
-  (void)n; (void)dl; (void)d; (void)du; (void)b; (void)ctl;
-  return PSCR_ERR_UNSUPPORTED;
+#if defined(__GNUC__)
+#define PT_INLINE inline __attribute__((always_inline))
+#else
+#define PT_INLINE inline
+#endif
+
+#define PT_TILE 4096     /* rows a thread reduces per chunk (cache-sized tiles) */
+#define PT_MAX_LEVELS 10 /* halo 1023 rows: more levels only add work */
+#define PT_ALIGN 8       /* per-thread regions padded to 8 scalars (no false sharing) */
+
+typedef struct {
+  size_t n;
+  const T *dl, *d, *du;
+  T *b;
+  int sp, nt, variant;
+  size_t P, H;    /* 2^sp systems; halo 2^sp - 1 rows */
+  size_t C, part; /* chunk rows (multiple of P, P+TO) and rows per thread and tile */
+  size_t m;       /* rows of the longest system: ceil(n / P) */
+  size_t wmax;    /* most lanes (systems) a thread owns */
+  size_t per;     /* scalars of workspace per thread */
+  T *ws;          /* per-thread workspaces */
+  T *buf;         /* P+TO: two chunk buffers (a, c, y); SP+T: shuffled system (a, b, c, y) */
+  T *cc, *yy;     /* P+TO: the forward sweep, lanes of thread t at [s0(t) m, s1(t) m) */
+  int bad;        /* shared count of bad pivots */
+} FN(pt_plan);
+
+static size_t pt_round(size_t x) { return (x + PT_ALIGN - 1) / PT_ALIGN * PT_ALIGN; }
+
+/* ---- the PCR stage: all sp levels of rows lo..hi-1 in cache ---------------------- */
+
+static int FN(pt_load_edge)(const FN(pt_plan) *p, ptrdiff_t g, T *a, T *c, T *y) {
+  if (g < 0 || g >= (ptrdiff_t)p->n) { /* identity row */
+    *a = *c = *y = 0;
+    return 0;
+  }
+  return FN(pk_load_row)(p->n, (size_t)g, p->dl, p->d, p->du, p->b, a, c, y);
 }
+
+/* Rows lo-H .. hi+H-1 normalized into w (3 arrays of len), then sp steps,
+ * ping-ponging with 3 more arrays; the last level goes to out[0..hi-lo)
+ * (a, c, y normalized; or with raw, a, b, c, y with the pivot kept). */
+static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, T *w, int raw, T *oa, T *ob,
+                       T *oc, T *oy) {
+  size_t H = p->H, len = hi - lo + 2 * H;
+  T *s[2][3] = {{w, w + len, w + 2 * len}, {w + 3 * len, w + 4 * len, w + 5 * len}};
+  ptrdiff_t g0 = (ptrdiff_t)lo - (ptrdiff_t)H, g1 = g0 + (ptrdiff_t)len, nn = (ptrdiff_t)p->n;
+  ptrdiff_t f0 = g0 > 1 ? g0 : 1, f1 = g1 < nn - 1 ? g1 : nn - 1;
+  int bad = 0;
+  for (ptrdiff_t g = g0; g < g1 && g < f0; g++)
+    bad += FN(pt_load_edge)(p, g, s[0][0] + (g - g0), s[0][1] + (g - g0), s[0][2] + (g - g0));
+  if (f0 < f1)
+    bad += FN(pk_load_rows)((size_t)f0, (size_t)f1, p->dl, p->d, p->du, p->b, s[0][0] + (f0 - g0),
+                            s[0][1] + (f0 - g0), s[0][2] + (f0 - g0));
+  for (ptrdiff_t g = f0 > f1 ? f0 : f1; g < g1; g++)
+    bad += FN(pt_load_edge)(p, g, s[0][0] + (g - g0), s[0][1] + (g - g0), s[0][2] + (g - g0));
+  size_t v0 = 0, v1 = len;
+  int cur = 0;
+  for (int l = 1; l <= p->sp; l++, cur ^= 1) {
+    size_t k = (size_t)1 << (l - 1);
+    v0 += k, v1 -= k;
+    T **in = s[cur], **out = s[cur ^ 1];
+    if (l < p->sp)
+      bad += FN(pk_step)(v0, v1, k, 0, in[0], in[1], in[2], out[0], out[1], out[2]);
+    else if (raw)
+      FN(pk_step_raw)(v0, v1, k, H, in[0], in[1], in[2], oa, ob, oc, oy);
+    else
+      bad += FN(pk_step)(v0, v1, k, H, in[0], in[1], in[2], oa, oc, oy);
+  }
+  return bad;
+}
+
+/* ---- P+TO: Thomas sweeps over interleaved lanes ---------------------------------- */
+
+/* Forward sweep of WB (a constant after inlining) lanes over `rows` row
+ * groups: a, c, y step by P (the chunk buffer), cc, yy by W (the thread's
+ * region). The recurrences live in registers; cp, yp carry them between chunks. */
+static PT_INLINE int FN(pt_fwd)(size_t WB, size_t rows, size_t P, size_t W, const T *a,
+                                const T *c, const T *y, T *restrict cp, T *restrict yp,
+                                T *restrict cc, T *restrict yy) {
+  T cr[8], yr[8];
+  int bad = 0;
+  for (size_t w = 0; w < WB; w++) cr[w] = cp[w], yr[w] = yp[w];
+  for (size_t j = 0; j < rows; j++) {
+    const T *aj = a + j * P, *cj = c + j * P, *yj = y + j * P;
+    for (size_t w = 0; w < WB; w++) {
+      T piv = 1 - PK_MUL(aj[w], cr[w]);
+      T r = PK_RECIP(piv);
+      bad += PK_BAD(piv);
+      cr[w] = PK_MUL(cj[w], r);
+      yr[w] = PK_MUL(yj[w] - PK_MUL(aj[w], yr[w]), r);
+      cc[j * W + w] = cr[w];
+      yy[j * W + w] = yr[w];
+    }
+  }
+  for (size_t w = 0; w < WB; w++) cp[w] = cr[w], yp[w] = yr[w];
+  return bad;
+}
+
+/* The first nl of the thread's W lanes (from s0) over row groups j0..j1-1 of
+ * the chunk starting at row R0, in blocks of <= 8 lanes. */
+static int FN(pt_fwd_lanes)(const FN(pt_plan) *p, size_t s0, size_t nl, size_t W, size_t j0,
+                            size_t j1, size_t R0, const T *ba, const T *bc, const T *by, T *cp,
+                            T *yp, T *cc, T *yy) {
+  int bad = 0;
+  size_t rows = j1 - j0, o = j0 * p->P + s0 - R0;
+  for (size_t w = 0; w < nl;) {
+    size_t wb = nl - w >= 8 ? 8 : nl - w >= 4 ? 4 : nl - w >= 2 ? 2 : 1;
+    const T *a = ba + o + w, *c = bc + o + w, *y = by + o + w;
+    T *pc = cc + j0 * W + w, *py = yy + j0 * W + w;
+    switch (wb) {
+    case 8: bad += FN(pt_fwd)(8, rows, p->P, W, a, c, y, cp + w, yp + w, pc, py); break;
+    case 4: bad += FN(pt_fwd)(4, rows, p->P, W, a, c, y, cp + w, yp + w, pc, py); break;
+    case 2: bad += FN(pt_fwd)(2, rows, p->P, W, a, c, y, cp + w, yp + w, pc, py); break;
+    default: bad += FN(pt_fwd)(1, rows, p->P, W, a, c, y, cp + w, yp + w, pc, py); break;
+    }
+    w += wb;
+  }
+  return bad;
+}
+
+/* Back substitution of the thread's lanes s0..s0+W-1, x written into b. */
+static void FN(pt_back)(const FN(pt_plan) *p, size_t s0, size_t W, const T *cc, const T *yy,
+                        T *restrict xn) {
+  size_t P = p->P, n = p->n;
+  for (size_t w = 0; w < W; w++) xn[w] = 0;
+  for (size_t j = p->m; j-- > 0;) {
+    size_t i0 = j * P + s0, wj = i0 >= n ? 0 : n - i0 < W ? n - i0 : W;
+    const T *cj = cc + j * W, *yj = yy + j * W;
+    T *restrict xb = p->b + i0;
+    for (size_t w = 0; w < wj; w++) {
+      T x = yj[w] - PK_MUL(cj[w], xn[w]);
+      xn[w] = x;
+      xb[w] = x;
+    }
+  }
+}
+
+/* One thread of P+TO; tid < nt. With nt == 1 no barrier is met. */
+static void FN(pt_overlapped)(FN(pt_plan) *p, int tid) {
+  size_t P = p->P, n = p->n, C = p->C, H = p->H;
+  size_t s0 = (size_t)tid * P / (size_t)p->nt, s1 = (size_t)(tid + 1) * P / (size_t)p->nt;
+  size_t W = s1 - s0;
+  T *w = p->ws + (size_t)tid * p->per, *cp = w + 6 * pt_round(p->part + 2 * H);
+  T *yp = cp + p->wmax, *xn = yp + p->wmax;
+  T *cc = p->cc + s0 * p->m, *yy = p->yy + s0 * p->m;
+  for (size_t q = 0; q < W; q++) cp[q] = yp[q] = 0;
+  int bad = 0;
+  size_t nchunks = (n + C - 1) / C;
+  for (size_t k = 0; k < nchunks; k++) {
+    size_t R0 = k * C, R1 = R0 + C < n ? R0 + C : n;
+    T *ba = p->buf + (k & 1) * 3 * C, *bc = ba + C, *by = bc + C;
+    size_t lo = R0 + (size_t)tid * p->part, hi = lo + p->part < R1 ? lo + p->part : R1;
+    if (lo < hi) bad += FN(pt_tile)(p, lo, hi, w, 0, ba + (lo - R0), NULL, bc + (lo - R0), by + (lo - R0));
+    if (p->nt > 1) {
+#pragma omp barrier
+    }
+    if (W == 0) continue;
+    /* full row groups of this chunk, then the last partial one (end of the matrix) */
+    size_t j0 = R0 / P, jf = R1 / P;
+    if (j0 < jf) bad += FN(pt_fwd_lanes)(p, s0, W, W, j0, jf, R0, ba, bc, by, cp, yp, cc, yy);
+    if (jf * P < R1 && jf * P + s0 < n) {
+      size_t wl = n - (jf * P + s0) < W ? n - (jf * P + s0) : W;
+      bad += FN(pt_fwd_lanes)(p, s0, wl, W, jf, jf + 1, R0, ba, bc, by, cp, yp, cc, yy);
+    }
+  }
+  if (p->nt > 1) {
+#pragma omp atomic
+    p->bad += bad;
+#pragma omp barrier
+#pragma omp atomic read
+    bad = p->bad;
+  } else {
+    p->bad = bad;
+  }
+  if (bad == 0 && W > 0) FN(pt_back)(p, s0, W, cc, yy, xn);
+}
+
+/* ---- SP+T: shuffled systems, solved by td_thomas --------------------------------- */
+
+/* Row i = j P + s sits at off(s) + j in the shuffled layout. */
+static size_t FN(pt_off)(const FN(pt_plan) *p, size_t s) {
+  size_t q = p->n / p->P, rem = p->n % p->P;
+  return s * q + (s < rem ? s : rem);
+}
+
+/* One thread of SP+T: reduce its tiles and scatter them shuffled, solve its
+ * systems, then unshuffle its row groups into b. */
+static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
+  size_t n = p->n, P = p->P, S = p->part, H = p->H, nt = (size_t)p->nt, t = (size_t)tid;
+  T *w = p->ws + t * p->per, *o = w + 6 * pt_round(S + 2 * H), *th = o + 4 * pt_round(S);
+  T *sa = p->buf, *sb = sa + n, *sc = sb + n, *sy = sc + n;
+  int bad = 0;
+  size_t ntiles = (n + S - 1) / S;
+  for (size_t q = t * ntiles / nt; q < (t + 1) * ntiles / nt; q++) {
+    size_t lo = q * S, hi = lo + S < n ? lo + S : n, len = hi - lo;
+    T *oa = o, *ob = o + S, *oc = o + 2 * S, *oy = o + 3 * S;
+    bad += FN(pt_tile)(p, lo, hi, w, 1, oa, ob, oc, oy);
+    for (size_t s = 0; s < P && s < len; s++) { /* the PCR output, shuffled (Fig. 4) */
+      size_t i0 = (s + P - lo % P) % P, dst = FN(pt_off)(p, (lo + i0) % P) + (lo + i0) / P;
+      for (size_t i = i0; i < len; i += P, dst++) {
+        sa[dst] = oa[i], sb[dst] = ob[i], sc[dst] = oc[i], sy[dst] = oy[i];
+      }
+    }
+  }
+  if (nt > 1) {
+#pragma omp barrier
+  }
+  td_ctl one = {.threads = 1, .work = th, .work_bytes = 2 * p->m * sizeof(T)};
+  for (size_t s = t * P / nt; s < (t + 1) * P / nt; s++) { /* Thomas-Compute */
+    size_t off = FN(pt_off)(p, s), ms = FN(pt_off)(p, s + 1) - off;
+    bad += FN(td_thomas)(ms, sa + off, sb + off, sc + off, sy + off, &one) != PSCR_OK;
+  }
+  if (nt > 1) {
+#pragma omp atomic
+    p->bad += bad;
+#pragma omp barrier
+#pragma omp atomic read
+    bad = p->bad;
+  } else {
+    p->bad = bad;
+  }
+  if (bad) return;
+  /* Thomas-Copy-Back: unshuffle row groups j0..j1-1, 256 at a time (cache-sized) */
+  size_t m = p->m, j0 = t * m / nt, j1 = (t + 1) * m / nt;
+  for (size_t jb = j0; jb < j1; jb += 256) {
+    size_t je = jb + 256 < j1 ? jb + 256 : j1;
+    for (size_t s = 0; s < P; s++) {
+      const T *x = sy + FN(pt_off)(p, s);
+      for (size_t j = jb; j < je && j * P + s < n; j++) p->b[j * P + s] = x[j];
+    }
+  }
+}
+
+/* ---- driver ------------------------------------------------------------------------ */
+
+/* Sizes for nt threads; returns the scalars of memory needed. */
+static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
+  size_t P = p->P, H = p->H, ntz = (size_t)nt;
+  size_t S = PT_TILE > 4 * P ? PT_TILE : 4 * P;
+  p->nt = nt;
+  p->m = (p->n + P - 1) / P;
+  p->wmax = (P + ntz - 1) / ntz;
+  if (p->variant == TD_PT_SHUFFLED) {
+    p->part = S;
+    p->per = 6 * pt_round(S + 2 * H) + 4 * pt_round(S) + 2 * pt_round(p->m);
+    return ntz * p->per + 4 * p->n;
+  }
+  size_t C = (ntz * S + P - 1) / P * P, Cn = (p->n + P - 1) / P * P;
+  p->C = C < Cn ? C : Cn;
+  p->part = (p->C + ntz - 1) / ntz;
+  p->per = 6 * pt_round(p->part + 2 * H) + 3 * pt_round(p->wmax);
+  return ntz * p->per + 6 * p->C + 2 * P * p->m;
+}
+
+static void FN(pt_carve)(FN(pt_plan) *p, T *mem) {
+  p->ws = mem;
+  p->buf = mem + (size_t)p->nt * p->per;
+  p->cc = p->buf + 6 * p->C;
+  p->yy = p->cc + p->P * p->m;
+}
+
+static void FN(pt_thread)(FN(pt_plan) *p, int tid) {
+  if (p->variant == TD_PT_SHUFFLED)
+    FN(pt_shuffled)(p, tid);
+  else
+    FN(pt_overlapped)(p, tid);
+}
+
+pscr_status FN(td_pcr_thomas_run)(size_t n, const T *dl, const T *d, const T *du, T *b,
+                                  td_ctl *ctl, int levels) {
+  int nt = ctl && ctl->threads > 1 ? ctl->threads : 1;
+  int sp = levels < 0 ? td_pcr_thomas_levels(n, nt) : levels;
+  if (sp > PT_MAX_LEVELS) sp = PT_MAX_LEVELS;
+  while (sp > 0 && ((size_t)1 << sp) > n) sp--;
+  if (sp == 0) return FN(td_thomas)(n, dl, d, du, b, ctl);
+  int variant = ctl && ctl->variant ? ctl->variant : td_pcr_thomas_default_variant();
+  if (variant != TD_PT_OVERLAPPED && variant != TD_PT_SHUFFLED) return PSCR_ERR_INVALID_ARGUMENT;
+  FN(pt_plan) p = {.n = n, .dl = dl, .d = d, .du = du, .b = b, .sp = sp, .variant = variant};
+  p.P = (size_t)1 << sp;
+  p.H = p.P - 1;
+  T *mem = NULL;
+  int oom = 0;
+  if (nt == 1) {
+    mem = malloc(FN(pt_setup)(&p, 1) * sizeof *mem);
+    if (mem == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+    FN(pt_carve)(&p, mem);
+    FN(pt_thread)(&p, 0);
+  } else {
+#pragma omp parallel num_threads(nt)
+    {
+      /* sized for the team actually granted (it may be smaller than asked) */
+#pragma omp single
+      {
+        mem = malloc(FN(pt_setup)(&p, pscr_num_threads()) * sizeof *mem);
+        oom = mem == NULL;
+        if (!oom) FN(pt_carve)(&p, mem);
+      }
+      if (!oom) FN(pt_thread)(&p, pscr_thread_id());
+    }
+  }
+  free(mem);
+  if (oom) return PSCR_ERR_OUT_OF_MEMORY;
+  return p.bad ? PSCR_ERR_SINGULAR : PSCR_OK;
+}
+
+/* Overrides from the environment (pcr_thomas.h); -1 / 0 when unset or invalid. */
+static int FN(pt_env)(const char *name, int lo, int hi, int unset) {
+  const char *s = getenv(name);
+  if (s == NULL || *s == 0) return unset;
+  char *end;
+  long v = strtol(s, &end, 10);
+  return *end == 0 && v >= lo && v <= hi ? (int)v : unset;
+}
+
+pscr_status FN(td_pcr_thomas)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
+  td_ctl local = {.threads = 1};
+  if (ctl == NULL) ctl = &local;
+  int levels = FN(pt_env)("PSCR_PCR_THOMAS_LEVELS", 0, PT_MAX_LEVELS, -1);
+  int variant = ctl->variant ? ctl->variant : FN(pt_env)("PSCR_PCR_THOMAS_VARIANT", 1, 2, 0);
+  int saved = ctl->variant;
+  ctl->variant = variant;
+  pscr_status st = FN(td_pcr_thomas_run)(n, dl, d, du, b, ctl, levels);
+  ctl->variant = saved;
+  return st;
+}
+
+#if !PSCR_Z
+int td_pcr_thomas_default_variant(void) { return TD_PT_OVERLAPPED; }
+
+/* The switch point model of seed 002 Sec. III-A. The paper counts
+ *   cost(SP) = 12 n SP / p + 8 (n / 2^SP) ceil(2^SP / p)
+ * (PCR levels shared by p cores, then the 2^SP Thomas systems, a core
+ * running ceil(2^SP / p) of them one after the other) and takes the SP of
+ * least cost. Kept here in that form, with three refinements measured on our
+ * kernels (constants in ns per row, one core):
+ *  - a thread sweeps its systems interleaved, so its ceil(2^SP/p) recurrences
+ *    overlap: the Thomas term is (n / 2^SP) max(LAT, THR ceil(2^SP / p)),
+ *    LAT the latency of one recurrence step (a division), THR its throughput;
+ *  - a fixed cost FORK for the team and the chunk barriers, so small n
+ *    stays on plain Thomas (SP = 0, cost SEQ n);
+ *  - PCR fused per tile costs PCR per row and level, plus the halo rows.
+ * With LAT = THR = 8 and PCR = 12, FORK = 0 it is the paper's formula. */
+#define PTM_SEQ 6.0   /* plain Thomas, forward + back, per row */
+#define PTM_PCR 2.0   /* one fused PCR level, per row */
+#define PTM_LAT 5.0   /* one forward step of one system (dependency chain) */
+#define PTM_THR 0.8   /* one forward + back step when many systems overlap */
+#define PTM_FORK 20000.0 /* team start, barriers (ns) */
+int td_pcr_thomas_levels(size_t n, int cores) {
+  if (cores < 1) cores = 1;
+  double nn = (double)n, p = cores, best = PTM_SEQ * nn;
+  int arg = 0;
+  for (int sp = 1; sp <= PT_MAX_LEVELS && ((size_t)1 << sp) <= n; sp++) {
+    size_t Pz = (size_t)1 << sp;
+    double P = (double)Pz, per = (double)((Pz + (size_t)cores - 1) / (size_t)cores);
+    double halo = 1 + 2 * (P - 1) / (PT_TILE > 4 * P ? PT_TILE : 4 * P);
+    double lat = PTM_LAT > PTM_THR * per ? PTM_LAT : PTM_THR * per;
+    double cost = PTM_FORK + sp * PTM_PCR * halo * nn / p + nn / P * lat;
+    if (cost < best) best = cost, arg = sp;
+  }
+  return arg;
+}
+#endif

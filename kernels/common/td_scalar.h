@@ -1,0 +1,75 @@
+/* Scalar arithmetic for the tridiagonal kernels, one spelling for real
+ * (double) and complex (double2) data: PSCR_COMPLEX = 0 or 1 at compile time.
+ * The dialect shim (in kernels/cuda and kernels/opencl) defines first:
+ *   KERNEL (kernel qualifier), GLOBAL (global address space), LOCAL (a
+ *   local-memory variable), LOCAL_P (what a pointer into local memory points
+ *   to), BARRIER(), LOCAL_ID(), GROUP_ID(), LOCAL_SIZE() (as long),
+ *   DEVICE (helper function qualifier), MAKE_Z(re, im) (a double2 value),
+ *   LOCAL_ARRAY(type, name, count) (the kernel's one local-memory buffer).
+ * Only what OpenCL C 1.2 also accepts is used here. */
+#ifndef PSCR_TD_SCALAR_H
+#define PSCR_TD_SCALAR_H
+
+#ifndef PSCR_COMPLEX
+#define PSCR_COMPLEX 0
+#endif
+
+#if PSCR_COMPLEX
+typedef double2 scalar;
+DEVICE scalar s_add(scalar a, scalar b) { return MAKE_Z(a.x + b.x, a.y + b.y); }
+DEVICE scalar s_sub(scalar a, scalar b) { return MAKE_Z(a.x - b.x, a.y - b.y); }
+DEVICE scalar s_mul(scalar a, scalar b) {
+  return MAKE_Z(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+DEVICE scalar s_neg(scalar a) { return MAKE_Z(-a.x, -a.y); }
+/* Smith's division: no overflow of |b|^2 for large b. */
+DEVICE scalar s_div(scalar a, scalar b) {
+  if (fabs(b.x) >= fabs(b.y)) {
+    double r = b.y / b.x, den = b.x + b.y * r;
+    return MAKE_Z((a.x + a.y * r) / den, (a.y - a.x * r) / den);
+  }
+  double r = b.x / b.y, den = b.y + b.x * r;
+  return MAKE_Z((a.x * r + a.y) / den, (a.y * r - a.x) / den);
+}
+DEVICE double s_abs1(scalar a) { return fabs(a.x) + fabs(a.y); }
+DEVICE double s_abs(scalar a) { return hypot(a.x, a.y); }
+DEVICE int s_isfinite(scalar a) { return isfinite(a.x) && isfinite(a.y); }
+DEVICE int s_iszero(scalar a) { return a.x == 0.0 && a.y == 0.0; }
+#define S_ZERO MAKE_Z(0.0, 0.0)
+#define S_ONE MAKE_Z(1.0, 0.0)
+#else
+typedef double scalar;
+#define s_add(a, b) ((a) + (b))
+#define s_sub(a, b) ((a) - (b))
+#define s_mul(a, b) ((a) * (b))
+#define s_neg(a) (-(a))
+#define s_div(a, b) ((a) / (b))
+#define s_abs1(a) fabs(a)
+#define s_abs(a) fabs(a)
+#define s_isfinite(a) isfinite(a)
+#define s_iszero(a) ((a) == 0.0)
+#define S_ZERO 0.0
+#define S_ONE 1.0
+#endif
+
+#define S_ADD(a, b) s_add(a, b)
+#define S_SUB(a, b) s_sub(a, b)
+#define S_MUL(a, b) s_mul(a, b)
+#define S_DIV(a, b) s_div(a, b)
+#define S_NEG(a) s_neg(a)
+#define S_ABS(a) s_abs(a)
+#define S_ABS1(a) s_abs1(a)
+#define S_ISFINITE(a) s_isfinite(a)
+#define S_ISZERO(a) s_iszero(a)
+/* a + b c and a - b c */
+#define S_FMA(a, b, c) s_add(a, s_mul(b, c))
+#define S_FMS(a, b, c) s_sub(a, s_mul(b, c))
+
+/* Status words shared by every tridiagonal kernel (read back by the host). */
+#define TD_FLAG_NONFINITE 0
+#define TD_FLAG_SINGULAR 1
+#define TD_FLAG_NOT_DOMINANT 2
+
+#define TD_GID() ((long)GROUP_ID() * (long)LOCAL_SIZE() + (long)LOCAL_ID())
+
+#endif

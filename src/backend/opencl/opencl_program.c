@@ -1,0 +1,353 @@
+/* OpenCL programs from the embedded single-source kernels: #include
+ * resolution (OpenCL has no include path for in-memory headers), the build
+ * cache per context and option set, the build log, and kernel launches. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/opencl/opencl.h"
+
+/* ---- a growing string ---- */
+typedef struct {
+  char *p;
+  size_t len, cap;
+  int failed;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *s, size_t n) {
+  if (b->failed) return;
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + n + 1) cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (p == NULL) {
+      b->failed = 1;
+      return;
+    }
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->len, s, n);
+  b->len += n;
+  b->p[b->len] = '\0';
+}
+static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+
+/* ---- #include resolution ---- */
+#define MAX_DEPTH 16
+#define MAX_ONCE 64
+
+typedef struct {
+  const ocl_source_file *files;
+  sbuf out;
+  const char *once[MAX_ONCE]; /* #pragma once files already inserted */
+  int nonce;
+} resolver;
+
+static const ocl_source_file *find_file(const ocl_source_file *files, const char *path) {
+  for (const ocl_source_file *f = files; f->path != NULL; f++)
+    if (strcmp(f->path, path) == 0) return f;
+  return NULL;
+}
+
+/* `name` seen from the file `from`: its folder first, then the table root;
+ * "dir/../" is folded so "../common/x.h" from "opencl/y.cl" finds "common/x.h". */
+static const ocl_source_file *find_include(const ocl_source_file *files, const char *from,
+                                           const char *name, size_t len) {
+  char path[512];
+  const char *slash = strrchr(from, '/');
+  size_t dir = slash ? (size_t)(slash - from) + 1 : 0;
+  if (dir + len < sizeof path) {
+    memcpy(path, from, dir);
+    memcpy(path + dir, name, len);
+    path[dir + len] = '\0';
+    char *up;
+    while ((up = strstr(path, "/../")) != NULL) {
+      char *start = up;
+      while (start > path && start[-1] != '/') start--;
+      if (up - start == 2 && start[0] == '.' && start[1] == '.') break;
+      memmove(start, up + 4, strlen(up + 4) + 1);
+    }
+    while (strncmp(path, "./", 2) == 0) memmove(path, path + 2, strlen(path + 2) + 1);
+    const ocl_source_file *f = find_file(files, path);
+    if (f) return f;
+  }
+  if (len >= sizeof path) return NULL;
+  memcpy(path, name, len);
+  path[len] = '\0';
+  return find_file(files, path);
+}
+
+/* If `line` is #include "name", sets *name, *len and returns 1. */
+static int parse_include(const char *line, const char **name, size_t *len) {
+  const char *p = line;
+  while (*p == ' ' || *p == '\t') p++;
+  if (*p++ != '#') return 0;
+  while (*p == ' ' || *p == '\t') p++;
+  if (strncmp(p, "include", 7) != 0) return 0;
+  p += 7;
+  while (*p == ' ' || *p == '\t') p++;
+  if (*p++ != '"') return 0;
+  const char *end = p;
+  while (*end && *end != '"' && *end != '\n') end++;
+  if (*end != '"') return 0;
+  *name = p;
+  *len = (size_t)(end - p);
+  return 1;
+}
+
+static int is_pragma_once(const char *line) {
+  const char *p = line;
+  while (*p == ' ' || *p == '\t') p++;
+  if (*p++ != '#') return 0;
+  while (*p == ' ' || *p == '\t') p++;
+  if (strncmp(p, "pragma", 6) != 0) return 0;
+  p += 6;
+  while (*p == ' ' || *p == '\t') p++;
+  return strncmp(p, "once", 4) == 0;
+}
+
+static void line_marker(sbuf *b, size_t line, const char *path) {
+  char tmp[600];
+  snprintf(tmp, sizeof tmp, "#line %zu \"%s\"\n", line, path);
+  sb_str(b, tmp);
+}
+
+static pscr_status insert_file(resolver *r, const ocl_source_file *f, int depth) {
+  if (depth > MAX_DEPTH) return PSCR_ERR_INVALID_ARGUMENT; /* an include cycle */
+  for (int i = 0; i < r->nonce; i++)
+    if (r->once[i] == f->path) return PSCR_OK;
+  line_marker(&r->out, 1, f->path);
+  size_t lineno = 1;
+  for (const char *line = f->text; *line; lineno++) {
+    const char *eol = strchr(line, '\n');
+    size_t n = eol ? (size_t)(eol - line) + 1 : strlen(line);
+    const char *name;
+    size_t len;
+    const ocl_source_file *inc;
+    if (is_pragma_once(line)) {
+      if (r->nonce == MAX_ONCE) return PSCR_ERR_INVALID_ARGUMENT;
+      r->once[r->nonce++] = f->path;
+      sb_str(&r->out, "\n");
+    } else if (parse_include(line, &name, &len) &&
+               (inc = find_include(r->files, f->path, name, len)) != NULL) {
+      pscr_status st = insert_file(r, inc, depth + 1);
+      if (st != PSCR_OK) return st;
+      line_marker(&r->out, lineno + 1, f->path);
+    } else {
+      sb_add(&r->out, line, n);
+      if (eol == NULL) sb_str(&r->out, "\n");
+    }
+    line += n;
+  }
+  return r->out.failed ? PSCR_ERR_OUT_OF_MEMORY : PSCR_OK;
+}
+
+pscr_status ocl_resolve_source(const ocl_source_file *files, const char *root, char **text) {
+  const ocl_source_file *f = find_file(files, root);
+  if (f == NULL) return PSCR_ERR_INVALID_ARGUMENT;
+  resolver r = {.files = files};
+  pscr_status st = insert_file(&r, f, 0);
+  if (st != PSCR_OK) {
+    free(r.out.p);
+    return st;
+  }
+  *text = r.out.p;
+  return PSCR_OK;
+}
+
+/* ---- the build cache ---- */
+static void program_free(ocl_program *p) {
+  if (p == NULL) return;
+  for (cl_uint k = 0; p->kernels && k < p->nkernels; k++) {
+    if (p->kernels[k]) clReleaseKernel(p->kernels[k]);
+    if (p->names) free(p->names[k]);
+  }
+  free(p->kernels);
+  free(p->names);
+  if (p->program) clReleaseProgram(p->program);
+  free(p->key);
+  free(p);
+}
+
+void ocl_cache_free(ocl_state *s) {
+  while (s->cache) {
+    ocl_program *next = s->cache->next;
+    program_free(s->cache);
+    s->cache = next;
+  }
+}
+
+/* Keeps the build log (and prints it when $PSCR_OPENCL_LOG is set). */
+static void keep_log(ocl_state *s, cl_program prog, const char *key, int failed) {
+  size_t len = 0;
+  if (clGetProgramBuildInfo(prog, s->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
+    len = 0;
+  char *log = malloc(len + 1);
+  if (log == NULL) return;
+  if (len == 0 ||
+      clGetProgramBuildInfo(prog, s->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) != CL_SUCCESS)
+    len = 0;
+  log[len] = '\0';
+  const char *dev_log = getenv("PSCR_OPENCL_LOG");
+  if (dev_log && dev_log[0] && (failed || strspn(log, " \t\r\n") < len))
+    fprintf(stderr, "pscr opencl build %s [%s]:\n%s\n", failed ? "FAILED" : "log", key, log);
+  if (!failed) {
+    free(log);
+    return;
+  }
+  sbuf b = {0};
+  sb_str(&b, "build of ");
+  sb_str(&b, key);
+  sb_str(&b, " failed:\n");
+  sb_str(&b, log);
+  free(log);
+  if (b.failed) {
+    free(b.p);
+    return;
+  }
+  free(s->log);
+  s->log = b.p;
+}
+
+static pscr_status create_kernels(ocl_program *p) {
+  cl_uint n = 0;
+  cl_int err = clCreateKernelsInProgram(p->program, 0, NULL, &n);
+  if (err != CL_SUCCESS) return ocl_status(err);
+  if (n == 0) return PSCR_OK;
+  p->kernels = calloc(n, sizeof *p->kernels);
+  p->names = calloc(n, sizeof *p->names);
+  if (p->kernels == NULL || p->names == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  err = clCreateKernelsInProgram(p->program, n, p->kernels, NULL);
+  if (err != CL_SUCCESS) return ocl_status(err);
+  p->nkernels = n;
+  for (cl_uint k = 0; k < n; k++) {
+    size_t len = 0;
+    err = clGetKernelInfo(p->kernels[k], CL_KERNEL_FUNCTION_NAME, 0, NULL, &len);
+    if (err != CL_SUCCESS) return ocl_status(err);
+    p->names[k] = calloc(len + 1, 1);
+    if (p->names[k] == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+    err = clGetKernelInfo(p->kernels[k], CL_KERNEL_FUNCTION_NAME, len, p->names[k], NULL);
+    if (err != CL_SUCCESS) return ocl_status(err);
+  }
+  return PSCR_OK;
+}
+
+pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *text,
+                                 const char *options, ocl_program **prog) {
+  pscr_status st = PSCR_OK;
+  sbuf key = {0}, opts = {0};
+  sb_str(&key, root);
+  sb_str(&key, "\n");
+  sb_str(&key, options ? options : "");
+  if (key.failed) {
+    free(key.p);
+    return PSCR_ERR_OUT_OF_MEMORY;
+  }
+  for (ocl_program *p = s->cache; p; p = p->next)
+    if (strcmp(p->key, key.p) == 0) {
+      free(key.p);
+      *prog = p;
+      return PSCR_OK;
+    }
+  ocl_program *p = calloc(1, sizeof *p);
+  if (p == NULL) {
+    st = PSCR_ERR_OUT_OF_MEMORY;
+    goto cleanup;
+  }
+  p->key = key.p;
+  key.p = NULL;
+  cl_int err;
+  p->program = clCreateProgramWithSource(s->context, 1, &text, NULL, &err);
+  if (err != CL_SUCCESS) {
+    p->program = NULL;
+    st = ocl_status(err);
+    goto cleanup;
+  }
+  /* OpenCL C 1.2 everywhere: the dialect the kernels are written for. */
+  sb_str(&opts, "-cl-std=CL1.2 ");
+  sb_str(&opts, options ? options : "");
+  if (opts.failed) {
+    st = PSCR_ERR_OUT_OF_MEMORY;
+    goto cleanup;
+  }
+  err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
+  keep_log(s, p->program, p->key, err != CL_SUCCESS);
+  if (err != CL_SUCCESS) {
+    st = err == CL_OUT_OF_HOST_MEMORY ? PSCR_ERR_OUT_OF_MEMORY : PSCR_ERR_DEVICE;
+    goto cleanup;
+  }
+  st = create_kernels(p);
+  if (st != PSCR_OK) goto cleanup;
+  p->next = s->cache;
+  s->cache = p;
+  *prog = p;
+  p = NULL;
+cleanup:
+  program_free(p);
+  free(key.p);
+  free(opts.p);
+  return st;
+}
+
+pscr_status ocl_program_get(ocl_state *s, const char *root, const char *options,
+                            ocl_program **prog) {
+  char key[600];
+  snprintf(key, sizeof key, "%s\n%s", root, options ? options : "");
+  for (ocl_program *p = s->cache; p; p = p->next) /* hit: no source assembly */
+    if (strcmp(p->key, key) == 0) {
+      *prog = p;
+      return PSCR_OK;
+    }
+  char *text = NULL;
+  pscr_status st = ocl_resolve_source(pscr_opencl_sources(), root, &text);
+  if (st == PSCR_OK) st = ocl_program_get_text(s, root, text, options, prog);
+  free(text);
+  return st;
+}
+
+/* ---- launches ---- */
+static pscr_status count_launch(ocl_state *s, const char *name) {
+  for (size_t i = 0; i < s->ncounters; i++)
+    if (strcmp(s->counters[i].name, name) == 0) {
+      s->counters[i].count++;
+      return PSCR_OK;
+    }
+  ocl_counter *c = realloc(s->counters, (s->ncounters + 1) * sizeof *c);
+  if (c == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  s->counters = c;
+  size_t len = strlen(name);
+  char *copy = malloc(len + 1);
+  if (copy == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  memcpy(copy, name, len + 1);
+  c[s->ncounters++] = (ocl_counter){copy, 1};
+  return PSCR_OK;
+}
+
+static cl_int set_arg(cl_kernel k, cl_uint i, const ocl_arg *a) {
+  switch (a->kind) {
+  case OCL_ARG_MEM: return clSetKernelArg(k, i, sizeof a->mem, &a->mem);
+  case OCL_ARG_INT: return clSetKernelArg(k, i, sizeof a->i, &a->i);
+  case OCL_ARG_LONG: return clSetKernelArg(k, i, sizeof a->l, &a->l);
+  case OCL_ARG_DOUBLE: return clSetKernelArg(k, i, sizeof a->x, &a->x);
+  case OCL_ARG_BYTES: return clSetKernelArg(k, i, a->size, a->bytes);
+  }
+  return CL_INVALID_ARG_VALUE;
+}
+
+pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t groups,
+                       size_t group_size, int nargs, const ocl_arg *args) {
+  cl_kernel k = NULL;
+  for (cl_uint i = 0; i < prog->nkernels && k == NULL; i++)
+    if (strcmp(prog->names[i], name) == 0) k = prog->kernels[i];
+  if (k == NULL) return PSCR_ERR_DEVICE;
+  if (groups == 0) return PSCR_OK;
+  for (int i = 0; i < nargs; i++) {
+    cl_int err = set_arg(k, (cl_uint)i, &args[i]);
+    if (err != CL_SUCCESS) return ocl_status(err);
+  }
+  size_t global = groups * group_size, local = group_size;
+  cl_int err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+  if (err != CL_SUCCESS) return ocl_status(err);
+  return count_launch(s, name);
+}

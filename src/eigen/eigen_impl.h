@@ -1,0 +1,51 @@
+/* Internal interface of src/eigen (see eigen.h for the public contract).
+ * The pencil (A~, M~) of seed 003 (23) is split into unreduced blocks; each
+ * block's eigenvalues come from a reduction to a standard symmetric
+ * tridiagonal (real: LAPACK; complex symmetric: own Crawford + LR), the
+ * eigenvectors from inverse iteration on the pencil itself (invit_tmpl.c). */
+#ifndef PSCR_EIGEN_IMPL_H
+#define PSCR_EIGEN_IMPL_H
+
+#include <complex.h>
+#include <stddef.h>
+
+#include <pscr/core.h>
+
+/* Eigenvalues (any order) of one unreduced block of order n of the pencil;
+ * mo == NULL: diagonal M. work: 6 n scalars. Real: PSCR_ERR_INVALID_ARGUMENT
+ * when M is not positive definite. Complex: PSCR_ERR_INVALID_ARGUMENT when
+ * M = U U^T (no conjugation) breaks down, PSCR_ERR_NOT_CONVERGED when the
+ * reduction or the LR iteration fails. */
+pscr_status eigen_values_d(size_t n, const double *ad, const double *ao, const double *md,
+                           const double *mo, double *lam, double *work);
+pscr_status eigen_values_z(size_t n, const double complex *ad, const double complex *ao,
+                           const double complex *md, const double complex *mo,
+                           double complex *lam, double complex *work);
+
+/* Complex symmetric pieces (crawford.c, lr.c). */
+/* (A, M) -> C = X^T A X with X^T M X = I, C tridiagonal (d, e): Crawford's
+ * algorithm with M = U U^T and complex orthogonal bulge chasing. work: 2 n. */
+pscr_status eigen_crawford_z(size_t n, const double complex *ad, const double complex *ao,
+                             const double complex *md, const double complex *mo,
+                             double complex *d, double complex *e, double complex *work);
+/* Eigenvalues of the complex symmetric tridiagonal with diagonal a and squared
+ * off-diagonal b (b_i = e_i^2), by LR with Wilkinson's shift; a, b destroyed. */
+pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double complex *lam);
+
+/* The whole computation for one dtype (arguments already checked finite). */
+pscr_status eigen_pencil_d(size_t m, const double *ad, const double *ao, const double *md,
+                           const double *mo, size_t nrows, const size_t *rows, double *lambda,
+                           double *comp);
+pscr_status eigen_pencil_z(size_t m, const double complex *ad, const double complex *ao,
+                           const double complex *md, const double complex *mo, size_t nrows,
+                           const size_t *rows, double complex *lambda, double complex *comp);
+
+/* 1 / z without the C99 division's library call; Smith's fallback near
+ * overflow / underflow of |z|^2. */
+static inline double complex eigen_zinv(double complex z) {
+  double r = creal(z), i = cimag(z), s = 1 / (r * r + i * i);
+  if (s > 1e-300 && s < 1e300) return CMPLX(r * s, -i * s);
+  return 1.0 / z;
+}
+
+#endif

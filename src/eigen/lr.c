@@ -1,0 +1,94 @@
+/* Eigenvalues of a complex symmetric tridiagonal (diagonal a, off-diagonal e)
+ * by the LR algorithm with Wilkinson's shift (seed 003 section 4, [38]). It
+ * works on the Jacobi form J = tridiag(b, a, 1), b_i = e_i^2, which has the
+ * same eigenvalues: J - s I = L R (L unit lower, R upper with unit
+ * superdiagonal), J' = R L + s I; no square roots, one reciprocal per row.
+ * LR is not backward stable for indefinite matrices: a pivot below
+ * eps ||J|| is replaced by eps ||J|| (a backward perturbation of that size),
+ * and the caller refines every eigenvalue on the pencil (invit_tmpl.c). */
+#include <float.h>
+#include <math.h>
+
+#include "eigen/eigen_impl.h"
+
+#define LR_MAX_ITER 60 /* per eigenvalue */
+
+static double abs1(double complex z) { return fabs(creal(z)) + fabs(cimag(z)); }
+
+/* The eigenvalues of [[a1, 1], [b, a2]]: lo gets the one nearer a1. */
+static void eig2(double complex a1, double complex a2, double complex b, double complex *l1,
+                 double complex *l2) {
+  double complex p = (a1 - a2) / 2, q = csqrt(p * p + b);
+  if (creal(conj(p) * q) < 0) q = -q; /* |p + q| >= |p - q| */
+  double complex pq = p + q;
+  if (pq == 0) { /* p = q = 0, b = 0 */
+    *l1 = a1, *l2 = a2;
+    return;
+  }
+  double complex f = b * eigen_zinv(pq);
+  *l1 = a1 + f, *l2 = a2 - f;
+}
+
+pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double complex *lam) {
+  const double eps = DBL_EPSILON;
+  double tn = 0;
+  for (size_t i = 0; i < n; i++)
+    tn = fmax(tn, cabs(a[i]) + (i > 0 ? sqrt(cabs(b[i - 1])) : 0) + (i + 1 < n ? sqrt(cabs(b[i])) : 0));
+  const double tol2 = (eps * tn) * (eps * tn), pmin = eps * tn > 0 ? eps * tn : DBL_MIN;
+  size_t hi = n; /* active block [lo, hi) */
+  int iter = 0;
+  while (hi > 0) {
+    size_t lo = hi - 1;
+    while (lo > 0) { /* |e| <= eps ||T|| or eps sqrt(|a_i a_i+1|): negligible */
+      double bb = abs1(b[lo - 1]);
+      if (bb <= tol2 || bb <= eps * eps * abs1(a[lo - 1]) * abs1(a[lo])) break;
+      lo--;
+    }
+    if (lo + 1 == hi) {
+      lam[lo] = a[lo];
+      hi--, iter = 0;
+      continue;
+    }
+    if (lo + 2 == hi) {
+      eig2(a[lo], a[lo + 1], b[lo], &lam[lo], &lam[lo + 1]);
+      hi -= 2, iter = 0;
+      continue;
+    }
+    if (++iter > LR_MAX_ITER) return PSCR_ERR_NOT_CONVERGED;
+    double complex s, other;
+    eig2(a[hi - 2], a[hi - 1], b[hi - 2], &other, &s); /* Wilkinson: the one nearer a[hi-1] */
+    if (iter % 10 == 0) /* exceptional shift */
+      s = a[hi - 1] + csqrt(b[hi - 2]) * CMPLX(0.75, 0.25 * iter);
+    double complex u = a[lo] - s;
+    for (size_t i = lo; i + 1 < hi; i++) {
+      if (fabs(creal(u)) + fabs(cimag(u)) < pmin) u = pmin;
+      double complex l = b[i] * eigen_zinv(u), un = a[i + 1] - s - l;
+      a[i] = u + l + s;
+      b[i] = un * l;
+      u = un;
+    }
+    a[hi - 1] = u + s;
+    if (!isfinite(creal(u)) || !isfinite(cimag(u))) return PSCR_ERR_NOT_CONVERGED;
+  }
+  return PSCR_OK;
+}
+
+pscr_status eigen_values_z(size_t n, const double complex *ad, const double complex *ao,
+                           const double complex *md, const double complex *mo,
+                           double complex *lam, double complex *work) {
+  double complex *d = work, *e = work + n;
+  if (mo == NULL) { /* C = M^-1/2 A M^-1/2: only e^2 is needed, no square roots */
+    for (size_t i = 0; i < n; i++)
+      if (md[i] == 0) return PSCR_ERR_INVALID_ARGUMENT;
+    for (size_t i = 0; i < n; i++) {
+      double complex r = eigen_zinv(md[i]);
+      d[i] = ad[i] * r;
+      if (i + 1 < n) e[i] = ao[i] * ao[i] * r * eigen_zinv(md[i + 1]);
+    }
+  } else {
+    pscr_status st = eigen_crawford_z(n, ad, ao, md, mo, d, e, work + 2 * n);
+    if (st != PSCR_OK) return st;
+    for (size_t i = 0; i + 1 < n; i++) e[i] *= e[i];
+  }
+  return eigen_lr_z(n, d, e, lam);
+}

@@ -1,0 +1,286 @@
+/* pscr_eigen_block against dense LAPACK (dsygv / zggev): eigenvalue errors,
+ * residuals ||A w - lambda M w|| / ((||A|| + |lambda| ||M||) ||w||), the
+ * M-orthonormality W^T M W = I (transpose also for complex: seed 003 (19)),
+ * subsets of components against the full vectors, and bad input. */
+#include <complex.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eigen/eigen.h"
+#include "testing.h"
+
+typedef double complex C;
+
+/* One pencil, generated in complex and passed to the library as dtype t. */
+typedef struct {
+  pscr_dtype t;
+  size_t m;
+  C *ad, *ao, *md, *mo; /* mo == NULL: diagonal M */
+  const char *name;
+} pencil;
+
+static double tol_lam(pscr_dtype t) { return t == PSCR_F64 ? 1e-12 : 1e-10; }
+static double tol_res(pscr_dtype t) { return t == PSCR_F64 ? 1e-12 : 1e-10; }
+static double tol_orth(pscr_dtype t) { return t == PSCR_F64 ? 1e-11 : 1e-9; }
+
+static C *zalloc(size_t n) { return pt_alloc(PSCR_C128, n); }
+
+static void *to_dtype(pscr_dtype t, const C *p, size_t n) {
+  if (p == NULL) return NULL;
+  void *q = pt_alloc(t, n);
+  for (size_t i = 0; i < n; i++) pt_set(t, q, i, p[i]);
+  return q;
+}
+
+/* y = T x for the symmetric tridiagonal (d, o); o == NULL: diagonal. */
+static void tmv(size_t m, const C *d, const C *o, const C *x, C *y) {
+  for (size_t i = 0; i < m; i++) {
+    y[i] = d[i] * x[i];
+    if (o && i > 0) y[i] += o[i - 1] * x[i - 1];
+    if (o && i + 1 < m) y[i] += o[i] * x[i + 1];
+  }
+}
+
+static double tnorm(size_t m, const C *d, const C *o) { /* inf-norm */
+  double r = 0;
+  for (size_t i = 0; i < m; i++) {
+    double s = cabs(d[i]) + (o && i > 0 ? cabs(o[i - 1]) : 0) + (o && i + 1 < m ? cabs(o[i]) : 0);
+    if (s > r) r = s;
+  }
+  return r;
+}
+
+/* Dense reference eigenvalues, ascending real part. @return LAPACK info. */
+static int reference(const pencil *p, C *ref) {
+  size_t m = p->m;
+  int info;
+  if (p->t == PSCR_F64) {
+    double *a = calloc(m * m, 8), *b = calloc(m * m, 8), *w = malloc(m * 8);
+    for (size_t i = 0; i < m; i++) {
+      a[i * m + i] = creal(p->ad[i]);
+      b[i * m + i] = creal(p->md[i]);
+      if (i + 1 < m) {
+        a[i * m + i + 1] = a[(i + 1) * m + i] = creal(p->ao[i]);
+        if (p->mo) b[i * m + i + 1] = b[(i + 1) * m + i] = creal(p->mo[i]);
+      }
+    }
+    info = LAPACKE_dsygv(LAPACK_COL_MAJOR, 1, 'N', 'U', (int)m, a, (int)m, b, (int)m, w);
+    for (size_t i = 0; i < m; i++) ref[i] = w[i];
+    free(a), free(b), free(w);
+    return info;
+  }
+  C *a = zalloc(m * m), *b = zalloc(m * m), *al = zalloc(m), *be = zalloc(m);
+  for (size_t i = 0; i < m; i++) {
+    a[i * m + i] = p->ad[i];
+    b[i * m + i] = p->md[i];
+    if (i + 1 < m) {
+      a[i * m + i + 1] = a[(i + 1) * m + i] = p->ao[i];
+      if (p->mo) b[i * m + i + 1] = b[(i + 1) * m + i] = p->mo[i];
+    }
+  }
+  info = LAPACKE_zggev(LAPACK_COL_MAJOR, 'N', 'N', (int)m, a, (int)m, b, (int)m, al, be, NULL, 1,
+                       NULL, 1);
+  for (size_t i = 0; i < m; i++) ref[i] = al[i] / be[i];
+  for (size_t i = 1; i < m; i++) /* insertion sort by real part */
+    for (size_t j = i; j > 0 && creal(ref[j]) < creal(ref[j - 1]); j--) {
+      C s = ref[j];
+      ref[j] = ref[j - 1], ref[j - 1] = s;
+    }
+  free(a), free(b), free(al), free(be);
+  return info;
+}
+
+/* Worst errors seen over all cases of one kind, for the summary. */
+typedef struct { double lam, res, orth; } worst;
+
+static void check_pencil(pt_rng *rng, const pencil *p, worst *wst) {
+  size_t m = p->m, n = m;
+  pscr_dtype t = p->t;
+  void *ad = to_dtype(t, p->ad, m), *ao = to_dtype(t, p->ao, m ? m - 1 : 0);
+  void *md = to_dtype(t, p->md, m), *mo = to_dtype(t, p->mo, m ? m - 1 : 0);
+  size_t *rows = malloc(n * sizeof *rows);
+  for (size_t i = 0; i < n; i++) rows[i] = i;
+  void *lam = pt_alloc(t, m), *comp = pt_alloc(t, m * n);
+  PT_CHECK_STATUS(pscr_eigen_block(t, m, ad, ao, md, mo, n, rows, lam, comp), PSCR_OK);
+
+  C *ref = zalloc(m), *w = zalloc(m), *aw = zalloc(m), *mw = zalloc(m);
+  PT_CHECK(reference(p, ref) == 0, "%s m=%zu: reference failed", p->name, m);
+  double refmax = 0, elam = 0, eres = 0, eorth = 0;
+  for (size_t l = 0; l < m; l++) refmax = fmax(refmax, cabs(ref[l]));
+  char *used = calloc(m, 1);
+  for (size_t l = 0; l < m; l++) { /* nearest unused reference eigenvalue */
+    C x = pt_get(t, lam, l);
+    if (l > 0) PT_CHECK(creal(x) >= creal(pt_get(t, lam, l - 1)), "%s: not ascending", p->name);
+    size_t best = 0;
+    double bd = INFINITY;
+    for (size_t k = 0; k < m; k++)
+      if (!used[k] && cabs(x - ref[k]) < bd) bd = cabs(x - ref[k]), best = k;
+    used[best] = 1;
+    elam = fmax(elam, bd / refmax);
+  }
+  free(used);
+  double an = tnorm(m, p->ad, p->ao), mn = tnorm(m, p->md, p->mo);
+  for (size_t l = 0; l < m; l++) { /* residuals */
+    C x = pt_get(t, lam, l);
+    double wn = 0, rn = 0;
+    for (size_t i = 0; i < m; i++) w[i] = pt_get(t, comp, l * n + i), wn = fmax(wn, cabs(w[i]));
+    tmv(m, p->ad, p->ao, w, aw);
+    tmv(m, p->md, p->mo, w, mw);
+    for (size_t i = 0; i < m; i++) rn = fmax(rn, cabs(aw[i] - x * mw[i]));
+    eres = fmax(eres, rn / ((an + cabs(x) * mn) * wn));
+  }
+  C *wm = zalloc(m * m); /* rows: w_l and M w_l */
+  double *w2 = malloc(m * sizeof *w2);
+  for (size_t l = 0; l < m; l++) {
+    for (size_t i = 0; i < m; i++) w[i] = pt_get(t, comp, l * n + i);
+    tmv(m, p->md, p->mo, w, wm + l * m);
+    w2[l] = 0;
+    for (size_t i = 0; i < m; i++) w2[l] += creal(w[i] * conj(w[i]));
+    w2[l] = sqrt(w2[l]);
+  }
+  for (size_t k = 0; k < m; k++) /* (W^T M W - I)_{kl}, scaled by ||M|| ||w_k|| ||w_l|| (>= 1 if real) */
+    for (size_t l = 0; l < m; l++) {
+      C s = 0;
+      for (size_t i = 0; i < m; i++) s += pt_get(t, comp, k * n + i) * wm[l * m + i];
+      double e = cabs(s - (k == l ? 1.0 : 0.0)) / fmax(1.0, mn * w2[k] * w2[l]);
+      eorth = fmax(eorth, e);
+    }
+  PT_CHECK_LE(elam, tol_lam(t), "%s m=%zu eigenvalues", p->name, m);
+  PT_CHECK_LE(eres, tol_res(t), "%s m=%zu residual", p->name, m);
+  PT_CHECK_LE(eorth, tol_orth(t), "%s m=%zu W^T M W - I", p->name, m);
+  wst->lam = fmax(wst->lam, elam), wst->res = fmax(wst->res, eres), wst->orth = fmax(wst->orth, eorth);
+
+  /* A few components (q + 1 rows, repeats allowed) must equal the full vectors'. */
+  size_t nr = 5, sub[5];
+  for (size_t r = 0; r < nr; r++) sub[r] = (size_t)pt_uniform(rng, 0, (double)m) % m;
+  void *lam2 = pt_alloc(t, m), *comp2 = pt_alloc(t, m * nr);
+  PT_CHECK_STATUS(pscr_eigen_block(t, m, ad, ao, md, mo, nr, sub, lam2, comp2), PSCR_OK);
+  double dl = 0, dc = 0;
+  for (size_t l = 0; l < m; l++) {
+    dl = fmax(dl, cabs(pt_get(t, lam2, l) - pt_get(t, lam, l)));
+    for (size_t r = 0; r < nr; r++)
+      dc = fmax(dc, cabs(pt_get(t, comp2, l * nr + r) - pt_get(t, comp, l * n + sub[r])));
+  }
+  PT_CHECK(dl == 0 && dc == 0, "%s m=%zu: subset differs (lambda %.2e, comp %.2e)", p->name, m, dl, dc);
+
+  free(ad), free(ao), free(md), free(mo), free(rows), free(lam), free(comp), free(ref), free(w);
+  free(aw), free(mw), free(wm), free(w2), free(lam2), free(comp2);
+}
+
+/* The cases; every pencil gets fresh random data. */
+enum { RAND_TRI, RAND_DIAG, POISSON_LUMPED, POISSON_FEM, WILKINSON, GLUED, NREAL,
+       Z_RAND_TRI = 0, Z_RAND_DIAG, Z_HELMHOLTZ, Z_GLUED, NCPLX };
+
+static void make(pt_rng *r, pscr_dtype t, int kind, size_t m, pencil *p) {
+  p->t = t, p->m = m;
+  p->ad = zalloc(m), p->ao = zalloc(m), p->md = zalloc(m), p->mo = zalloc(m);
+  double h = 1.0 / (double)(m + 1);
+  C im = t == PSCR_C128 ? I : 0;
+  int glued = (t == PSCR_F64 && kind == GLUED) || (t == PSCR_C128 && kind == Z_GLUED);
+  int diag = (t == PSCR_F64 && (kind == RAND_DIAG || kind == POISSON_LUMPED || kind == WILKINSON)) ||
+             (t == PSCR_C128 && kind == Z_RAND_DIAG);
+  if (t == PSCR_F64 && (kind == POISSON_LUMPED || kind == POISSON_FEM)) {
+    p->name = kind == POISSON_FEM ? "poisson-fem" : "poisson-lumped";
+    for (size_t i = 0; i < m; i++) {
+      p->ad[i] = 2 / h, p->ao[i] = -1 / h;
+      p->md[i] = kind == POISSON_FEM ? 2 * h / 3 : h, p->mo[i] = h / 6;
+    }
+  } else if (t == PSCR_F64 && kind == WILKINSON) {
+    p->name = "wilkinson";
+    for (size_t i = 0; i < m; i++) p->ad[i] = fabs((double)i - (double)(m - 1) / 2), p->ao[i] = 1, p->md[i] = 1;
+  } else if (t == PSCR_C128 && kind == Z_HELMHOLTZ) { /* seed 003 (33)-(35), uniform h */
+    p->name = "helmholtz";
+    double om = pt_uniform(r, 5, 40);
+    for (size_t i = 0; i < m; i++) {
+      p->ad[i] = 2 / h, p->ao[i] = -1 / h, p->md[i] = 2 * h / 3, p->mo[i] = h / 6;
+    }
+    p->ad[0] += -1 / h - I * om / 2, p->md[0] += -h / 3 + I / (2 * om);
+    p->ad[m - 1] += -1 / h - I * om / 2, p->md[m - 1] += -h / 3 + I / (2 * om);
+  } else { /* random: A symmetric, M dominant (SPD when real, Re M SPD when complex) */
+    p->name = glued ? "glued" : diag ? "random-diagM" : "random-triM";
+    size_t period = glued ? 5 : m;
+    for (size_t i = 0; i < m; i++) {
+      if (i >= period) {
+        p->ad[i] = p->ad[i - period], p->ao[i] = p->ao[i - period];
+        p->md[i] = p->md[i - period], p->mo[i] = p->mo[i - period];
+        continue;
+      }
+      p->ad[i] = pt_uniform(r, -1, 1) + 0.3 * im * pt_uniform(r, -1, 1);
+      p->ao[i] = pt_uniform(r, -1, 1) + 0.3 * im * pt_uniform(r, -1, 1);
+      p->mo[i] = pt_uniform(r, -0.5, 0.5) + 0.1 * im * pt_uniform(r, -1, 1);
+      p->md[i] = pt_uniform(r, 1.0, 2.0) + 0.1 * im * pt_uniform(r, -1, 1);
+    }
+    if (glued)
+      for (size_t i = period - 1; i + 1 < m; i += period) p->ao[i] = 0, p->mo[i] = 0;
+  }
+  if (diag) {
+    free(p->mo);
+    p->mo = NULL;
+  }
+}
+
+static void free_pencil(pencil *p) { free(p->ad), free(p->ao), free(p->md), free(p->mo); }
+
+static void bad_input(void) {
+  size_t rows[2] = {0, 2};
+  double ad[3] = {2, 2, 2}, ao[2] = {-1, -1}, md[3] = {1, 1, 1}, mo[2] = {0.2, 0.2}, lam[3], comp[6];
+  double mneg[3] = {1, -1, 1}, mind[2] = {0.9, 0.9}; /* indefinite: diag 1, off 0.9 */
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 3, ad, ao, md, mo, 2, rows, lam, comp), PSCR_OK);
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 3, ad, ao, mneg, NULL, 2, rows, lam, comp),
+                  PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 3, ad, ao, mneg, mo, 2, rows, lam, comp),
+                  PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 3, ad, ao, md, mind, 2, rows, lam, comp),
+                  PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 0, ad, ao, md, mo, 2, rows, lam, comp),
+                  PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 3, NULL, ao, md, mo, 2, rows, lam, comp),
+                  PSCR_ERR_INVALID_ARGUMENT);
+  size_t badrow[1] = {3};
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 3, ad, ao, md, mo, 1, badrow, lam, comp),
+                  PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_eigen_block((pscr_dtype)7, 3, ad, ao, md, mo, 2, rows, lam, comp),
+                  PSCR_ERR_INVALID_ARGUMENT);
+  ad[1] = NAN;
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 3, ad, ao, md, mo, 2, rows, lam, comp),
+                  PSCR_ERR_NONFINITE);
+  ad[1] = 2, mo[0] = INFINITY;
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 3, ad, ao, md, mo, 2, rows, lam, comp),
+                  PSCR_ERR_NONFINITE);
+  C zad[3] = {2, 2, 2}, zao[2] = {-1, -1}, zmd[3] = {1, 1, 1 + 0.5 * I}, zmo[2] = {0.2, 0.2};
+  C zlam[3], zcomp[6];
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_C128, 3, zad, zao, zmd, zmo, 2, rows, zlam, zcomp), PSCR_OK);
+  zao[1] = CMPLX(0, NAN);
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_C128, 3, zad, zao, zmd, zmo, 2, rows, zlam, zcomp),
+                  PSCR_ERR_NONFINITE);
+  zao[1] = -1, zmd[2] = CMPLX(INFINITY, 0);
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_C128, 3, zad, zao, zmd, NULL, 2, rows, zlam, zcomp),
+                  PSCR_ERR_NONFINITE);
+}
+
+int main(void) {
+  pt_rng rng;
+  pt_rng_seed(&rng, pt_fresh_seed());
+  const size_t sizes[] = {1, 2, 3, 4, 5, 16, 17, 63, 64, 65, 200};
+  const char *names[2][NREAL] = {
+      {"random-triM", "random-diagM", "poisson-lumped", "poisson-fem", "wilkinson", "glued"},
+      {"random-triM", "random-diagM", "helmholtz", "glued"}};
+  for (int t = 0; t < 2; t++) {
+    pscr_dtype dt = t ? PSCR_C128 : PSCR_F64;
+    for (int kind = 0; kind < (t ? NCPLX : NREAL); kind++) {
+      worst wst = {0, 0, 0};
+      for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        pencil p;
+        make(&rng, dt, kind, sizes[s], &p);
+        check_pencil(&rng, &p, &wst);
+        free_pencil(&p);
+      }
+      fprintf(stderr, "%-4s %-15s max eig err %.2e  residual %.2e  W^T M W - I %.2e\n",
+              t ? "c128" : "f64", names[t][kind], wst.lam, wst.res, wst.orth);
+    }
+  }
+  bad_input();
+  return pt_exit("test_eigen");
+}

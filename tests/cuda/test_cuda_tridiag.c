@@ -1,0 +1,149 @@
+/* The CUDA tridiagonal engine against the CPU backend (LAPACK gtsv, partial
+ * pivoting) on fresh random data: every GPU algorithm x {F64, C128} x
+ * {one system, strided batch, shifted systems} x n in {1, 2, 3, 31, 32, 33,
+ * 1000, 4097, 2^20 + 1}. Dominant matrices for every algorithm (forward
+ * error); random U(-1, 1) matrices for the pivoting ones (backward error).
+ * Skipped (77) without a usable CUDA device. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testing.h"
+
+static const size_t sizes[] = {1, 2, 3, 31, 32, 33, 1000, 4097, (1u << 20) + 1};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+
+static const pscr_td_algorithm algs[] = {PSCR_TD_THOMAS,        PSCR_TD_CR,
+                                         PSCR_TD_PCR,           PSCR_TD_CR_PCR_THOMAS,
+                                         PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_AUTO};
+#define NALGS (sizeof algs / sizeof algs[0])
+
+static int pivoting(pscr_td_algorithm a) {
+  return a == PSCR_TD_SPIKE_DIAG_PIVOT || a == PSCR_TD_GSPIKE || a == PSCR_TD_AUTO;
+}
+
+/* Worst forward error over a batch, x and xref with the given stride. */
+static double batch_error(pscr_dtype t, size_t n, size_t batch, size_t stride, const void *x,
+                          const void *xref) {
+  double worst = 0;
+  size_t es = pt_size(t);
+  for (size_t s = 0; s < batch; s++) {
+    double e = pt_rel_error(t, n, (const char *)x + s * stride * es,
+                            (const char *)xref + s * stride * es);
+    if (!(e <= worst)) worst = e;
+  }
+  return worst;
+}
+
+static double batch_backward(pscr_dtype t, size_t n, size_t batch, size_t stride, const void *dl,
+                             const void *d, const void *du, const void *x, const void *b) {
+  double worst = 0;
+  size_t es = pt_size(t), o;
+  for (size_t s = 0; s < batch; s++) {
+    o = s * stride * es;
+    double e = pt_backward_error(t, n, (const char *)dl + o, (const char *)d + o,
+                                 (const char *)du + o, (const char *)x + o, (const char *)b + o);
+    if (!(e <= worst)) worst = e;
+  }
+  return worst;
+}
+
+/* One plain request (batch systems, stride >= n) on GPU and CPU. */
+static void check_plain(pscr_context *gpu, pscr_context *cpu, pt_rng *rng, pscr_td_algorithm alg,
+                        pscr_dtype t, size_t n, size_t batch, size_t stride, int dominant) {
+  size_t count = (batch - 1) * stride + n;
+  void *dl = pt_alloc(t, count), *d = pt_alloc(t, count), *du = pt_alloc(t, count);
+  void *b = pt_alloc(t, count), *x = pt_alloc(t, count), *xref = pt_alloc(t, count);
+  if (dominant)
+    pt_fill_dominant(rng, t, n, batch, stride, dl, d, du, 0.5);
+  else {
+    pt_fill_uniform(rng, t, dl, count, -1, 1);
+    pt_fill_uniform(rng, t, d, count, -1, 1);
+    pt_fill_uniform(rng, t, du, count, -1, 1);
+  }
+  pt_fill_uniform(rng, t, b, count, -1, 1);
+  memcpy(x, b, count * pt_size(t));
+  memcpy(xref, b, count * pt_size(t));
+  pscr_td_report rep;
+  PT_CHECK_STATUS(pscr_tridiag_solve(cpu, PSCR_TD_LAPACK, t, n, batch, stride, dl, d, du, xref, NULL),
+                  PSCR_OK);
+  pscr_status st = pscr_tridiag_solve(gpu, alg, t, n, batch, stride, dl, d, du, x, &rep);
+  PT_CHECK(st == PSCR_OK, "%s dtype=%d n=%zu batch=%zu dominant=%d: %s",
+           pscr_td_algorithm_name(alg), t, n, batch, dominant, pscr_status_string(st));
+  if (st == PSCR_OK) {
+    if (dominant) {
+      PT_CHECK_LE(batch_error(t, n, batch, stride, x, xref), 1e-11, "%s dtype=%d n=%zu batch=%zu",
+                  pscr_td_algorithm_name(alg), t, n, batch);
+    }
+    PT_CHECK_LE(batch_backward(t, n, batch, stride, dl, d, du, x, b), dominant ? 1e-14 : 1e-12,
+                "%s dtype=%d n=%zu batch=%zu dominant=%d", pscr_td_algorithm_name(alg), t, n,
+                batch, dominant);
+    PT_CHECK(alg != PSCR_TD_AUTO || rep.used != PSCR_TD_AUTO, "AUTO not resolved");
+    PT_CHECK(rep.seconds > 0, "%s: report time %g", pscr_td_algorithm_name(alg), rep.seconds);
+  }
+  free(dl), free(d), free(du), free(b), free(x), free(xref);
+}
+
+/* (A + shift_s M) x_s = b_s on GPU and CPU; A dominant, M with positive
+ * diagonal and small off-diagonals, shifts with positive real part. */
+static void check_shifted(pscr_context *gpu, pscr_context *cpu, pt_rng *rng,
+                          pscr_td_algorithm alg, pscr_dtype t, size_t n, size_t nshift,
+                          int m_tridiagonal) {
+  void *adl = pt_alloc(t, n), *ad = pt_alloc(t, n), *adu = pt_alloc(t, n);
+  void *mdl = pt_alloc(t, n), *md = pt_alloc(t, n), *mdu = pt_alloc(t, n);
+  void *sh = pt_alloc(t, nshift), *b = pt_alloc(t, n * nshift);
+  void *x = pt_alloc(t, n * nshift), *xref = pt_alloc(t, n * nshift);
+  pt_fill_dominant(rng, t, n, 1, n, adl, ad, adu, 0.5);
+  for (size_t i = 0; i < n; i++) {
+    double complex a = pt_get(t, ad, i);
+    pt_set(t, ad, i, a * (creal(a) < 0 ? -1 : 1)); /* Re(diag) > 0: A + sM stays dominant */
+    pt_set(t, md, i, pt_uniform(rng, 2, 3));
+    pt_set(t, mdl, i, pt_uniform(rng, -0.5, 0.5));
+    pt_set(t, mdu, i, pt_uniform(rng, -0.5, 0.5));
+  }
+  for (size_t s = 0; s < nshift; s++)
+    pt_set(t, sh, s, pt_uniform(rng, 0, 4) + (t == PSCR_C128 ? I * pt_uniform(rng, -0.1, 0.1) : 0));
+  pt_fill_uniform(rng, t, b, n * nshift, -1, 1);
+  memcpy(x, b, n * nshift * pt_size(t));
+  memcpy(xref, b, n * nshift * pt_size(t));
+  const void *ml = m_tridiagonal ? mdl : NULL, *mu = m_tridiagonal ? mdu : NULL;
+  PT_CHECK_STATUS(pscr_tridiag_solve_shifted(cpu, PSCR_TD_LAPACK, t, n, nshift, adl, ad, adu, ml,
+                                             md, mu, sh, xref, NULL),
+                  PSCR_OK);
+  pscr_status st =
+      pscr_tridiag_solve_shifted(gpu, alg, t, n, nshift, adl, ad, adu, ml, md, mu, sh, x, NULL);
+  PT_CHECK(st == PSCR_OK, "shifted %s dtype=%d n=%zu: %s", pscr_td_algorithm_name(alg), t, n,
+           pscr_status_string(st));
+  if (st == PSCR_OK)
+    PT_CHECK_LE(batch_error(t, n, nshift, n, x, xref), 1e-11, "shifted %s dtype=%d n=%zu m_tri=%d",
+                pscr_td_algorithm_name(alg), t, n, m_tridiagonal);
+  free(adl), free(ad), free(adu), free(mdl), free(md), free(mdu);
+  free(sh), free(b), free(x), free(xref);
+}
+
+int main(void) {
+  if (!pscr_backend_available(PSCR_BACKEND_CUDA)) return PT_SKIP;
+  uint64_t seed = pt_fresh_seed();
+  pt_rng rng;
+  pt_rng_seed(&rng, seed);
+  pscr_context *gpu = NULL, *cpu = NULL;
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CUDA, 0, &gpu), PSCR_OK);
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &cpu), PSCR_OK);
+  if (gpu == NULL || cpu == NULL) return pt_exit("cuda_tridiag");
+  for (int z = 0; z < 2; z++) {
+    pscr_dtype t = z ? PSCR_C128 : PSCR_F64;
+    for (size_t a = 0; a < NALGS; a++)
+      for (size_t k = 0; k < NSIZES; k++) {
+        size_t n = sizes[k], big = n > 100000;
+        check_plain(gpu, cpu, &rng, algs[a], t, n, 1, n, 1);
+        check_plain(gpu, cpu, &rng, algs[a], t, n, big ? 2 : 37, n + 3, 1);
+        check_shifted(gpu, cpu, &rng, algs[a], t, n, big ? 2 : 29, k % 2);
+        if (pivoting(algs[a])) {
+          check_plain(gpu, cpu, &rng, algs[a], t, n, 1, n, 0);
+          check_plain(gpu, cpu, &rng, algs[a], t, n, big ? 2 : 37, n, 0);
+        }
+      }
+  }
+  pscr_context_destroy(gpu);
+  pscr_context_destroy(cpu);
+  return pt_exit("cuda_tridiag");
+}

@@ -1,0 +1,187 @@
+/* OpenCL backend infrastructure: device selection, arrays as cl_mem (round
+ * trips on fresh random data), #include resolution of the embedded sources,
+ * the build cache, the build log of a failing build, kernel arguments.
+ * Exits 77 without an OpenCL platform with an fp64 device. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testing.h"
+
+#if PSCR_HAVE_OPENCL
+#include "backend/opencl/opencl.h"
+
+static void check_selection(void) {
+  pscr_context *ctx = NULL;
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 1 << 20, &ctx),
+                  PSCR_ERR_BACKEND_UNAVAILABLE);
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, -1, &ctx), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, NULL), PSCR_ERR_INVALID_ARGUMENT);
+  /* A platform filter matching nothing hides every device. */
+  const char *old = getenv("PSCR_OPENCL_PLATFORM");
+  char *saved = old ? strdup(old) : NULL;
+  setenv("PSCR_OPENCL_PLATFORM", "no such platform \x7f", 1);
+  PT_CHECK(pscr_backend_available(PSCR_BACKEND_OPENCL) == 0, "filter hides every platform");
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_ERR_BACKEND_UNAVAILABLE);
+  if (saved) {
+    setenv("PSCR_OPENCL_PLATFORM", saved, 1);
+    free(saved);
+  } else {
+    unsetenv("PSCR_OPENCL_PLATFORM");
+  }
+  PT_CHECK(pscr_backend_available(PSCR_BACKEND_OPENCL) == 1, "filter restored");
+}
+
+static void check_arrays(pscr_context *ctx, pt_rng *r) {
+  static const size_t counts[] = {1, 2, 17, 4099, 100003};
+  for (int t = 0; t < 2; t++)
+    for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+      size_t n = counts[k], bytes = n * pt_size((pscr_dtype)t);
+      void *h = pt_alloc((pscr_dtype)t, n), *back = pt_alloc((pscr_dtype)t, n);
+      pt_fill_uniform(r, (pscr_dtype)t, h, n, -1, 1);
+      pscr_array *a = NULL;
+      PT_CHECK_STATUS(pscr_array_create(ctx, (pscr_dtype)t, n, &a), PSCR_OK);
+      if (a) {
+        PT_CHECK_STATUS(pscr_array_write(a, h), PSCR_OK);
+        PT_CHECK_STATUS(pscr_array_read(a, back), PSCR_OK);
+        PT_CHECK(pt_equal_bytes(h, back, bytes), "round trip dtype %d n %zu", t, n);
+        /* pscr_array_native is the cl_mem itself */
+        size_t size = 0;
+        cl_int err = clGetMemObjectInfo((cl_mem)pscr_array_native(a), CL_MEM_SIZE, sizeof size,
+                                        &size, NULL);
+        PT_CHECK(err == CL_SUCCESS && size == bytes, "cl_mem size %zu, want %zu", size, bytes);
+        PT_CHECK(pscr_array_count(a) == n && pscr_array_dtype(a) == (pscr_dtype)t, "metadata");
+      }
+      pscr_array_destroy(a);
+      free(h), free(back);
+    }
+  pscr_array *a = NULL;
+  PT_CHECK_STATUS(pscr_array_create(ctx, PSCR_F64, 0, &a), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_array_create(ctx, PSCR_F64, (size_t)1 << 60, &a), PSCR_ERR_OUT_OF_MEMORY);
+  PT_CHECK(pscr_array_native(NULL) == NULL, "native(NULL)");
+  pscr_array_destroy(NULL);
+}
+
+static void check_resolver(void) {
+  static const ocl_source_file files[] = {
+      {"common/a.h", "#pragma once\nint a_value;\n"},
+      {"common/b.h", "#include \"a.h\"\n  #  include \"a.h\"\nint b_value;\n"},
+      {"opencl/root.cl", "#include \"../common/b.h\"\n#include \"missing.h\"\nint root;"},
+      {"loop/x.h", "#include \"y.h\"\n"},
+      {"loop/y.h", "#include \"x.h\"\n"},
+      {NULL, NULL}};
+  char *text = NULL;
+  PT_CHECK_STATUS(ocl_resolve_source(files, "opencl/root.cl", &text), PSCR_OK);
+  if (text) {
+    const char *a = strstr(text, "int a_value;");
+    PT_CHECK(a && strstr(a + 1, "int a_value;") == NULL, "#pragma once file inserted once");
+    PT_CHECK(strstr(text, "int b_value;") && strstr(text, "int root;"), "nested include");
+    PT_CHECK(strstr(text, "#include \"missing.h\"") != NULL, "unknown include left alone");
+    PT_CHECK(strstr(text, "#line 1 \"common/a.h\"") != NULL, "line markers");
+    PT_CHECK(strstr(text, "pragma once") == NULL, "#pragma once removed");
+  }
+  free(text);
+  text = NULL;
+  PT_CHECK_STATUS(ocl_resolve_source(files, "loop/x.h", &text), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(ocl_resolve_source(files, "nowhere.cl", &text), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK(text == NULL, "no text on error");
+}
+
+static const char *good_src =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "__kernel void pscr_test_axpy(__global double *y, __global const double *x, int n,\n"
+    "                             long off, double a, double2 z) {\n"
+    "  int i = (int)get_global_id(0);\n"
+    "  if (i < n) y[i] = a * x[i] + (double)off + z.x - z.y * SCALE;\n"
+    "}\n";
+
+static void check_programs(pscr_context *ctx, pt_rng *r) {
+  ocl_state *s = ((struct pscr_context *)ctx)->impl;
+  ocl_program *p1 = NULL, *p2 = NULL, *p3 = NULL, *bad = NULL;
+  size_t before = pscr_opencl_cached_programs(ctx);
+  PT_CHECK_STATUS(ocl_program_get_text(s, "test", good_src, "-DSCALE=2.0", &p1), PSCR_OK);
+  PT_CHECK_STATUS(ocl_program_get_text(s, "test", good_src, "-DSCALE=2.0", &p2), PSCR_OK);
+  PT_CHECK(p1 && p1 == p2, "same options: the cached program");
+  PT_CHECK_STATUS(ocl_program_get_text(s, "test", good_src, "-DSCALE=3.0", &p3), PSCR_OK);
+  PT_CHECK(p3 && p3 != p1, "other options: another program");
+  PT_CHECK(pscr_opencl_cached_programs(ctx) == before + 2, "cache holds 2 new programs");
+
+  /* A failing build: DEVICE, the log kept and naming the culprit, nothing cached. */
+  PT_CHECK_STATUS(ocl_program_get_text(s, "broken", "__kernel void k(void) { undeclared_xyz = 1; }",
+                                       "", &bad),
+                  PSCR_ERR_DEVICE);
+  const char *log = pscr_opencl_build_log(ctx);
+  PT_CHECK(strstr(log, "broken") && strstr(log, "undeclared_xyz"), "build log: %.200s", log);
+  PT_CHECK(pscr_opencl_cached_programs(ctx) == before + 2, "failed build not cached");
+
+  /* Arguments of every kind reach the kernel. */
+  if (p3) {
+    int n = 1000;
+    double x[1000], y[1000], z[2] = {pt_uniform(r, -1, 1), pt_uniform(r, -1, 1)};
+    double a = pt_uniform(r, 1, 2);
+    long off = 7;
+    for (int i = 0; i < n; i++) x[i] = pt_uniform(r, -1, 1);
+    pscr_array *ax = NULL, *ay = NULL;
+    PT_CHECK_STATUS(pscr_array_create(ctx, PSCR_F64, (size_t)n, &ax), PSCR_OK);
+    PT_CHECK_STATUS(pscr_array_create(ctx, PSCR_F64, (size_t)n, &ay), PSCR_OK);
+    if (ax && ay) {
+      PT_CHECK_STATUS(pscr_array_write(ax, x), PSCR_OK);
+      ocl_arg args[] = {OCL_MEM(pscr_array_native(ay)), OCL_MEM(pscr_array_native(ax)),
+                        OCL_INT(n), OCL_LONG(off), OCL_DOUBLE(a), OCL_BYTES(z, sizeof z)};
+      unsigned long c0 = pscr_opencl_launch_count(ctx, "pscr_test_axpy");
+      PT_CHECK_STATUS(ocl_launch(s, p3, "pscr_test_axpy", 16, 64, 6, args), PSCR_OK);
+      PT_CHECK_STATUS(ocl_launch(s, p3, "no_such_kernel", 1, 1, 0, args), PSCR_ERR_DEVICE);
+      PT_CHECK(pscr_opencl_launch_count(ctx, "pscr_test_axpy") == c0 + 1, "launch counted");
+      PT_CHECK_STATUS(pscr_array_read(ay, y), PSCR_OK);
+      double worst = 0;
+      for (int i = 0; i < n; i++) {
+        double e = fabs(y[i] - (a * x[i] + (double)off + z[0] - z[1] * 3.0));
+        if (!(e <= worst)) worst = e;
+      }
+      PT_CHECK_LE(worst, 1e-14, "kernel arguments");
+    }
+    pscr_array_destroy(ax);
+    pscr_array_destroy(ay);
+  }
+}
+
+/* Every embedded OpenCL shim builds for both dtypes (a compile check of
+ * kernels/common through OpenCL C). */
+static void check_embedded(pscr_context *ctx) {
+  ocl_state *s = ((struct pscr_context *)ctx)->impl;
+  int shims = 0;
+  for (const ocl_source_file *f = pscr_opencl_sources(); f->path; f++) {
+    size_t len = strlen(f->path);
+    if (len < 3 || strcmp(f->path + len - 3, ".cl") != 0) continue;
+    shims++;
+    for (int z = 0; z < 2; z++) {
+      ocl_program *p = NULL;
+      pscr_status st = ocl_program_get(s, f->path, z ? "-DPSCR_Z=1" : "-DPSCR_Z=0", &p);
+      PT_CHECK(st == PSCR_OK, "%s PSCR_Z=%d: %s\n%s", f->path, z, pscr_status_string(st),
+               pscr_opencl_build_log(ctx));
+    }
+  }
+  fprintf(stderr, "embedded OpenCL shims built: %d\n", shims);
+}
+
+int main(void) {
+  if (!pscr_backend_available(PSCR_BACKEND_OPENCL)) return PT_SKIP;
+  pt_rng r;
+  uint64_t seed = pt_fresh_seed();
+  pt_rng_seed(&r, seed);
+  check_selection();
+  check_resolver();
+  pscr_context *ctx = NULL;
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
+  if (ctx) {
+    fprintf(stderr, "device: %s\n", pscr_opencl_device_name(ctx));
+    check_arrays(ctx, &r);
+    check_programs(ctx, &r);
+    check_embedded(ctx);
+  }
+  pscr_context_destroy(ctx);
+  return pt_exit("opencl_basics");
+}
+#else
+int main(void) { return PT_SKIP; }
+#endif
