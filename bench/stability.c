@@ -10,7 +10,10 @@
  * An algorithm that returns an error prints its status in the cell.
  *
  * usage: bench_stability [--n N] [--dtype f64|c128] [--seed S] [--block M]
- *                        [--json] [--no-singular]
+ *                        [--partitions P] [--json] [--no-singular]
+ * --partitions: SPIKE_DP and GSPIKE run with P partitions (default 64, as seed
+ * 001 Table IV: 8 rows each at n = 512) through the internal algorithm table;
+ * 0 lets them choose through the public API (one partition per 4096 rows and thread).
  * --json prints one JSON line per (matrix, algorithm) instead of the tables. */
 #include <complex.h>
 #include <math.h>
@@ -33,12 +36,13 @@ static const struct {
 typedef struct {
   pscr_status st;
   double fwd, nbe, vs;
-  int modified;
+  int modified, partitions;
   pscr_td_algorithm used;
 } cell;
 
 typedef struct {
   size_t n, block;
+  int partitions; /* SPIKE partitions in the collection tables; 0: the solver's choice */
   pscr_dtype t;
   uint64_t seed;
   int json, singular;
@@ -71,10 +75,15 @@ static void run_all(pscr_context *ctx, const options *o, const vectors *v, cell 
   size_t bytes = o->n * pt_size(o->t);
   int lapack_ok = 0;
   for (size_t a = 0; a < NALG; a++) {
-    pscr_td_report rep = {0};
+    pscr_td_report rep = {.used = algs[a].alg};
     memcpy(v->y, v->b, bytes);
-    pscr_status st = pscr_tridiag_solve(ctx, algs[a].alg, o->t, o->n, 1, o->n, v->dl, v->d, v->du,
-                                        v->y, &rep);
+    int spike = algs[a].alg == PSCR_TD_SPIKE_DIAG_PIVOT || algs[a].alg == PSCR_TD_GSPIKE;
+    pscr_status st =
+        spike && o->partitions > 0
+            ? pt_solve_partitioned(algs[a].alg, o->t, o->n, v->dl, v->d, v->du, v->y,
+                                   o->partitions, &rep.partitions, &rep.modified_blocks)
+            : pscr_tridiag_solve(ctx, algs[a].alg, o->t, o->n, 1, o->n, v->dl, v->d, v->du, v->y,
+                                 &rep);
     if (algs[a].alg == PSCR_TD_LAPACK && st == PSCR_OK) {
       memcpy(v->xl, v->y, bytes);
       lapack_ok = 1;
@@ -82,30 +91,45 @@ static void run_all(pscr_context *ctx, const options *o, const vectors *v, cell 
     out[a] = measure(o, v, st, lapack_ok ? v->xl : NULL);
     out[a].used = rep.used;
     out[a].modified = rep.modified_blocks;
+    out[a].partitions = rep.partitions;
   }
 }
 
 static void print_cell(double value, pscr_status st) {
   if (st != PSCR_OK)
     printf(" %s |", pt_status_name(st));
+  else if (!isfinite(value))
+    printf(" %s |", isnan(value) ? "NaN" : "Inf");
   else
     printf(" %.2e |", value);
+}
+
+/* A JSON number; NaN as null and +-Inf as a string (neither is JSON). */
+static void json_num(const char *key, double v) {
+  if (isfinite(v))
+    printf(",\"%s\":%.3e", key, v);
+  else if (isnan(v))
+    printf(",\"%s\":null", key);
+  else
+    printf(",\"%s\":\"%s\"", key, v > 0 ? "inf" : "-inf");
 }
 
 static void json_line(const char *what, const char *coll, int id, const char *name,
                       const options *o, double cond, double table_cond, const char *alg,
                       const cell *c) {
   printf("{\"bench\":\"%s\",\"collection\":\"%s\",\"id\":%d,\"matrix\":\"%s\",\"n\":%zu,"
-         "\"dtype\":\"%s\",\"cond_est\":%.3e,\"cond_paper\":%.3e,\"algorithm\":\"%s\","
-         "\"status\":\"%s\",\"used\":\"%s\"",
-         what, coll, id, name, o->n, dname(o->t), cond, table_cond, alg, pt_status_name(c->st),
-         pscr_td_algorithm_name(c->used));
-  if (c->st == PSCR_OK) /* NaN/Inf are not JSON: print them as strings */
-    printf(isfinite(c->fwd) ? ",\"fwd\":%.3e" : ",\"fwd\":\"%g\"", c->fwd);
-  if (c->st == PSCR_OK) printf(isfinite(c->nbe) ? ",\"nbe\":%.3e" : ",\"nbe\":\"%g\"", c->nbe);
-  if (c->st == PSCR_OK && !isnan(c->vs))
-    printf(isfinite(c->vs) ? ",\"vs_lapack\":%.3e" : ",\"vs_lapack\":\"%g\"", c->vs);
-  printf(",\"modified_blocks\":%d}\n", c->modified);
+         "\"dtype\":\"%s\"",
+         what, coll, id, name, o->n, dname(o->t));
+  json_num("cond_est", cond);
+  json_num("cond_paper", table_cond);
+  printf(",\"algorithm\":\"%s\",\"status\":\"%s\",\"used\":\"%s\"", alg,
+         pt_status_name(c->st), pscr_td_algorithm_name(c->used));
+  if (c->st == PSCR_OK) {
+    json_num("fwd", c->fwd);
+    json_num("nbe", c->nbe);
+    json_num("vs_lapack", c->vs);
+  }
+  printf(",\"partitions\":%d,\"modified_blocks\":%d}\n", c->partitions, c->modified);
 }
 
 static int run_collection(pscr_context *ctx, const options *o, pt_collection coll, vectors *v) {
@@ -149,8 +173,8 @@ static int run_collection(pscr_context *ctx, const options *o, pt_collection col
     pt_collection_info(coll, 1, &info0);
     printf("\n#### %s, n = %zu, %s: %s\n\n", cname, o->n, dname(o->t), titles[k]);
     printf("(cond est = LAPACK gtcon 1-norm estimate of this matrix; paper = the table's "
-           "condition number at n = %zu)\n\n",
-           info0.table_n);
+           "condition number at n = %zu; SPIKE_DP and GSPIKE with %d partitions%s)\n\n",
+           info0.table_n, o->partitions, o->partitions ? "" : " = their own choice");
     printf("| # | matrix | cond est | paper |");
     for (size_t a = 0; a < NALG; a++) printf(" %s |", algs[a].label);
     printf("\n|---|---|---|---|");
@@ -190,7 +214,8 @@ static int run_singular(const options *o, pt_singular_kind kind, vectors *v) {
            "(SPIKE solvers asked for %zu partitions)\n\n",
            kname, o->n, dname(o->t), nb, o->block, nb);
     printf("| singular blocks | cond est | LAPACK fwd | SPIKE_DP fwd | GSPIKE fwd | LAPACK nbe | "
-           "SPIKE_DP nbe | GSPIKE nbe | GSPIKE modified |\n|---|---|---|---|---|---|---|---|---|\n");
+           "SPIKE_DP nbe | GSPIKE nbe | GSPIKE modified | SPIKE_DP partitions |\n"
+           "|---|---|---|---|---|---|---|---|---|---|\n");
   }
   pt_rng r;
   pt_rng_seed(&r, o->seed ^ 0x5151u ^ (uint64_t)kind);
@@ -212,6 +237,7 @@ static int run_singular(const options *o, pt_singular_kind kind, vectors *v) {
       c[a] = measure(o, v, st, NULL);
       c[a].used = salg[a];
       c[a].modified = modified;
+      c[a].partitions = used[a];
       if (o->json) {
         char name[48];
         snprintf(name, sizeof name, "%s/%zu-singular", kname, s);
@@ -222,8 +248,8 @@ static int run_singular(const options *o, pt_singular_kind kind, vectors *v) {
       printf("| %zu | %.2e |", s, cond);
       for (int a = 0; a < 3; a++) print_cell(c[a].fwd, c[a].st);
       for (int a = 0; a < 3; a++) print_cell(c[a].nbe, c[a].st);
-      printf(" %d%s |\n", c[2].modified,
-             c[2].st == PSCR_OK && used[2] != (int)nb ? " (partitions differ!)" : "");
+      printf(" %d%s | %d |\n", c[2].modified,
+             c[2].st == PSCR_OK && used[2] != (int)nb ? " (partitions differ!)" : "", used[1]);
     }
     if (s == nb) break;
   }
@@ -231,7 +257,8 @@ static int run_singular(const options *o, pt_singular_kind kind, vectors *v) {
 }
 
 static int parse(int argc, char **argv, options *o) {
-  *o = (options){.n = 512, .block = 32, .t = PSCR_F64, .seed = 20150322, .singular = 1};
+  *o = (options){.n = 512, .block = 32, .partitions = 64, .t = PSCR_F64, .seed = 20150322,
+                 .singular = 1};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--json")) {
@@ -242,17 +269,19 @@ static int parse(int argc, char **argv, options *o) {
       o->n = strtoull(val, NULL, 0), i++;
     } else if (val && !strcmp(a, "--block")) {
       o->block = strtoull(val, NULL, 0), i++;
+    } else if (val && !strcmp(a, "--partitions")) {
+      o->partitions = atoi(val), i++;
     } else if (val && !strcmp(a, "--seed")) {
       o->seed = strtoull(val, NULL, 0), i++;
     } else if (val && !strcmp(a, "--dtype")) {
       o->t = !strcmp(val, "c128") ? PSCR_C128 : PSCR_F64, i++;
     } else {
-      fprintf(stderr, "usage: %s [--n N] [--dtype f64|c128] [--seed S] [--block M] [--json] "
-                      "[--no-singular]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--n N] [--dtype f64|c128] [--seed S] [--block M] "
+                      "[--partitions P] [--json] [--no-singular]\n", argv[0]);
       return 1;
     }
   }
-  return o->n < 2 || o->block < 2;
+  return o->n < 2 || o->block < 2 || o->partitions < 0;
 }
 
 int main(int argc, char **argv) {

@@ -216,7 +216,7 @@ int main(int argc, char **argv) {
     }
   }
   ex_kron_apply(&prob, y, u, w1, w2); /* u <- A y */
-  double res = ex_rel_diff(PSCR_C128, total, b, u);
+  double res = ex_rel_diff(PSCR_C128, total, b, u), bwd = ex_backward_error(&prob, y, b, u);
 
   printf("libpscr Helmholtz %dD: ", a.ndim);
   for (int d = 0; d < a.ndim; d++) printf("%s%zu", d ? " x " : "", a.n[d]);
@@ -227,7 +227,8 @@ int main(int argc, char **argv) {
   printf("  plan time               %.4f s\n", t_plan);
   printf("  solve time              %.4f s (library: %.4f s)\n", t_solve, info.last_solve_seconds);
   printf("  relative residual       %.3e  (||f - A u||_2 / ||f||_2)\n", res);
-  if (!a.gauss)
+  printf("  backward error          %.3e  (||f - A u|| / (||A|| ||u|| + ||f||), inf-norms)\n", bwd);
+  if (!a.gauss && ref > 0)
     printf("  vs free-space field     %.3e  (max |u - u_free| / max |u_free|, 0.1 <= r <= 0.4)\n",
            dev / ref);
   if (a.png && a.ndim == 2) {

@@ -124,7 +124,7 @@ int main(int argc, char **argv) {
   double err = 0;
   for (size_t i = 0; i < total; i++) err = fmax(err, fabs(y[i] - u[i]));
   ex_kron_apply(&prob, y, u, w1, w2); /* u <- A y */
-  double res = ex_rel_diff(PSCR_F64, total, b, u);
+  double res = ex_rel_diff(PSCR_F64, total, b, u), bwd = ex_backward_error(&prob, y, b, u);
 
   printf("libpscr Poisson %dD: ", a.ndim);
   for (int d = 0; d < a.ndim; d++) printf("%s%zu", d ? " x " : "", a.n[d]);
@@ -134,6 +134,7 @@ int main(int argc, char **argv) {
   printf("  solve time              %.4f s (library: %.4f s)\n", t_solve, info.last_solve_seconds);
   printf("  max nodal error         %.3e (relative %.3e)\n", err, err / umax);
   printf("  relative residual       %.3e  (||f - A u||_2 / ||f||_2)\n", res);
+  printf("  backward error          %.3e  (||f - A u|| / (||A|| ||u|| + ||f||), inf-norms)\n", bwd);
   rc = 0;
   goto cleanup;
 oom:

@@ -1,11 +1,11 @@
 /* Crawford's reduction of a complex symmetric tridiagonal pencil (A, M) to a
  * complex symmetric tridiagonal C = X^T A X with X^T M X = I (transposes, no
- * conjugation: seed 003 (19)); seed 003 section 4 names the method. M = U U^T
- * with U upper bidiagonal (Cholesky from the bottom, no conjugation). Row and
- * column i (i = n-1 .. 0) are transformed by the inverse of U's column i; the
- * one bulge this creates is chased to the bottom with complex orthogonal
- * rotations G (G^T G = I) acting only on rows >= i, where the transformed M
- * is already the identity, so it stays the identity. O(n^2) operations. */
+ * conjugation: seed 003 (19)); seed 003 section 4 names the method. With
+ * M = Z Z^T (bidiagonal Z, no conjugation), row and column i are transformed
+ * by the inverse of Z's column i; the one bulge this creates is chased off
+ * with complex orthogonal rotations G (G^T G = I, not unitary) acting only
+ * where the transformed M is already the identity, so it stays the identity.
+ * O(n^2 / 4) rotations. */
 #include <float.h>
 #include <math.h>
 
@@ -27,48 +27,97 @@ static double complex zsqrt(double complex z) {
   return CMPLX(fabs(b) / (2 * t), copysign(t, b));
 }
 
+/* One chase step, written for the downward chase and mirrored for the
+ * upward one: the bulge g (outside the band next to x) is moved into x by
+ * C <- G C G^T, G = [c s; -s c] in the plane (first, second) whose
+ * diagonals are d1, d2 and coupling em; en is the next coupling outward
+ * (NULL at the end of the matrix). @return 0 when the chase ends, -1 on
+ * excessive growth, else 1 with the new bulge in *g. */
+static int rotate(double complex *g, double complex *x, double complex *d1, double complex *d2,
+                  double complex *em, double complex *en) {
+  double complex gg = *g, r2 = eigen_zmul(*x, *x) + eigen_zmul(gg, gg), r = zsqrt(r2);
+  double big = abs2(*x) + abs2(gg);
+  if (!(abs2(r2) * (CRAWFORD_MAX_GROWTH * CRAWFORD_MAX_GROWTH) >= big * big)) return -1;
+  double complex ri = eigen_zinv(r), c = eigen_zmul(*x, ri), sn = eigen_zmul(gg, ri);
+  double complex cc = eigen_zmul(c, c), ss = eigen_zmul(sn, sn), cs2 = 2 * eigen_zmul(c, sn);
+  double complex a = *d1, b = *d2, m = *em;
+  *x = r;
+  *d1 = eigen_zmul(cc, a) + eigen_zmul(cs2, m) + eigen_zmul(ss, b);
+  *d2 = a + b - *d1; /* the trace is invariant */
+  *em = eigen_zmul(0.5 * cs2, b - a) + eigen_zmul(cc - ss, m);
+  if (en == NULL) return 0;
+  *g = eigen_zmul(sn, *en);
+  *en = eigen_zmul(c, *en);
+  return *g != 0;
+}
+
+/* sqrt(p) for a pivot of M = Z Z^T; 0 when p is negligible against ref. */
+static double complex pivot_root(double complex p, double ref) {
+  return cabs(p) <= 64 * DBL_EPSILON * ref ? 0 : csqrt(p);
+}
+
+/* M = Z Z^T is the twisted ("split") factorization around q = n/2 (as LAPACK
+ * dpbstf / dsbgst): for i > q, Z(i,i) = u_i, Z(i-1,i) = v_{i-1} (computed from
+ * the bottom), for i < q, Z(i,i) = u_i, Z(i+1,i) = v_i (from the top), and
+ * Z(q,q) = u_q. The bottom rows are transformed first (bulges chased down),
+ * then the top rows (bulges chased up), then row q: each chase stays inside
+ * the part where the transformed M is already I, and is at most n/2 long. */
 pscr_status eigen_crawford_z(size_t n, const double complex *ad, const double complex *ao,
                              const double complex *md, const double complex *mo,
                              double complex *d, double complex *e, double complex *work) {
-  double complex *u = work, *v = work + n; /* M = U U^T: U(i,i) = u_i, U(i,i+1) = v_i */
-  const double tol = 64 * DBL_EPSILON;
-  if (cabs(md[n - 1]) == 0) return PSCR_ERR_INVALID_ARGUMENT;
-  u[n - 1] = csqrt(md[n - 1]);
-  for (size_t i = n - 1; i-- > 0;) {
-    v[i] = mo[i] * eigen_zinv(u[i + 1]);
-    double complex p = md[i] - v[i] * v[i];
-    if (cabs(p) <= tol * (cabs(md[i]) + cabs(v[i] * v[i]))) return PSCR_ERR_INVALID_ARGUMENT;
-    u[i] = csqrt(p);
+  double complex *u = work, *v = work + n;
+  size_t q = n / 2;
+  for (size_t i = n - 1; i > q; i--) { /* bottom: column i of Z */
+    double complex p = md[i] - (i + 1 < n ? eigen_zmul(v[i], v[i]) : 0);
+    u[i] = pivot_root(p, cabs(md[i]) + (i + 1 < n ? abs2(v[i]) : 0));
+    if (u[i] == 0) return PSCR_ERR_INVALID_ARGUMENT;
+    v[i - 1] = eigen_zmul(mo[i - 1], eigen_zinv(u[i]));
   }
+  for (size_t i = 0; i < q; i++) { /* top */
+    double complex p = md[i] - (i > 0 ? eigen_zmul(v[i - 1], v[i - 1]) : 0);
+    u[i] = pivot_root(p, cabs(md[i]) + (i > 0 ? abs2(v[i - 1]) : 0));
+    if (u[i] == 0) return PSCR_ERR_INVALID_ARGUMENT;
+    v[i] = eigen_zmul(mo[i], eigen_zinv(u[i]));
+  }
+  /* the twist: v[q-1] (top) and v[q] (bottom) both meet row q */
+  double complex vt = q > 0 ? v[q - 1] : 0, vb = q + 1 < n ? v[q] : 0;
+  u[q] = pivot_root(md[q] - eigen_zmul(vt, vt) - eigen_zmul(vb, vb), cabs(md[q]) + abs2(vt) + abs2(vb));
+  if (u[q] == 0) return PSCR_ERR_INVALID_ARGUMENT;
   for (size_t i = 0; i < n; i++) d[i] = ad[i];
   for (size_t i = 0; i + 1 < n; i++) e[i] = ao[i];
-  for (size_t i = n; i-- > 0;) {
-    double complex s = eigen_zinv(u[i]);
-    d[i] *= s * s;
-    if (i + 1 < n) e[i] *= s;
-    if (i == 0) break;
-    e[i - 1] *= s;
-    double complex t = v[i - 1]; /* row i-1 -= t * row i, column likewise */
-    d[i - 1] += t * (t * d[i] - 2 * e[i - 1]);
-    e[i - 1] -= t * d[i];
+  for (size_t i = n - 1; i > q; i--) { /* bottom row i: inverse of Z's column i */
+    double complex s = eigen_zinv(u[i]), t = v[i - 1];
+    d[i] = eigen_zmul(d[i], eigen_zmul(s, s));
+    if (i + 1 < n) e[i] = eigen_zmul(e[i], s);
+    e[i - 1] = eigen_zmul(e[i - 1], s);
+    d[i - 1] += eigen_zmul(t, eigen_zmul(t, d[i]) - 2 * e[i - 1]); /* row i-1 -= t row i */
+    e[i - 1] -= eigen_zmul(t, d[i]);
     if (i + 1 == n) continue;
-    double complex g = -t * e[i]; /* bulge C(i-1, i+1) */
-    for (size_t k = i;; k++) {    /* bulge at (k-1, k+1): rotate planes (k, k+1) */
-      if (g == 0) break;
-      double complex x = e[k - 1], r2 = x * x + g * g, r = zsqrt(r2);
-      double big = abs2(x) + abs2(g);
-      if (!(abs2(r2) * (CRAWFORD_MAX_GROWTH * CRAWFORD_MAX_GROWTH) >= big * big))
-        return PSCR_ERR_NOT_CONVERGED;
-      double complex ri = eigen_zinv(r), c = x * ri, sn = g * ri;
-      double complex cc = c * c, ss = sn * sn, cs = c * sn, dk = d[k], dk1 = d[k + 1], ek = e[k];
-      e[k - 1] = r;
-      d[k] = cc * dk + 2 * cs * ek + ss * dk1;
-      d[k + 1] = ss * dk - 2 * cs * ek + cc * dk1;
-      e[k] = cs * (dk1 - dk) + (cc - ss) * ek;
-      if (k + 2 >= n) break;
-      g = sn * e[k + 1]; /* new bulge at (k, k+2) */
-      e[k + 1] *= c;
+    double complex g = -eigen_zmul(t, e[i]); /* bulge C(i-1, i+1), chased down */
+    for (size_t k = i; g != 0; k++) {
+      int r = rotate(&g, &e[k - 1], &d[k], &d[k + 1], &e[k], k + 2 < n ? &e[k + 1] : NULL);
+      if (r < 0) return PSCR_ERR_NOT_CONVERGED;
+      if (r == 0) break;
     }
   }
+  for (size_t i = 0; i < q; i++) { /* top row i, mirrored */
+    double complex s = eigen_zinv(u[i]), t = v[i];
+    d[i] = eigen_zmul(d[i], eigen_zmul(s, s));
+    if (i > 0) e[i - 1] = eigen_zmul(e[i - 1], s);
+    e[i] = eigen_zmul(e[i], s);
+    d[i + 1] += eigen_zmul(t, eigen_zmul(t, d[i]) - 2 * e[i]); /* row i+1 -= t row i */
+    e[i] -= eigen_zmul(t, d[i]);
+    if (i == 0) continue;
+    double complex g = -eigen_zmul(t, e[i - 1]); /* bulge C(i+1, i-1), chased up */
+    for (size_t k = i; g != 0; k--) {
+      int r = rotate(&g, &e[k], &d[k], &d[k - 1], &e[k - 1], k >= 2 ? &e[k - 2] : NULL);
+      if (r < 0) return PSCR_ERR_NOT_CONVERGED;
+      if (r == 0) break;
+    }
+  }
+  double complex s = eigen_zinv(u[q]); /* row q: a scaling only */
+  d[q] = eigen_zmul(d[q], eigen_zmul(s, s));
+  if (q > 0) e[q - 1] = eigen_zmul(e[q - 1], s);
+  if (q + 1 < n) e[q] = eigen_zmul(e[q], s);
   return PSCR_OK;
 }

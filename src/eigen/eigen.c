@@ -28,14 +28,15 @@ pscr_status pscr_eigen_block(pscr_dtype dtype, size_t m, const void *a_diag, con
     return PSCR_ERR_INVALID_ARGUMENT;
   for (size_t r = 0; r < nrows; r++)
     if (rows[r] >= m) return PSCR_ERR_INVALID_ARGUMENT;
-  if (m == 1) a_off = NULL, m_off = NULL;
+  static const double complex zero = 0; /* a_off may be NULL when m = 1 */
+  if (m == 1) a_off = &zero, m_off = NULL;
   if (dtype == PSCR_F64) {
-    if (!finite_d(a_diag, m) || (a_off && !finite_d(a_off, m - 1)) || !finite_d(m_diag, m) ||
+    if (!finite_d(a_diag, m) || !finite_d(a_off, m - 1) || !finite_d(m_diag, m) ||
         (m_off && !finite_d(m_off, m - 1)))
       return PSCR_ERR_NONFINITE;
     return eigen_pencil_d(m, a_diag, a_off, m_diag, m_off, nrows, rows, lambda, comp);
   }
-  if (!finite_z(a_diag, m) || (a_off && !finite_z(a_off, m - 1)) || !finite_z(m_diag, m) ||
+  if (!finite_z(a_diag, m) || !finite_z(a_off, m - 1) || !finite_z(m_diag, m) ||
       (m_off && !finite_z(m_off, m - 1)))
     return PSCR_ERR_NONFINITE;
   return eigen_pencil_z(m, a_diag, a_off, m_diag, m_off, nrows, rows, lambda, comp);

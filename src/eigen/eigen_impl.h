@@ -29,8 +29,10 @@ pscr_status eigen_crawford_z(size_t n, const double complex *ad, const double co
                              const double complex *md, const double complex *mo,
                              double complex *d, double complex *e, double complex *work);
 /* Eigenvalues of the complex symmetric tridiagonal with diagonal a and squared
- * off-diagonal b (b_i = e_i^2), by LR with Wilkinson's shift; a, b destroyed. */
-pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double complex *lam);
+ * off-diagonal b (b_i = e_i^2), by LR with Wilkinson's shift; a, b destroyed.
+ * work: 2 n. */
+pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double complex *lam,
+                       double complex *work);
 
 /* The whole computation for one dtype (arguments already checked finite). */
 pscr_status eigen_pencil_d(size_t m, const double *ad, const double *ao, const double *md,
@@ -39,6 +41,11 @@ pscr_status eigen_pencil_d(size_t m, const double *ad, const double *ao, const d
 pscr_status eigen_pencil_z(size_t m, const double complex *ad, const double complex *ao,
                            const double complex *md, const double complex *mo, size_t nrows,
                            const size_t *rows, double complex *lambda, double complex *comp);
+
+/* a * b without the C99 multiplication's NaN recovery (operands are finite). */
+static inline double complex eigen_zmul(double complex a, double complex b) {
+  return CMPLX(creal(a) * creal(b) - cimag(a) * cimag(b), creal(a) * cimag(b) + cimag(a) * creal(b));
+}
 
 /* 1 / z without the C99 division's library call; Smith's fallback near
  * overflow / underflow of |z|^2. */

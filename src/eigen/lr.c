@@ -3,15 +3,20 @@
  * works on the Jacobi form J = tridiag(b, a, 1), b_i = e_i^2, which has the
  * same eigenvalues: J - s I = L R (L unit lower, R upper with unit
  * superdiagonal), J' = R L + s I; no square roots, one reciprocal per row.
- * LR is not backward stable for indefinite matrices: a pivot below
- * eps ||J|| is replaced by eps ||J|| (a backward perturbation of that size),
- * and the caller refines every eigenvalue on the pencil (invit_tmpl.c). */
+ * LR is not backward stable for indefinite matrices: a sweep whose
+ * multipliers grow beyond LR_MAX_GROWTH ||J|| (the shift is near an
+ * eigenvalue of a leading block, e.g. exactly so for persymmetric J of odd
+ * order) is redone with a moved shift, a pivot below eps ||J|| is raised to
+ * it, and the caller refines every eigenvalue on the pencil (invit_tmpl.c). */
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "eigen/eigen_impl.h"
 
-#define LR_MAX_ITER 60 /* per eigenvalue */
+#define LR_MAX_ITER 60     /* per eigenvalue */
+#define LR_MAX_GROWTH 1e6  /* a multiplier above this times ||J|| rejects the shift */
+#define LR_MAX_RETRY 8     /* shifts tried per sweep before accepting the growth */
 
 static double abs1(double complex z) { return fabs(creal(z)) + fabs(cimag(z)); }
 
@@ -29,12 +34,15 @@ static void eig2(double complex a1, double complex a2, double complex b, double 
   *l1 = a1 + f, *l2 = a2 - f;
 }
 
-pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double complex *lam) {
+pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double complex *lam,
+                       double complex *work) {
+  double complex *a2 = work, *b2 = work + n;
   const double eps = DBL_EPSILON;
   double tn = 0;
   for (size_t i = 0; i < n; i++)
     tn = fmax(tn, cabs(a[i]) + (i > 0 ? sqrt(cabs(b[i - 1])) : 0) + (i + 1 < n ? sqrt(cabs(b[i])) : 0));
   const double tol2 = (eps * tn) * (eps * tn), pmin = eps * tn > 0 ? eps * tn : DBL_MIN;
+  const double gmax = LR_MAX_GROWTH * tn;
   size_t hi = n; /* active block [lo, hi) */
   int iter = 0;
   while (hi > 0) {
@@ -59,16 +67,27 @@ pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double co
     eig2(a[hi - 2], a[hi - 1], b[hi - 2], &other, &s); /* Wilkinson: the one nearer a[hi-1] */
     if (iter % 10 == 0) /* exceptional shift */
       s = a[hi - 1] + csqrt(b[hi - 2]) * CMPLX(0.75, 0.25 * iter);
-    double complex u = a[lo] - s;
-    for (size_t i = lo; i + 1 < hi; i++) {
-      if (fabs(creal(u)) + fabs(cimag(u)) < pmin) u = pmin;
-      double complex l = b[i] * eigen_zinv(u), un = a[i + 1] - s - l;
-      a[i] = u + l + s;
-      b[i] = un * l;
-      u = un;
+    for (int retry = 0;; retry++) { /* the sweep goes to a2, b2: a, b stay for a retry */
+      double complex u = a[lo] - s;
+      size_t i = lo;
+      for (; i + 1 < hi; i++) {
+        if (abs1(u) < pmin) u = pmin;
+        double complex l = eigen_zmul(b[i], eigen_zinv(u)), un = a[i + 1] - s - l;
+        if (abs1(l) > gmax && retry < LR_MAX_RETRY) break; /* (near) breakdown */
+        a2[i] = u + l + s;
+        b2[i] = eigen_zmul(un, l);
+        u = un;
+      }
+      if (i + 1 < hi) { /* s is (nearly) an eigenvalue of a leading block: move it */
+        s += tn * 1e-3 * (retry + 1) * CMPLX(cos(retry + 1.0), sin(retry + 1.0));
+        continue;
+      }
+      a2[hi - 1] = u + s;
+      if (!isfinite(creal(u)) || !isfinite(cimag(u))) return PSCR_ERR_NOT_CONVERGED;
+      break;
     }
-    a[hi - 1] = u + s;
-    if (!isfinite(creal(u)) || !isfinite(cimag(u))) return PSCR_ERR_NOT_CONVERGED;
+    memcpy(a + lo, a2 + lo, (hi - lo) * sizeof *a);
+    memcpy(b + lo, b2 + lo, (hi - lo - 1) * sizeof *b);
   }
   return PSCR_OK;
 }
@@ -90,5 +109,5 @@ pscr_status eigen_values_z(size_t n, const double complex *ad, const double comp
     if (st != PSCR_OK) return st;
     for (size_t i = 0; i + 1 < n; i++) e[i] *= e[i];
   }
-  return eigen_lr_z(n, d, e, lam);
+  return eigen_lr_z(n, d, e, lam, work + 2 * n);
 }

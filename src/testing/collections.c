@@ -173,7 +173,7 @@ static void lesp(size_t n, double *dl, double *d, double *du) {
 static void kms_inverse(size_t n, double rho, double *dl, double *d, double *du) {
   double s = 1 / (1 - rho * rho);
   for (size_t i = 0; i < n; i++) {
-    d[i] = (i == 0 || i + 1 == n ? 1 : 1 + rho * rho) * s;
+    d[i] = n == 1 ? 1 : (i == 0 || i + 1 == n ? 1 : 1 + rho * rho) * s;
     if (i > 0) dl[i] = -rho * s;
     if (i + 1 < n) du[i] = -rho * s;
   }
@@ -292,8 +292,8 @@ static void store(pscr_dtype t, size_t n, uint64_t seed, const double *rl, const
   pt_rng r;
   pt_rng_seed(&r, seed ^ 0x70686173652d7363ULL); /* own stream: the real part stays seed's */
   double complex *zl = dl, *zd = d, *zu = du;
-  double complex g = cexp(I * pt_uniform(&r, 0, 2 * M_PI)), prev = 1, cur = 1, next;
-  cur = cexp(I * pt_uniform(&r, 0, 2 * M_PI));
+  double complex g = cexp(I * pt_uniform(&r, 0, 2 * M_PI)); /* e^{i psi} */
+  double complex prev = 1, cur = cexp(I * pt_uniform(&r, 0, 2 * M_PI)), next; /* D */
   for (size_t i = 0; i < n; i++) {
     next = i + 1 < n ? cexp(I * pt_uniform(&r, 0, 2 * M_PI)) : 1;
     zd[i] = g * rd[i];

@@ -24,7 +24,7 @@
  * Above 8192 rows the O(n^2) build is done on blocks of 512 rows, each with
  * an interleaved share of the sigmas, coupled by off-diagonals of the size
  * of their neighbours: the singular values are then only approximately
- * the mode's (conditioning of the same order, checked at 2^16). */
+ * the mode's (gtcon estimates 1e13 .. 8e15 at 2^16 and 2^20, vs 1e15). */
 #define RSVD_EXACT_MAX 8192
 #define RSVD_TILE 512
 

@@ -31,8 +31,8 @@ static int FN(cr_reduce)(size_t n, size_t s, size_t m0, size_t m1, T *a, T *c, T
     bad += PK_BAD(piv);
     T an = -PK_MUL(PK_MUL(a[i], a[i - s]), r), cn = -PK_MUL(PK_MUL(c[i], cr), r);
     y[i] = PK_MUL(y[i] - PK_MUL(a[i], y[i - s]) - PK_MUL(c[i], yr), r);
-    a[i] = an;
-    c[i] = cn;
+    a[i] = PK_FLUSH(an);
+    c[i] = PK_FLUSH(cn);
   }
   return bad;
 }

@@ -1,7 +1,7 @@
 /* g-Spike (seed 000): SPIKE partitions (spike_tmpl.c), each block solved by a
  * Givens QR factorization without pivoting, R of bandwidth 3 (Alg. 1 step 2i).
  * Singularity detection and modification (sec. 2.2): in an irreducible block
- * only R_mm can vanish (Prop. 2.2). When |R_mm| < SPIKE_DELTA * scale and the
+ * only R_mm can vanish (Prop. 2.2). When |R_mm| < SPIKE_MODIFY * scale and the
  * block has a right neighbour, the next column of Q^T A is added to the last
  * one ("welcome fill-in", A P_j with P_j = I + zeta e_{jm+1} e_jm^T), zeta of
  * modulus 1 with the phase (sign) that makes zeta (Q^T c_R)_m point like R_mm,
@@ -126,9 +126,13 @@ static pscr_status qr_kernel(JOB *job, void *scratch) {
   if (v) v[m - 1] = cv;
 
   /* Singularity detection (sec. 2.2). Inside a block a small R_kk, k < m, means a
-   * reducible, singular leading part the rank-1 modification cannot mend. */
-  R thr = job->direct ? 0 : SPIKE_DELTA * scale, rmm = S_ABS(a);
-  if (m > 1 && !(rmin > thr)) return PSCR_ERR_SINGULAR;
+   * reducible, singular leading part the rank-1 modification cannot mend. The
+   * threshold delta for R_mm is SPIKE_MODIFY: modifying a merely ill-conditioned
+   * block costs nothing and keeps its spikes small; a modification that leaves
+   * |R~_mm| below it (Q^T A not rank revealing) is refused. */
+  R rmm = S_ABS(a), thr = job->direct ? 0 : SPIKE_MODIFY * scale;
+  job->pmin = (rmin < rmm ? rmin : rmm) / scale;
+  if (m > 1 && !(rmin > (job->direct ? 0 : SPIKE_DELTA * scale))) return PSCR_ERR_SINGULAR;
   if (job->direct && !(rmm > SINGULAR_TOL * scale)) return PSCR_ERR_SINGULAR;
   if (!job->direct && !(rmm >= thr)) {
     if (v) { /* R~(:, m) = R(:, m) + zeta Q^T c_R, nonzero only in rows m-2..m */

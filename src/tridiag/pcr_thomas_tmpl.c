@@ -52,7 +52,7 @@ typedef struct {
   size_t wmax;    /* most lanes (systems) a thread owns */
   size_t per;     /* scalars of workspace per thread */
   T *ws;          /* per-thread workspaces */
-  T *buf;         /* P+TO: two chunk buffers (a, c, y); SP+T: shuffled system (a, b, c, y) */
+  T *buf;         /* P+TO: two chunk buffers (a, b, c, y); SP+T: the shuffled system */
   T *cc, *yy;     /* P+TO: the forward sweep, lanes of thread t at [s0(t) m, s1(t) m) */
   int bad;        /* shared count of bad pivots */
 } FN(pt_plan);
@@ -61,43 +61,55 @@ static size_t pt_round(size_t x) { return (x + PT_ALIGN - 1) / PT_ALIGN * PT_ALI
 
 /* ---- the PCR stage: all sp levels of rows lo..hi-1 in cache ---------------------- */
 
-static int FN(pt_load_edge)(const FN(pt_plan) *p, ptrdiff_t g, T *a, T *c, T *y) {
-  if (g < 0 || g >= (ptrdiff_t)p->n) { /* identity row */
-    *a = *c = *y = 0;
+/* Input row g, scaled (pcr_kernels.h), or the identity outside 0..n-1. */
+static int FN(pt_load_edge)(const FN(pt_plan) *p, ptrdiff_t g, T *a, T *b, T *c, T *y) {
+  if (g < 0 || g >= (ptrdiff_t)p->n) {
+    *a = *c = *y = 0, *b = 1;
     return 0;
   }
-  return FN(pk_load_row)(p->n, (size_t)g, p->dl, p->d, p->du, p->b, a, c, y);
+  size_t i = (size_t)g;
+  double s = PK_SCALE(p->d[i]);
+  T an = i > 0 ? p->dl[i] * s : 0, cn = i + 1 < p->n ? p->du[i] * s : 0;
+  *a = PK_FLUSH(an);
+  *c = PK_FLUSH(cn);
+  *b = p->d[i] * s, *y = p->b[i] * s;
+  return PK_BAD(p->d[i]);
 }
 
-/* Rows lo-H .. hi+H-1 normalized into w (3 arrays of len), then sp steps,
- * ping-ponging with 3 more arrays; the last level goes to out[0..hi-lo)
- * (a, c, y normalized; or with raw, a, b, c, y with the pivot kept). */
-static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, T *w, int raw, T *oa, T *ob,
-                       T *oc, T *oy) {
+/* Rows lo-H .. hi+H-1 into w (4 arrays of len), then sp division-free steps
+ * ping-ponging with 4 more arrays; level l is valid on a window shrunk by
+ * 2^(l-1) on each side, so the last one exactly covers lo..hi-1 and goes to
+ * oa, ob, oc, oy[0 .. hi-lo). Returns 1 on a bad pivot. */
+static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, T *w, T *oa, T *ob, T *oc,
+                       T *oy) {
   size_t H = p->H, len = hi - lo + 2 * H;
-  T *s[2][3] = {{w, w + len, w + 2 * len}, {w + 3 * len, w + 4 * len, w + 5 * len}};
+  T *s[2][4] = {{w, w + len, w + 2 * len, w + 3 * len},
+                {w + 4 * len, w + 5 * len, w + 6 * len, w + 7 * len}};
   ptrdiff_t g0 = (ptrdiff_t)lo - (ptrdiff_t)H, g1 = g0 + (ptrdiff_t)len, nn = (ptrdiff_t)p->n;
   ptrdiff_t f0 = g0 > 1 ? g0 : 1, f1 = g1 < nn - 1 ? g1 : nn - 1;
+  T **in = s[0];
   int bad = 0;
   for (ptrdiff_t g = g0; g < g1 && g < f0; g++)
-    bad += FN(pt_load_edge)(p, g, s[0][0] + (g - g0), s[0][1] + (g - g0), s[0][2] + (g - g0));
+    bad |= FN(pt_load_edge)(p, g, in[0] + (g - g0), in[1] + (g - g0), in[2] + (g - g0),
+                            in[3] + (g - g0));
   if (f0 < f1)
-    bad += FN(pk_load_rows)((size_t)f0, (size_t)f1, p->dl, p->d, p->du, p->b, s[0][0] + (f0 - g0),
-                            s[0][1] + (f0 - g0), s[0][2] + (f0 - g0));
+    bad |= FN(pk_load_scaled)((size_t)f0, (size_t)f1, p->dl, p->d, p->du, p->b,
+                              in[0] + (f0 - g0), in[1] + (f0 - g0), in[2] + (f0 - g0),
+                              in[3] + (f0 - g0));
   for (ptrdiff_t g = f0 > f1 ? f0 : f1; g < g1; g++)
-    bad += FN(pt_load_edge)(p, g, s[0][0] + (g - g0), s[0][1] + (g - g0), s[0][2] + (g - g0));
+    bad |= FN(pt_load_edge)(p, g, in[0] + (g - g0), in[1] + (g - g0), in[2] + (g - g0),
+                            in[3] + (g - g0));
   size_t v0 = 0, v1 = len;
-  int cur = 0;
-  for (int l = 1; l <= p->sp; l++, cur ^= 1) {
+  for (int l = 1; l <= p->sp; l++) {
     size_t k = (size_t)1 << (l - 1);
     v0 += k, v1 -= k;
-    T **in = s[cur], **out = s[cur ^ 1];
+    in = s[(l - 1) & 1];
+    T **out = s[l & 1];
     if (l < p->sp)
-      bad += FN(pk_step)(v0, v1, k, 0, in[0], in[1], in[2], out[0], out[1], out[2]);
-    else if (raw)
-      FN(pk_step_raw)(v0, v1, k, H, in[0], in[1], in[2], oa, ob, oc, oy);
+      bad |= FN(pk_step_scaled)(v0, v1, k, 0, in[0], in[1], in[2], in[3], out[0], out[1],
+                                out[2], out[3]);
     else
-      bad += FN(pk_step)(v0, v1, k, H, in[0], in[1], in[2], oa, oc, oy);
+      bad |= FN(pk_step_scaled)(v0, v1, k, H, in[0], in[1], in[2], in[3], oa, ob, oc, oy);
   }
   return bad;
 }
@@ -105,20 +117,20 @@ static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, T *w, int raw
 /* ---- P+TO: Thomas sweeps over interleaved lanes ---------------------------------- */
 
 /* Forward sweep of WB (a constant after inlining) lanes over `rows` row
- * groups: a, c, y step by P (the chunk buffer), cc, yy by W (the thread's
+ * groups: a, b, c, y step by P (the chunk buffer), cc, yy by W (the thread's
  * region). The recurrences live in registers; cp, yp carry them between chunks. */
 static PT_INLINE int FN(pt_fwd)(size_t WB, size_t rows, size_t P, size_t W, const T *a,
-                                const T *c, const T *y, T *restrict cp, T *restrict yp,
-                                T *restrict cc, T *restrict yy) {
+                                const T *b, const T *c, const T *y, T *restrict cp,
+                                T *restrict yp, T *restrict cc, T *restrict yy) {
   T cr[8], yr[8];
   int bad = 0;
   for (size_t w = 0; w < WB; w++) cr[w] = cp[w], yr[w] = yp[w];
   for (size_t j = 0; j < rows; j++) {
-    const T *aj = a + j * P, *cj = c + j * P, *yj = y + j * P;
+    const T *aj = a + j * P, *bj = b + j * P, *cj = c + j * P, *yj = y + j * P;
     for (size_t w = 0; w < WB; w++) {
-      T piv = 1 - PK_MUL(aj[w], cr[w]);
+      T piv = bj[w] - PK_MUL(aj[w], cr[w]);
       T r = PK_RECIP(piv);
-      bad += PK_BAD(piv);
+      bad |= PK_BAD(piv);
       cr[w] = PK_MUL(cj[w], r);
       yr[w] = PK_MUL(yj[w] - PK_MUL(aj[w], yr[w]), r);
       cc[j * W + w] = cr[w];
@@ -132,19 +144,18 @@ static PT_INLINE int FN(pt_fwd)(size_t WB, size_t rows, size_t P, size_t W, cons
 /* The first nl of the thread's W lanes (from s0) over row groups j0..j1-1 of
  * the chunk starting at row R0, in blocks of <= 8 lanes. */
 static int FN(pt_fwd_lanes)(const FN(pt_plan) *p, size_t s0, size_t nl, size_t W, size_t j0,
-                            size_t j1, size_t R0, const T *ba, const T *bc, const T *by, T *cp,
-                            T *yp, T *cc, T *yy) {
+                            size_t j1, size_t R0, T *const *bu, T *cp, T *yp, T *cc, T *yy) {
   int bad = 0;
   size_t rows = j1 - j0, o = j0 * p->P + s0 - R0;
   for (size_t w = 0; w < nl;) {
     size_t wb = nl - w >= 8 ? 8 : nl - w >= 4 ? 4 : nl - w >= 2 ? 2 : 1;
-    const T *a = ba + o + w, *c = bc + o + w, *y = by + o + w;
+    const T *a = bu[0] + o + w, *b = bu[1] + o + w, *c = bu[2] + o + w, *y = bu[3] + o + w;
     T *pc = cc + j0 * W + w, *py = yy + j0 * W + w;
     switch (wb) {
-    case 8: bad += FN(pt_fwd)(8, rows, p->P, W, a, c, y, cp + w, yp + w, pc, py); break;
-    case 4: bad += FN(pt_fwd)(4, rows, p->P, W, a, c, y, cp + w, yp + w, pc, py); break;
-    case 2: bad += FN(pt_fwd)(2, rows, p->P, W, a, c, y, cp + w, yp + w, pc, py); break;
-    default: bad += FN(pt_fwd)(1, rows, p->P, W, a, c, y, cp + w, yp + w, pc, py); break;
+    case 8: bad |= FN(pt_fwd)(8, rows, p->P, W, a, b, c, y, cp + w, yp + w, pc, py); break;
+    case 4: bad |= FN(pt_fwd)(4, rows, p->P, W, a, b, c, y, cp + w, yp + w, pc, py); break;
+    case 2: bad |= FN(pt_fwd)(2, rows, p->P, W, a, b, c, y, cp + w, yp + w, pc, py); break;
+    default: bad |= FN(pt_fwd)(1, rows, p->P, W, a, b, c, y, cp + w, yp + w, pc, py); break;
     }
     w += wb;
   }
@@ -173,7 +184,7 @@ static void FN(pt_overlapped)(FN(pt_plan) *p, int tid) {
   size_t P = p->P, n = p->n, C = p->C, H = p->H;
   size_t s0 = (size_t)tid * P / (size_t)p->nt, s1 = (size_t)(tid + 1) * P / (size_t)p->nt;
   size_t W = s1 - s0;
-  T *w = p->ws + (size_t)tid * p->per, *cp = w + 6 * pt_round(p->part + 2 * H);
+  T *w = p->ws + (size_t)tid * p->per, *cp = w + 8 * pt_round(p->part + 2 * H);
   T *yp = cp + p->wmax, *xn = yp + p->wmax;
   T *cc = p->cc + s0 * p->m, *yy = p->yy + s0 * p->m;
   for (size_t q = 0; q < W; q++) cp[q] = yp[q] = 0;
@@ -181,19 +192,22 @@ static void FN(pt_overlapped)(FN(pt_plan) *p, int tid) {
   size_t nchunks = (n + C - 1) / C;
   for (size_t k = 0; k < nchunks; k++) {
     size_t R0 = k * C, R1 = R0 + C < n ? R0 + C : n;
-    T *ba = p->buf + (k & 1) * 3 * C, *bc = ba + C, *by = bc + C;
+    T *bu[4], *base = p->buf + (k & 1) * 4 * C;
+    for (int q = 0; q < 4; q++) bu[q] = base + (size_t)q * C;
     size_t lo = R0 + (size_t)tid * p->part, hi = lo + p->part < R1 ? lo + p->part : R1;
-    if (lo < hi) bad += FN(pt_tile)(p, lo, hi, w, 0, ba + (lo - R0), NULL, bc + (lo - R0), by + (lo - R0));
+    if (lo < hi)
+      bad |= FN(pt_tile)(p, lo, hi, w, bu[0] + (lo - R0), bu[1] + (lo - R0), bu[2] + (lo - R0),
+                         bu[3] + (lo - R0));
     if (p->nt > 1) {
 #pragma omp barrier
     }
     if (W == 0) continue;
     /* full row groups of this chunk, then the last partial one (end of the matrix) */
     size_t j0 = R0 / P, jf = R1 / P;
-    if (j0 < jf) bad += FN(pt_fwd_lanes)(p, s0, W, W, j0, jf, R0, ba, bc, by, cp, yp, cc, yy);
+    if (j0 < jf) bad |= FN(pt_fwd_lanes)(p, s0, W, W, j0, jf, R0, bu, cp, yp, cc, yy);
     if (jf * P < R1 && jf * P + s0 < n) {
       size_t wl = n - (jf * P + s0) < W ? n - (jf * P + s0) : W;
-      bad += FN(pt_fwd_lanes)(p, s0, wl, W, jf, jf + 1, R0, ba, bc, by, cp, yp, cc, yy);
+      bad |= FN(pt_fwd_lanes)(p, s0, wl, W, jf, jf + 1, R0, bu, cp, yp, cc, yy);
     }
   }
   if (p->nt > 1) {
@@ -220,14 +234,14 @@ static size_t FN(pt_off)(const FN(pt_plan) *p, size_t s) {
  * systems, then unshuffle its row groups into b. */
 static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
   size_t n = p->n, P = p->P, S = p->part, H = p->H, nt = (size_t)p->nt, t = (size_t)tid;
-  T *w = p->ws + t * p->per, *o = w + 6 * pt_round(S + 2 * H), *th = o + 4 * pt_round(S);
+  T *w = p->ws + t * p->per, *o = w + 8 * pt_round(S + 2 * H), *th = o + 4 * pt_round(S);
   T *sa = p->buf, *sb = sa + n, *sc = sb + n, *sy = sc + n;
   int bad = 0;
   size_t ntiles = (n + S - 1) / S;
   for (size_t q = t * ntiles / nt; q < (t + 1) * ntiles / nt; q++) {
     size_t lo = q * S, hi = lo + S < n ? lo + S : n, len = hi - lo;
     T *oa = o, *ob = o + S, *oc = o + 2 * S, *oy = o + 3 * S;
-    bad += FN(pt_tile)(p, lo, hi, w, 1, oa, ob, oc, oy);
+    bad |= FN(pt_tile)(p, lo, hi, w, oa, ob, oc, oy);
     for (size_t s = 0; s < P && s < len; s++) { /* the PCR output, shuffled (Fig. 4) */
       size_t i0 = (s + P - lo % P) % P, dst = FN(pt_off)(p, (lo + i0) % P) + (lo + i0) / P;
       for (size_t i = i0; i < len; i += P, dst++) {
@@ -275,20 +289,20 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
   p->wmax = (P + ntz - 1) / ntz;
   if (p->variant == TD_PT_SHUFFLED) {
     p->part = S;
-    p->per = 6 * pt_round(S + 2 * H) + 4 * pt_round(S) + 2 * pt_round(p->m);
+    p->per = 8 * pt_round(S + 2 * H) + 4 * pt_round(S) + 2 * pt_round(p->m);
     return ntz * p->per + 4 * p->n;
   }
   size_t C = (ntz * S + P - 1) / P * P, Cn = (p->n + P - 1) / P * P;
   p->C = C < Cn ? C : Cn;
   p->part = (p->C + ntz - 1) / ntz;
-  p->per = 6 * pt_round(p->part + 2 * H) + 3 * pt_round(p->wmax);
-  return ntz * p->per + 6 * p->C + 2 * P * p->m;
+  p->per = 8 * pt_round(p->part + 2 * H) + 3 * pt_round(p->wmax);
+  return ntz * p->per + 8 * p->C + 2 * P * p->m;
 }
 
 static void FN(pt_carve)(FN(pt_plan) *p, T *mem) {
   p->ws = mem;
   p->buf = mem + (size_t)p->nt * p->per;
-  p->cc = p->buf + 6 * p->C;
+  p->cc = p->buf + 8 * p->C;
   p->yy = p->cc + p->P * p->m;
 }
 

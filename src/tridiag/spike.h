@@ -22,6 +22,7 @@
 #define SPIKE_DIRECT_PAIRS 64  /* reduced systems of at most 2x this order are solved directly */
 #define SPIKE_GROUP_PAIRS 32   /* blocks of a reduced system hold this many pairs (x2 unknowns) */
 #define SPIKE_DELTA 1.0e-8     /* a block pivot below SPIKE_DELTA * block scale is "singular" */
+#define SPIKE_MODIFY 1.0e-4    /* g-Spike modifies a block when |R_mm| < SPIKE_MODIFY * scale */
 #define SPIKE_BIG 1.0e150      /* spikes above this may overflow the recovery: solve safely */
 
 /* Partitions for n rows: `wanted` (> 0) capped so that every block keeps
@@ -65,6 +66,7 @@ static inline void *spike_take(spike_arena *a, size_t bytes) {
     int special;                  /* out (g-Spike): singular last block, v holds U */              \
     T db;                         /* out (g-Spike, special): R_mm */                               \
     double amax;                  /* out: max |output| (inf if any is not finite) */               \
+    double pmin;                  /* out: min |pivot| / scale (2x2: |Delta| / scale^2) */          \
   } spike_job_##S;                                                                                 \
   /* PSCR_ERR_SINGULAR: the block (or, direct, the system) is numerically singular. */            \
   typedef pscr_status (*spike_kernel_##S)(spike_job_##S *job, void *scratch);                      \

@@ -22,8 +22,13 @@ static inline T rhs_v(const JOB *job, size_t k) {
 }
 
 /* A pivot is acceptable: the whole system needs only a non-zero finite one;
- * a block needs |pivot| >= SPIKE_DELTA * scale, else the driver falls back. */
-static inline int pivot_ok(T piv, R floor_) { return S_ISFINITE(piv) && S_ABS(piv) > floor_; }
+ * a block needs |pivot| > SPIKE_DELTA * scale, else the driver falls back.
+ * Records min |pivot| / s in *pmin. */
+static inline int pivot_ok(T piv, R s, R rel, R *pmin) {
+  R a = S_ABS(piv), ratio = s > 0 ? a / s : a > 0 ? INFINITY : 0;
+  if (ratio < *pmin) *pmin = ratio;
+  return S_ISFINITE(piv) && a > rel * s;
+}
 
 /* Backward sweep x_i = y_i - g_i x_{i+step_i} (M^T x = y), in place. */
 static R backward(size_t m, const T *g, const unsigned char *step, T *y) {
@@ -43,7 +48,7 @@ static pscr_status dp_kernel(JOB *job, void *scratch) {
   T *g = scratch, *y = job->y;
   unsigned char *step = (unsigned char *)(g + m);
   T *w = job->left ? job->w : NULL, *v = job->right ? job->v : NULL;
-  R scale = S_ABS1(d[0]), rel = job->direct ? 0 : SPIKE_DELTA;
+  R scale = S_ABS1(d[0]), rel = job->direct ? 0 : SPIKE_DELTA, pmin = INFINITY;
   job->zeta = 0;
   job->special = 0;
   T bh = d[0];  /* (1,1) entry of the current Schur complement A_s (eq. 12) */
@@ -52,7 +57,7 @@ static pscr_status dp_kernel(JOB *job, void *scratch) {
   size_t k = 0;
   while (k < m) {
     if (k + 1 == m) { /* the last pivot is 1x1 */
-      if (!pivot_ok(bh, rel * scale)) return PSCR_ERR_SINGULAR;
+      if (!pivot_ok(bh, scale, rel, &pmin)) return PSCR_ERR_SINGULAR;
       T inv = 1 / bh;
       y[k] = fy * inv;
       if (w) w[k] = fw * inv;
@@ -66,7 +71,7 @@ static pscr_status dp_kernel(JOB *job, void *scratch) {
     R sigma = max2(max2(S_ABS(a2), S_ABS(a3)), max2(S_ABS(b2), max2(S_ABS(c1), S_ABS(c2))));
     scale = max2(scale, sigma);
     if (S_ABS(bh) * sigma >= KAPPA * S_ABS(a2) * S_ABS(c1)) { /* 1x1: |b1| sigma1 >= kappa |a2 c1| */
-      if (!pivot_ok(bh, rel * scale)) return PSCR_ERR_SINGULAR;
+      if (!pivot_ok(bh, scale, rel, &pmin)) return PSCR_ERR_SINGULAR;
       T inv = 1 / bh;
       y[k] = fy * inv;
       fy = f[k + 1] - a2 * y[k];
@@ -86,7 +91,7 @@ static pscr_status dp_kernel(JOB *job, void *scratch) {
     }
     /* 2x2 pivot B = [b1 c1; a2 b2], Delta = b1 b2 - a2 c1 (|Delta| > (1 - kappa) |a2 c1|) */
     T delta = bh * b2 - a2 * c1;
-    if (!pivot_ok(delta, rel * scale * scale)) return PSCR_ERR_SINGULAR;
+    if (!pivot_ok(delta, scale * scale, rel, &pmin)) return PSCR_ERR_SINGULAR;
     T inv = 1 / delta;
     T f1 = f[k + 1];
     y[k] = (b2 * fy - c1 * f1) * inv;
@@ -103,7 +108,8 @@ static pscr_status dp_kernel(JOB *job, void *scratch) {
     }
     g[k] = -c1 * c2 * inv; /* B^{-1} [0; c2]: both rows couple to x_{k+2} */
     g[k + 1] = bh * c2 * inv;
-    step[k] = step[k + 1] = 2;
+    step[k] = 2; /* x_k and x_{k+1} both use x_{k+2} */
+    step[k + 1] = 1;
     if (k + 2 < m) {
       fy = f[k + 2] - a3 * y[k + 1]; /* T21 B^{-1} z = a3 y_{k+1} */
       if (w) fw = rhs_w(job, k + 2) - a3 * w[k + 1];
@@ -116,6 +122,7 @@ static pscr_status dp_kernel(JOB *job, void *scratch) {
   if (w) amax = max2(amax, backward(m, g, step, w));
   if (v) amax = max2(amax, backward(m, g, step, v));
   job->amax = amax;
+  job->pmin = pmin;
   return PSCR_OK;
 }
 

@@ -18,7 +18,9 @@
  * A~_{j+1}^{-1} A_{j+1} e_1 = e_1; the recovery x = P_mu x~ then cancels it, so
  * step 3 uses the spikes of the original couplings and the tips t~ as solved.
  * A block the kernel finds numerically singular (and cannot modify) makes that
- * level fall back to one direct solve. b is written only by step 3. */
+ * level fall back to one direct solve; a (nearly) singular reduced system makes
+ * the whole system fall back to one partition, whose verdict is final. b is
+ * written only by step 3. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +129,9 @@ static pscr_status reduced_direct(pairs *P, const ops *o) {
     build_block(P, 0, P->np, tdl, td, tdu, tf);
     JOB job = {.m = N, .dl = tdl, .d = td, .du = tdu, .f = tf, .direct = 1, .y = x};
     pscr_status st = o->kernel(&job, scratch);
-    if (st == PSCR_OK && !isfinite(job.amax)) st = PSCR_ERR_SINGULAR;
+    /* Near-singular: let the caller redo the whole system with one partition,
+     * whose verdict (exact zero pivot or tiny R_nn) is the one reported. */
+    if (st == PSCR_OK && !(isfinite(job.amax) && job.pmin > SPIKE_DELTA)) st = PSCR_ERR_SINGULAR;
     if (st == PSCR_OK) scatter_block(P, 0, P->np, x);
     free(a.base);
     return st;
@@ -350,6 +354,7 @@ static pscr_status partitioned(size_t n, const T *dl, const T *d, const T *du, T
     if (j + 1 < p) P.wt[j + 1] += c.zeta[j]; /* W~_{j+1} = W_{j+1} + zeta_j e_1 */
   }
   st = reduced_solve(&P, o);
+  if (st == PSCR_ERR_SINGULAR) *fallback = 1;
   if (st != PSCR_OK) goto cleanup;
   int safe = 1;
   for (size_t j = 0; j < p; j++)

@@ -156,8 +156,8 @@ static void check_embedded(pscr_context *ctx) {
     shims++;
     for (int z = 0; z < 2; z++) {
       ocl_program *p = NULL;
-      pscr_status st = ocl_program_get(s, f->path, z ? "-DPSCR_Z=1" : "-DPSCR_Z=0", &p);
-      PT_CHECK(st == PSCR_OK, "%s PSCR_Z=%d: %s\n%s", f->path, z, pscr_status_string(st),
+      pscr_status st = ocl_program_get(s, f->path, z ? "-DPSCR_COMPLEX=1" : "-DPSCR_COMPLEX=0", &p);
+      PT_CHECK(st == PSCR_OK, "%s PSCR_COMPLEX=%d: %s\n%s", f->path, z, pscr_status_string(st),
                pscr_opencl_build_log(ctx));
     }
   }

@@ -96,6 +96,10 @@ static pscr_status cuda_init(pscr_context *ctx, int device_index) {
   CU(d->cuDeviceGetAttribute(&s->smem_optin,
                              CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, s->dev));
   s->arch = 10 * major + minor;
+  s->spike_m = 32;
+  s->part_wg = 128;
+  s->crpcr_wg = 256;
+  s->crpcr_dmax = 64;
   CU(d->cuDevicePrimaryCtxRetain(&s->cu, s->dev));
   CU(d->cuCtxPushCurrent(s->cu));
   /* A blocking stream: ordered after work on the legacy default stream, so
@@ -193,6 +197,27 @@ pscr_status cuda_launch(pscr_context *ctx, CUmodule mod, const char *name, size_
                            NULL));
 cleanup:
   return st;
+}
+
+/* Developer hook for the benchmark's parameter sweep (found through a weak
+ * reference): sets one tuning parameter of a CUDA context. */
+pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value);
+pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) {
+  if (ctx == NULL || ctx->backend != PSCR_BACKEND_CUDA || name == NULL || value < 1)
+    return PSCR_ERR_INVALID_ARGUMENT;
+  cuda_state *s = cuda_of(ctx);
+  if (strcmp(name, "spike_m") == 0)
+    s->spike_m = value;
+  else if (strcmp(name, "part_wg") == 0 && value % 32 == 0 && value <= 1024)
+    s->part_wg = value;
+  else if (strcmp(name, "crpcr_wg") == 0 && value % 32 == 0 && value <= 1024 &&
+           s->crpcr_dmax <= value)
+    s->crpcr_wg = value;
+  else if (strcmp(name, "crpcr_dmax") == 0 && value <= s->crpcr_wg)
+    s->crpcr_dmax = value;
+  else
+    return PSCR_ERR_INVALID_ARGUMENT;
+  return PSCR_OK;
 }
 
 const struct pscr_backend_ops pscr_cuda_ops = {

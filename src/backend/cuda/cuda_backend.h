@@ -52,6 +52,11 @@ typedef struct {
   size_t work_bytes;
   cuda_module cache[CUDA_CACHE_SIZE];
   int ncache;
+  /* tuning (defaults chosen for the H100; see pscr_cuda_tune) */
+  int spike_m;    /* SPIKE partition size */
+  int part_wg;    /* work-group of the partition kernels */
+  int crpcr_wg;   /* CR_PCR_THOMAS work-group (TD_WG) */
+  int crpcr_dmax; /* stage C -> D switch (TD_D_MAX) */
 } cuda_state;
 
 static inline cuda_state *cuda_of(pscr_context *ctx) { return (cuda_state *)ctx->impl; }

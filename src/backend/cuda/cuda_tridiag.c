@@ -8,12 +8,7 @@
 
 #include "backend/cuda/cuda_backend.h"
 
-/* Defaults chosen for the H100 (the autotuner may override them later). */
-#define TD_PART_WG 128   /* work-items per group of the partition kernels */
-#define TD_LINE_WG 256   /* of the row-parallel kernels */
-#define TD_SPIKE_M 32    /* SPIKE partition size */
-#define TD_CRPCR_WG 256  /* CR_PCR_THOMAS work-group */
-#define TD_CRPCR_DMAX 64 /* stage C -> D switch: rows left for PCR */
+#define TD_LINE_WG 256 /* work-group of the row-parallel kernels */
 
 typedef struct {
   CUdeviceptr dl, d, du, mdl, md, mdu, shift;
@@ -87,7 +82,7 @@ static pscr_status solve_partitions(td_job *j, td_src src, long long n, long lon
   {
     void *args[] = {SRC_ARGS(src), &n,  &m,  &P,    &G,   &npivot, &spikes,
                     &b,            &wu, &wy, &ww,   &wp,  &node,   &flags};
-    TRY(launch(j, "td_part_fwd", (size_t)G, TD_PART_WG, 0, args));
+    TRY(launch(j, "td_part_fwd", (size_t)G, j->s->part_wg, 0, args));
   }
   for (int l = 0; l < levels; l++) {
     void *args[] = {&Pl[l], &cnt[l], &vals[l], &Pl[l + 1], &cnt[l + 1], &vals[l + 1], &flags};
@@ -104,7 +99,7 @@ static pscr_status solve_partitions(td_job *j, td_src src, long long n, long lon
   {
     void *args[] = {SRC_ARGS(src), &n,  &m,  &P,    &G,      &npivot, &spikes, &wu,
                     &wy,           &ww, &wp, &node, &outs[0], &b,     &flags};
-    TRY(launch(j, "td_part_bwd", (size_t)G, TD_PART_WG, 0, args));
+    TRY(launch(j, "td_part_bwd", (size_t)G, j->s->part_wg, 0, args));
   }
   j->partitions = (int)(P < INT32_MAX ? P : INT32_MAX);
 cleanup:
@@ -241,9 +236,9 @@ static pscr_status solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dt
   cuda_driver *d = &s->drv;
   td_job job = {.ctx = ctx, .s = s, .esize = pscr_dtype_size(dtype)};
   job.par = (cuda_params){.complex_ = dtype == PSCR_C128,
-                          .wg = TD_CRPCR_WG,
+                          .wg = s->crpcr_wg,
                           .smem_n = dtype == PSCR_C128 ? 2048 : 4096,
-                          .d_max = TD_CRPCR_DMAX};
+                          .d_max = s->crpcr_dmax};
   while (4 * (size_t)job.par.smem_n * job.esize > (size_t)s->smem_optin && job.par.smem_n > 256)
     job.par.smem_n /= 2;
   long long n = (long long)n_, batch = (long long)batch_;
@@ -270,7 +265,7 @@ static pscr_status solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dt
   switch (alg) {
   case PSCR_TD_THOMAS: TRY(solve_partitions(&job, src, n, batch, b, n, 0)); break;
   case PSCR_TD_SPIKE_DIAG_PIVOT:
-    TRY(solve_partitions(&job, src, n, batch, b, TD_SPIKE_M, 1));
+    TRY(solve_partitions(&job, src, n, batch, b, s->spike_m, 1));
     break;
   case PSCR_TD_CR: TRY(solve_cr(&job, src, n, batch, b)); break;
   case PSCR_TD_PCR: TRY(solve_pcr(&job, src, n, batch, b)); break;

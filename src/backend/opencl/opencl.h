@@ -45,6 +45,18 @@ typedef struct {
   char *log;           /* build log of the last failed build (NULL if none) */
   ocl_counter *counters;
   size_t ncounters;
+  /* tridiagonal solves (opencl_tridiag.c) */
+  size_t base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer origins */
+  ocl_program *current; /* the module of the solve in progress */
+  cl_mem flags;         /* the 4 TD_FLAG_* status words */
+  cl_mem work;          /* scratch, grown on demand */
+  size_t work_bytes;
+  struct ocl_sub {      /* sub-buffers of `work` at byte offsets, made once */
+    size_t off;
+    cl_mem mem;
+  } *subs;
+  size_t nsubs;
+  double t0; /* timer start (wall clock after the queue drained) */
 } ocl_state;
 
 /* A kernel argument: a buffer, an integer, a double, or the raw bytes of a scalar. */

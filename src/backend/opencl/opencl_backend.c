@@ -18,6 +18,7 @@ static ocl_state *state(const pscr_context *ctx) { return ctx->impl; }
 static void opencl_fini(pscr_context *ctx) {
   ocl_state *s = state(ctx);
   if (s == NULL) return;
+  ocl_tridiag_free(s);
   ocl_cache_free(s);
   if (s->queue) clReleaseCommandQueue(s->queue);
   if (s->context) clReleaseContext(s->context);
@@ -44,6 +45,11 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(s->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof s->local_mem, &s->local_mem,
                           NULL);
+  cl_uint align_bits = 0;
+  if (err == CL_SUCCESS)
+    err = clGetDeviceInfo(s->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
+                          NULL);
+  s->base_align = align_bits >= 8 ? align_bits / 8 : 1;
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(s->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof s->max_alloc,
                           &s->max_alloc, NULL);

@@ -1,15 +1,191 @@
-/* OpenCL tridiagonal solves: waiting on the single-source kernels of
- * kernels/common (issue 6); until then every request is UNSUPPORTED. */
+/* OpenCL tridiagonal solves: the device interface of src/backend/gpu (which
+ * runs the launch logic shared with CUDA) on an in-order queue. Offsets into
+ * the work buffer become sub-buffers (made once per offset and work buffer);
+ * the kernels are kernels/opencl/td.cl, i.e. kernels/common/td_*.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/gpu/gpu_tridiag.h"
 #include "backend/opencl/opencl.h"
 #include "backend/opencl/opencl_tridiag.h"
+#include "core/timer.h"
+
+#define TD_ROOT "opencl/td.cl"
+
+static void drop_subs(ocl_state *s) {
+  for (size_t i = 0; i < s->nsubs; i++) clReleaseMemObject(s->subs[i].mem);
+  free(s->subs);
+  s->subs = NULL;
+  s->nsubs = 0;
+}
+
+void ocl_tridiag_free(ocl_state *s) {
+  drop_subs(s);
+  if (s->work) clReleaseMemObject(s->work);
+  if (s->flags) clReleaseMemObject(s->flags);
+  s->work = s->flags = NULL;
+  s->work_bytes = 0;
+}
+
+/* The cl_mem of p: the buffer itself at offset 0, else a sub-buffer of the
+ * work buffer (the only buffer the shared logic offsets into). */
+static pscr_status mem_of(ocl_state *s, gpu_ptr p, cl_mem *out) {
+  if (p.off == 0) {
+    *out = (cl_mem)p.mem;
+    return PSCR_OK;
+  }
+  if (p.mem != (void *)s->work || p.off >= s->work_bytes || p.off % s->base_align != 0)
+    return PSCR_ERR_DEVICE; /* a layout the shared logic must not produce */
+  for (size_t i = 0; i < s->nsubs; i++)
+    if (s->subs[i].off == p.off) {
+      *out = s->subs[i].mem;
+      return PSCR_OK;
+    }
+  struct ocl_sub *subs = realloc(s->subs, (s->nsubs + 1) * sizeof *subs);
+  if (subs == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  s->subs = subs;
+  cl_buffer_region region = {p.off, s->work_bytes - p.off};
+  cl_int err;
+  cl_mem m = clCreateSubBuffer(s->work, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
+                               &err);
+  if (err != CL_SUCCESS) return ocl_status(err);
+  subs[s->nsubs++] = (struct ocl_sub){p.off, m};
+  *out = m;
+  return PSCR_OK;
+}
+
+static pscr_status dev_module(gpu_device *g, const gpu_td_params *p) {
+  ocl_state *s = g->impl;
+  char defines[256];
+  gpu_td_params_defines(p, defines, sizeof defines);
+  return ocl_program_get(s, TD_ROOT, defines, &s->current);
+}
+
+#define MAX_ARGS 32
+
+static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int wg,
+                              size_t local_bytes, int nargs, const gpu_arg *args) {
+  (void)local_bytes; /* LOCAL_ARRAY is sized by TD_SMEM_N at compile time */
+  ocl_state *s = g->impl;
+  if (nargs > MAX_ARGS || wg <= 0) return PSCR_ERR_DEVICE;
+  ocl_arg a[MAX_ARGS];
+  for (int i = 0; i < nargs; i++) {
+    switch (args[i].kind) {
+    case GPU_ARG_PTR: {
+      cl_mem m = NULL;
+      pscr_status st = mem_of(s, args[i].p, &m);
+      if (st != PSCR_OK) return st;
+      a[i] = OCL_MEM(m);
+      break;
+    }
+    case GPU_ARG_LONG: a[i] = OCL_LONG(args[i].l); break;
+    case GPU_ARG_INT: a[i] = OCL_INT(args[i].i); break;
+    default: return PSCR_ERR_DEVICE;
+    }
+  }
+  size_t groups = (items + (size_t)wg - 1) / (size_t)wg;
+  return ocl_launch(s, s->current, name, groups, (size_t)wg, nargs, a);
+}
+
+static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
+  ocl_state *s = g->impl;
+  if (bytes > s->work_bytes) {
+    drop_subs(s);
+    if (s->work) clReleaseMemObject(s->work);
+    s->work = NULL;
+    s->work_bytes = 0;
+    if (bytes > s->max_alloc) return PSCR_ERR_OUT_OF_MEMORY;
+    cl_int err;
+    s->work = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err != CL_SUCCESS) {
+      s->work = NULL;
+      return ocl_status(err);
+    }
+    s->work_bytes = bytes;
+  }
+  *w = (gpu_ptr){s->work, 0};
+  return PSCR_OK;
+}
+
+static pscr_status dev_zero(gpu_device *g, gpu_ptr p, size_t bytes) {
+  ocl_state *s = g->impl;
+  cl_uchar zero = 0;
+  if (bytes == 0) return PSCR_OK;
+  return ocl_status(clEnqueueFillBuffer(s->queue, (cl_mem)p.mem, &zero, 1, p.off, bytes, 0, NULL,
+                                        NULL));
+}
+
+static pscr_status dev_flags_clear(gpu_device *g) {
+  ocl_state *s = g->impl;
+  cl_int zero = 0;
+  return ocl_status(
+      clEnqueueFillBuffer(s->queue, s->flags, &zero, sizeof zero, 0, 4 * sizeof zero, 0, NULL, NULL));
+}
+
+static pscr_status dev_flags_read(gpu_device *g, int out[4]) {
+  ocl_state *s = g->impl;
+  cl_int f[4];
+  cl_int err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
+  for (int i = 0; i < 4; i++) out[i] = f[i];
+  return ocl_status(err);
+}
+
+static pscr_status dev_timer_start(gpu_device *g) {
+  ocl_state *s = g->impl;
+  cl_int err = clFinish(s->queue);
+  s->t0 = pscr_wtime();
+  return ocl_status(err);
+}
+
+static pscr_status dev_timer_stop(gpu_device *g, double *seconds) {
+  ocl_state *s = g->impl;
+  cl_int err = clFinish(s->queue);
+  *seconds = pscr_wtime() - s->t0;
+  return ocl_status(err);
+}
+
+static pscr_status device_of(pscr_context *ctx, gpu_device *g) {
+  ocl_state *s = ctx->impl;
+  if (s->flags == NULL) {
+    cl_int err;
+    s->flags = clCreateBuffer(s->context, CL_MEM_READ_WRITE, 4 * sizeof(cl_int), NULL, &err);
+    if (err != CL_SUCCESS) {
+      s->flags = NULL;
+      return ocl_status(err);
+    }
+  }
+  *g = (gpu_device){.impl = s,
+                    .align = s->base_align > 256 ? s->base_align : 256,
+                    .local_bytes = (size_t)s->local_mem,
+                    .max_wg = s->max_group,
+                    .static_local = 1,
+                    .module = dev_module,
+                    .launch = dev_launch,
+                    .work = dev_work,
+                    .zero = dev_zero,
+                    .flags = {s->flags, 0},
+                    .flags_clear = dev_flags_clear,
+                    .flags_read = dev_flags_read,
+                    .timer_start = dev_timer_start,
+                    .timer_stop = dev_timer_stop};
+  return PSCR_OK;
+}
 
 pscr_status ocl_tridiag(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep) {
-  (void)ctx, (void)req, (void)rep;
-  return PSCR_ERR_UNSUPPORTED;
+  gpu_device g;
+  pscr_status st = device_of(ctx, &g);
+  if (st != PSCR_OK) return st;
+  gpu_ptr b = {req->b->native, 0};
+  return gpu_td_solve(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req), b,
+                      rep);
 }
 
 pscr_status ocl_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request *req,
                                 pscr_td_report *rep) {
-  (void)ctx, (void)req, (void)rep;
-  return PSCR_ERR_UNSUPPORTED;
+  gpu_device g;
+  pscr_status st = device_of(ctx, &g);
+  if (st != PSCR_OK) return st;
+  gpu_ptr b = {req->b->native, 0};
+  return gpu_td_solve(&g, req->alg, req->dtype, req->n, req->nshift, gpu_td_src_shifted(req), b,
+                      rep);
 }

@@ -2,10 +2,12 @@
 #ifndef PSCR_BACKEND_OPENCL_TRIDIAG_H
 #define PSCR_BACKEND_OPENCL_TRIDIAG_H
 
-#include "core/context.h"
+#include "backend/opencl/opencl.h"
 
 pscr_status ocl_tridiag(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep);
 pscr_status ocl_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request *req,
                                 pscr_td_report *rep);
+/* Releases the solve buffers (work, sub-buffers, status words). */
+void ocl_tridiag_free(ocl_state *s);
 
 #endif

@@ -1,0 +1,407 @@
+/* GPU tridiagonal benchmark: libpscr's CUDA engine and cuSPARSE on the same
+ * device data in the same run. One JSON line per measurement: median of
+ * >= 20 timed runs after warm-up (CUDA events on the legacy stream, which
+ * the library's blocking stream is ordered with), GB/s of the bytes that must
+ * move, and floor_ratio = time / (those bytes / measured copy bandwidth).
+ * The right-hand side is restored (untimed) before every run. Built with
+ * CUDA only (PSCR_BENCH_CUDA); usage: bench_tridiag_gpu [quick]. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testing.h"
+
+#if !PSCR_BENCH_CUDA
+int main(void) {
+  fprintf(stderr, "bench_tridiag_gpu: built without CUDA\n");
+  return 0;
+}
+#else
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#define REPS 25
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cudaError_t e_ = (x);                                                                          \
+    if (e_ != cudaSuccess) {                                                                       \
+      fprintf(stderr, "%s:%d %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));                   \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+#define CS(x)                                                                                      \
+  do {                                                                                             \
+    cusparseStatus_t e_ = (x);                                                                     \
+    if (e_ != CUSPARSE_STATUS_SUCCESS) {                                                           \
+      fprintf(stderr, "%s:%d cusparse %d\n", __FILE__, __LINE__, (int)e_);                         \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+typedef struct {
+  pscr_context *ctx;
+  cusparseHandle_t sp;
+  cudaEvent_t e0, e1;
+  double bw; /* measured copy bandwidth, bytes/s (read + write) */
+  const char *device;
+} bench;
+
+typedef struct {
+  const char *what, *matrix, *impl, *alg;
+  pscr_dtype t;
+  size_t n, batch;
+  double bytes; /* that must move */
+} row;
+
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void emit(bench *B, const row *r, double ms, double err) {
+  double floor_ms = 1e3 * r->bytes / B->bw;
+  printf("{\"what\":\"%s\",\"n\":%zu,\"batch\":%zu,\"dtype\":\"%s\",\"matrix\":\"%s\","
+         "\"impl\":\"%s\",\"alg\":\"%s\",\"median_ms\":%.4f,\"gbps\":%.1f,\"floor_ms\":%.4f,"
+         "\"floor_ratio\":%.2f,\"backward_error\":%.2e}\n",
+         r->what, r->n, r->batch, r->t == PSCR_F64 ? "f64" : "c128", r->matrix, r->impl, r->alg, ms,
+         r->bytes / (ms * 1e-3) / 1e9, floor_ms, ms / floor_ms, err);
+  fflush(stdout);
+}
+
+/* Device buffers of one problem (plain layout, b0 = the saved rhs). */
+typedef struct {
+  pscr_array *dl, *d, *du, *b;
+  void *b0, *work;
+  size_t count, es;
+} prob;
+
+typedef int (*solver)(bench *B, prob *p, const row *r, void *arg);
+
+/* Times `fn` (median of REPS after 3 warm-ups), restoring b before each run. */
+static double time_it(bench *B, prob *p, const row *r, solver fn, void *arg, int *failed) {
+  double t[REPS];
+  *failed = 0;
+  for (int k = 0; k < REPS + 3; k++) {
+    CK(cudaMemcpy(pscr_array_native(p->b), p->b0, p->count * p->es, cudaMemcpyDeviceToDevice));
+    CK(cudaEventRecord(B->e0, 0));
+    if (fn(B, p, r, arg)) {
+      *failed = 1;
+      return 0;
+    }
+    CK(cudaEventRecord(B->e1, 0));
+    CK(cudaEventSynchronize(B->e1));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, B->e0, B->e1));
+    if (k >= 3) t[k - 3] = ms;
+  }
+  qsort(t, REPS, sizeof t[0], cmp);
+  return t[REPS / 2];
+}
+
+static int run_pscr(bench *B, prob *p, const row *r, void *arg) {
+  pscr_td_algorithm alg = *(pscr_td_algorithm *)arg;
+  pscr_status st = pscr_tridiag_solve_arrays(B->ctx, alg, r->t, r->n, r->batch, r->n, p->dl, p->d,
+                                             p->du, p->b, NULL);
+  if (st != PSCR_OK) fprintf(stderr, "pscr %s: %s\n", r->alg, pscr_status_string(st));
+  return st != PSCR_OK;
+}
+
+/* Normwise backward error of the first system after the last timed run. */
+static double check(prob *p, const row *r, const void *hdl, const void *hd, const void *hdu,
+                    const void *hb) {
+  void *x = pt_alloc(r->t, r->n);
+  CK(cudaMemcpy(x, pscr_array_native(p->b), r->n * p->es, cudaMemcpyDeviceToHost));
+  double e = pt_backward_error(r->t, r->n, hdl, hd, hdu, x, hb);
+  free(x);
+  return e;
+}
+
+/* Tuning hook of the CUDA backend (a weak reference: NULL if absent). */
+pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) __attribute__((weak));
+
+/* ---- cuSPARSE ---- */
+typedef struct {
+  int kind; /* 0 gtsv2, 1 gtsv2_nopivot, 2 gtsv2StridedBatch, 3..5 gtsvInterleavedBatch algo 0..2 */
+  void *buf;
+  void *il[4]; /* interleaved copies (kinds 3..5) */
+} sp_arg;
+
+static size_t sp_buffer(bench *B, prob *p, const row *r, sp_arg *a) {
+  size_t bytes = 0;
+  int n = (int)r->n, batch = (int)r->batch;
+  void *dl = pscr_array_native(p->dl), *d = pscr_array_native(p->d), *du = pscr_array_native(p->du),
+       *x = pscr_array_native(p->b);
+  int z = r->t == PSCR_C128;
+  switch (a->kind) {
+  case 0:
+    CS(z ? cusparseZgtsv2_bufferSizeExt(B->sp, n, 1, dl, d, du, x, n, &bytes)
+         : cusparseDgtsv2_bufferSizeExt(B->sp, n, 1, dl, d, du, x, n, &bytes));
+    break;
+  case 1:
+    CS(z ? cusparseZgtsv2_nopivot_bufferSizeExt(B->sp, n, 1, dl, d, du, x, n, &bytes)
+         : cusparseDgtsv2_nopivot_bufferSizeExt(B->sp, n, 1, dl, d, du, x, n, &bytes));
+    break;
+  case 2:
+    CS(z ? cusparseZgtsv2StridedBatch_bufferSizeExt(B->sp, n, dl, d, du, x, batch, n, &bytes)
+         : cusparseDgtsv2StridedBatch_bufferSizeExt(B->sp, n, dl, d, du, x, batch, n, &bytes));
+    break;
+  default:
+    CS(z ? cusparseZgtsvInterleavedBatch_bufferSizeExt(B->sp, a->kind - 3, n, a->il[0], a->il[1],
+                                                       a->il[2], a->il[3], batch, &bytes)
+         : cusparseDgtsvInterleavedBatch_bufferSizeExt(B->sp, a->kind - 3, n, a->il[0], a->il[1],
+                                                       a->il[2], a->il[3], batch, &bytes));
+  }
+  return bytes;
+}
+
+static int run_sp(bench *B, prob *p, const row *r, void *arg) {
+  sp_arg *a = arg;
+  int n = (int)r->n, batch = (int)r->batch, z = r->t == PSCR_C128;
+  void *dl = pscr_array_native(p->dl), *d = pscr_array_native(p->d), *du = pscr_array_native(p->du),
+       *x = pscr_array_native(p->b);
+  switch (a->kind) {
+  case 0:
+    CS(z ? cusparseZgtsv2(B->sp, n, 1, dl, d, du, x, n, a->buf)
+         : cusparseDgtsv2(B->sp, n, 1, dl, d, du, x, n, a->buf));
+    break;
+  case 1:
+    CS(z ? cusparseZgtsv2_nopivot(B->sp, n, 1, dl, d, du, x, n, a->buf)
+         : cusparseDgtsv2_nopivot(B->sp, n, 1, dl, d, du, x, n, a->buf));
+    break;
+  case 2:
+    CS(z ? cusparseZgtsv2StridedBatch(B->sp, n, dl, d, du, x, batch, n, a->buf)
+         : cusparseDgtsv2StridedBatch(B->sp, n, dl, d, du, x, batch, n, a->buf));
+    break;
+  default:
+    /* interleaved: the solve works in place on copies of the coefficients */
+    CS(z ? cusparseZgtsvInterleavedBatch(B->sp, a->kind - 3, n, a->il[0], a->il[1], a->il[2], x,
+                                         batch, a->buf)
+         : cusparseDgtsvInterleavedBatch(B->sp, a->kind - 3, n, a->il[0], a->il[1], a->il[2], x,
+                                         batch, a->buf));
+  }
+  return 0;
+}
+
+static const char *sp_names[] = {"gtsv2", "gtsv2_nopivot", "gtsv2StridedBatch",
+                                 "gtsvInterleavedBatch0", "gtsvInterleavedBatch1",
+                                 "gtsvInterleavedBatch2"};
+
+/* ---- problems ---- */
+static void fill(pt_rng *rng, pscr_dtype t, size_t n, size_t batch, int dominant, void *dl, void *d,
+                 void *du, void *b) {
+  size_t count = n * batch;
+  if (dominant)
+    pt_fill_dominant(rng, t, n, batch, n, dl, d, du, 0.5);
+  else {
+    pt_fill_uniform(rng, t, dl, count, -1, 1);
+    pt_fill_uniform(rng, t, d, count, -1, 1);
+    pt_fill_uniform(rng, t, du, count, -1, 1);
+  }
+  for (size_t s = 0; s < batch; s++) { /* the corners cuSPARSE wants zero */
+    pt_set(t, dl, s * n, 0);
+    pt_set(t, du, s * n + n - 1, 0);
+  }
+  pt_fill_uniform(rng, t, b, count, -1, 1);
+}
+
+static void upload(bench *B, pscr_dtype t, size_t count, const void *h, pscr_array **a) {
+  if (pscr_array_create(B->ctx, t, count, a) != PSCR_OK || pscr_array_write(*a, h) != PSCR_OK) {
+    fprintf(stderr, "upload failed\n");
+    exit(1);
+  }
+}
+
+/* All implementations on one plain problem (one system or a strided batch). */
+static void plain(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t batch, int dominant,
+                  const pscr_td_algorithm *algs, int nalg, const int *kinds, int nkind) {
+  size_t count = n * batch, es = pt_size(t);
+  void *h[4];
+  for (int i = 0; i < 4; i++) h[i] = pt_alloc(t, count);
+  fill(rng, t, n, batch, dominant, h[0], h[1], h[2], h[3]);
+  prob p = {.count = count, .es = es};
+  upload(B, t, count, h[0], &p.dl), upload(B, t, count, h[1], &p.d);
+  upload(B, t, count, h[2], &p.du), upload(B, t, count, h[3], &p.b);
+  CK(cudaMalloc(&p.b0, count * es));
+  CK(cudaMemcpy(p.b0, h[3], count * es, cudaMemcpyHostToDevice));
+  row r = {.what = batch == 1 ? "one" : "batch", .matrix = dominant ? "dominant" : "random",
+           .t = t, .n = n, .batch = batch, .bytes = 5.0 * es * (double)count};
+  for (int k = 0; k < nalg; k++) {
+    r.impl = "pscr";
+    r.alg = pscr_td_algorithm_name(algs[k]);
+    int failed;
+    double ms = time_it(B, &p, &r, run_pscr, (void *)&algs[k], &failed);
+    if (!failed) emit(B, &r, ms, check(&p, &r, h[0], h[1], h[2], h[3]));
+  }
+  for (int k = 0; k < nkind; k++) {
+    sp_arg a = {.kind = kinds[k]};
+    if (a.kind >= 3) { /* interleaved copies, built once and not timed */
+      void *hi = pt_alloc(t, count);
+      for (int v = 0; v < 3; v++) {
+        for (size_t s = 0; s < batch; s++)
+          for (size_t i = 0; i < n; i++) memcpy((char *)hi + (i * batch + s) * es, (char *)h[v] + (s * n + i) * es, es);
+        CK(cudaMalloc(&a.il[v], count * es));
+        CK(cudaMemcpy(a.il[v], hi, count * es, cudaMemcpyHostToDevice));
+      }
+      free(hi);
+      a.il[3] = pscr_array_native(p.b);
+    }
+    size_t bytes = sp_buffer(B, &p, &r, &a);
+    CK(cudaMalloc(&a.buf, bytes ? bytes : 16));
+    r.impl = "cusparse";
+    r.alg = sp_names[a.kind];
+    int failed;
+    double ms = time_it(B, &p, &r, run_sp, &a, &failed);
+    /* the interleaved solvers overwrite their coefficient copies: time only */
+    if (!failed) emit(B, &r, ms, a.kind >= 3 ? -1.0 : check(&p, &r, h[0], h[1], h[2], h[3]));
+    cudaFree(a.buf);
+    for (int v = 0; v < 3; v++) cudaFree(a.il[v]);
+  }
+  pscr_array_destroy(p.dl), pscr_array_destroy(p.d), pscr_array_destroy(p.du);
+  pscr_array_destroy(p.b);
+  cudaFree(p.b0);
+  for (int i = 0; i < 4; i++) free(h[i]);
+}
+
+/* Shifted systems (A + shift_s M) x_s = b_s: only b read and x written per system. */
+static void shifted(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t nshift,
+                    pscr_td_algorithm alg) {
+  size_t es = pt_size(t);
+  void *h[7];
+  for (int i = 0; i < 6; i++) h[i] = pt_alloc(t, n);
+  h[6] = pt_alloc(t, nshift);
+  void *b = pt_alloc(t, n * nshift), *x = pt_alloc(t, n * nshift);
+  pt_fill_dominant(rng, t, n, 1, n, h[0], h[1], h[2], 0.5);
+  for (size_t i = 0; i < n; i++) {
+    double complex v = pt_get(t, h[1], i);
+    pt_set(t, h[1], i, creal(v) < 0 ? -v : v);
+    pt_set(t, h[3], i, pt_uniform(rng, -0.5, 0.5));
+    pt_set(t, h[4], i, pt_uniform(rng, 2, 3));
+    pt_set(t, h[5], i, pt_uniform(rng, -0.5, 0.5));
+  }
+  for (size_t s = 0; s < nshift; s++) pt_set(t, h[6], s, pt_uniform(rng, 0, 4));
+  pt_fill_uniform(rng, t, b, n * nshift, -1, 1);
+  /* the public shifted API takes host data: time the device solve by its report */
+  double tm[REPS];
+  row r = {.what = "shifted", .matrix = "dominant", .impl = "pscr",
+           .alg = pscr_td_algorithm_name(alg), .t = t, .n = n, .batch = nshift,
+           .bytes = 2.0 * es * (double)(n * nshift)};
+  for (int k = 0; k < REPS + 3; k++) {
+    memcpy(x, b, n * nshift * es);
+    pscr_td_report rep;
+    pscr_status st = pscr_tridiag_solve_shifted(B->ctx, alg, t, n, nshift, h[0], h[1], h[2], h[3],
+                                                h[4], h[5], h[6], x, &rep);
+    if (st != PSCR_OK) {
+      fprintf(stderr, "shifted %s: %s\n", r.alg, pscr_status_string(st));
+      goto done;
+    }
+    if (k >= 3) tm[k - 3] = 1e3 * rep.seconds;
+  }
+  qsort(tm, REPS, sizeof tm[0], cmp);
+  emit(B, &r, tm[REPS / 2], -1.0);
+done:
+  for (int i = 0; i < 7; i++) free(h[i]);
+  free(b), free(x);
+}
+
+static double copy_bandwidth(void) {
+  size_t bytes = (size_t)1 << 30;
+  void *a, *b;
+  CK(cudaMalloc(&a, bytes));
+  CK(cudaMalloc(&b, bytes));
+  CK(cudaMemset(a, 1, bytes));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  double t[REPS];
+  for (int k = 0; k < REPS + 3; k++) {
+    CK(cudaEventRecord(e0, 0));
+    CK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+    CK(cudaEventRecord(e1, 0));
+    CK(cudaEventSynchronize(e1));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (k >= 3) t[k - 3] = ms;
+  }
+  qsort(t, REPS, sizeof t[0], cmp);
+  cudaFree(a), cudaFree(b);
+  cudaEventDestroy(e0), cudaEventDestroy(e1);
+  return 2.0 * (double)bytes / (t[REPS / 2] * 1e-3);
+}
+
+int main(int argc, char **argv) {
+  int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+  if (!pscr_backend_available(PSCR_BACKEND_CUDA)) {
+    fprintf(stderr, "bench_tridiag_gpu: no CUDA device\n");
+    return 77;
+  }
+  bench B = {0};
+  struct cudaDeviceProp prop;
+  CK(cudaSetDevice(0));
+  CK(cudaFree(0));
+  CK(cudaGetDeviceProperties(&prop, 0));
+  B.device = prop.name;
+  CS(cusparseCreate(&B.sp));
+  CK(cudaEventCreate(&B.e0));
+  CK(cudaEventCreate(&B.e1));
+  if (pscr_context_create(PSCR_BACKEND_CUDA, 0, &B.ctx) != PSCR_OK) return 1;
+  B.bw = copy_bandwidth();
+  printf("{\"what\":\"copy\",\"device\":\"%s\",\"gbps\":%.1f}\n", B.device, B.bw / 1e9);
+  pt_rng rng;
+  pt_rng_seed(&rng, pt_fresh_seed());
+  if (argc > 1 && strcmp(argv[1], "sweep") == 0 && pscr_cuda_tune != NULL) {
+    /* parameter sweep: SPIKE partition size, CR_PCR_THOMAS group / switch */
+    char label[64];
+    for (int z = 0; z < 2; z++) {
+      pscr_dtype t = z ? PSCR_C128 : PSCR_F64;
+      const int ms[] = {8, 16, 32, 64};
+      for (int k = 0; k < 4; k++) {
+        pscr_cuda_tune(B.ctx, "spike_m", ms[k]);
+        snprintf(label, sizeof label, "sweep spike_m=%d", ms[k]);
+        printf("{\"what\":\"%s\"}\n", label);
+        pscr_td_algorithm a = PSCR_TD_SPIKE_DIAG_PIVOT;
+        plain(&B, &rng, t, (size_t)1 << 24, 1, 0, &a, 1, NULL, 0);
+        plain(&B, &rng, t, 1024, 1024, 0, &a, 1, NULL, 0);
+      }
+      pscr_cuda_tune(B.ctx, "spike_m", 32);
+      const int cfg[][2] = {{128, 32}, {256, 32}, {256, 64}, {256, 128}, {512, 64}, {512, 256}};
+      for (int k = 0; k < 6; k++) {
+        pscr_cuda_tune(B.ctx, "crpcr_dmax", 32);
+        pscr_cuda_tune(B.ctx, "crpcr_wg", cfg[k][0]);
+        pscr_cuda_tune(B.ctx, "crpcr_dmax", cfg[k][1]);
+        snprintf(label, sizeof label, "sweep crpcr wg=%d dmax=%d", cfg[k][0], cfg[k][1]);
+        printf("{\"what\":\"%s\"}\n", label);
+        pscr_td_algorithm a = PSCR_TD_CR_PCR_THOMAS;
+        plain(&B, &rng, t, 512, 16384, 1, &a, 1, NULL, 0);
+        plain(&B, &rng, t, 4096, 4096, 1, &a, 1, NULL, 0);
+        shifted(&B, &rng, t, 512, 16384, a);
+      }
+      pscr_cuda_tune(B.ctx, "crpcr_dmax", 32);
+      pscr_cuda_tune(B.ctx, "crpcr_wg", 256);
+      pscr_cuda_tune(B.ctx, "crpcr_dmax", 64);
+    }
+    pscr_context_destroy(B.ctx);
+    cusparseDestroy(B.sp);
+    return 0;
+  }
+  const pscr_td_algorithm one_algs[] = {PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_CR_PCR_THOMAS,
+                                        PSCR_TD_CR, PSCR_TD_PCR};
+  const pscr_td_algorithm batch_algs[] = {PSCR_TD_CR_PCR_THOMAS, PSCR_TD_SPIKE_DIAG_PIVOT,
+                                          PSCR_TD_THOMAS};
+  const int one_kinds[] = {0, 1}, batch_kinds[] = {2, 3, 4, 5};
+  for (int z = 0; z < 2; z++) {
+    pscr_dtype t = z ? PSCR_C128 : PSCR_F64;
+    for (int lg = 20; lg <= (quick ? 22 : 26); lg += 2)
+      for (int dom = 1; dom >= 0; dom--)
+        plain(&B, &rng, t, (size_t)1 << lg, 1, dom, one_algs, dom ? 4 : 1, one_kinds, dom ? 2 : 1);
+    const size_t shapes[][2] = {{16384, 512}, {4096, 4096}, {1024, 16384}, {8192, 8192}, {1024, 1024}};
+    for (int s = 0; s < (quick ? 2 : 5); s++) {
+      plain(&B, &rng, t, shapes[s][1], shapes[s][0], 1, batch_algs, 3, batch_kinds, 4);
+      plain(&B, &rng, t, shapes[s][1], shapes[s][0], 0, batch_algs + 1, 1, batch_kinds + 1, 2);
+      shifted(&B, &rng, t, shapes[s][1], shapes[s][0], PSCR_TD_CR_PCR_THOMAS);
+    }
+  }
+  pscr_context_destroy(B.ctx);
+  cusparseDestroy(B.sp);
+  return 0;
+}
+#endif

@@ -1,0 +1,28 @@
+/* OpenCL shim for the single-source tridiagonal kernels of kernels/common:
+ * the dialect macros (listed in common/td_scalar.h), then the kernel bodies.
+ * Built at run time by clBuildProgram with -cl-std=CL1.2, -DPSCR_COMPLEX=0|1
+ * and the tuning parameters as -D macros (src/backend/opencl). The
+ * #include lines are resolved by the host from the embedded table. */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+#define KERNEL __kernel
+#define GLOBAL __global
+#define LOCAL __local
+#define LOCAL_P __local
+/* __syncthreads() orders both local and global memory within a group. */
+#define BARRIER() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#define LOCAL_ID() ((long)get_local_id(0))
+#define GROUP_ID() ((long)get_group_id(0))
+#define LOCAL_SIZE() ((long)get_local_size(0))
+#define DEVICE static inline
+#define MAKE_Z(re, im) ((double2)((re), (im)))
+/* The kernel's one local buffer: OpenCL C has no dynamic local arrays inside
+ * a kernel, so `count` (from the -D parameters) sizes it at compile time. */
+#define LOCAL_ARRAY(type, name, count) __local type name[count]
+
+#include "common/td_scalar.h"
+#include "common/td_rows.h"
+#include "common/td_cr.h"
+#include "common/td_part.h"
+#include "common/td_smem.h"
+#include "common/td_spike.h"

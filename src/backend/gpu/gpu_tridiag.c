@@ -1,0 +1,330 @@
+/* GPU tridiagonal drivers shared by the backends (gpu_tridiag.h): which
+ * kernels of kernels/common/td_*.h run in which order for every algorithm.
+ * One entry point serves plain batches and shifted systems; the kernels read
+ * either through the same "source" arguments (td_rows.h). Status words are
+ * written by the kernels and read back once per solve: NaN/Inf -> NONFINITE,
+ * zero pivot -> SINGULAR. Launch sequence and sizes as in the CUDA backend's
+ * cuda_tridiag.c; every sub-array of the work buffer is aligned to g->align
+ * (OpenCL sub-buffers need CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/gpu/gpu_tridiag.h"
+
+/* Defaults chosen for the H100 (the autotuner may override them later). */
+#define TD_PART_WG 128   /* work-items per group of the partition kernels */
+#define TD_LINE_WG 256   /* of the row-parallel kernels */
+#define TD_SPIKE_M 32    /* SPIKE partition size */
+#define TD_CRPCR_WG 256  /* CR_PCR_THOMAS work-group */
+#define TD_CRPCR_DMAX 64 /* stage C -> D switch: rows left for PCR */
+#define TD_MAX_LEVELS 64
+
+typedef struct {
+  gpu_device *g;
+  gpu_td_params par;
+  size_t esize;
+  int line_wg, part_wg;
+  int partitions;
+} td_job;
+
+#define SRC_ARGS(s)                                                                                \
+  GPU_PTR((s).dl), GPU_PTR((s).d), GPU_PTR((s).du), GPU_PTR((s).mdl), GPU_PTR((s).md),             \
+      GPU_PTR((s).mdu), GPU_PTR((s).shift), GPU_LONG((s).sstride), GPU_LONG((s).rstep)
+#define NARGS(a) ((int)(sizeof(a) / sizeof *(a)))
+
+#define TRY(expr)                                                                                  \
+  do {                                                                                             \
+    st = (expr);                                                                                   \
+    if (st != PSCR_OK) goto cleanup;                                                               \
+  } while (0)
+
+void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
+  snprintf(buf, size, "-DPSCR_COMPLEX=%d -DTD_WG=%d -DTD_SMEM_N=%d -DTD_D_MAX=%d",
+           p->complex_ ? 1 : 0, p->wg, p->smem_n, p->d_max);
+}
+
+static pscr_status launch(td_job *j, const char *name, size_t items, int wg, size_t local,
+                          int nargs, const gpu_arg *args) {
+  return j->g->launch(j->g, name, items, wg, local, nargs, args);
+}
+
+static size_t align_up(const td_job *j, size_t x) {
+  size_t a = j->g->align < 16 ? 16 : j->g->align;
+  return (x + a - 1) / a * a;
+}
+
+/* THOMAS (P = 1, no pivoting) and SPIKE_DIAG_PIVOT (P partitions of m rows). */
+static pscr_status solve_partitions(td_job *j, gpu_td_src src, long long n, long long batch,
+                                    gpu_ptr b, long long m, int pivot) {
+  pscr_status st = PSCR_OK;
+  long long P = (n + m - 1) / m, G = batch * P;
+  int spikes = P > 1;
+  /* level sizes of the recursive reduced system */
+  long long Pl[TD_MAX_LEVELS], cnt[TD_MAX_LEVELS];
+  int levels = 0;
+  Pl[0] = P;
+  cnt[0] = G;
+  while (Pl[levels] > 1) {
+    Pl[levels + 1] = (Pl[levels] + 1) / 2;
+    cnt[levels + 1] = batch * Pl[levels + 1];
+    levels++;
+  }
+  size_t es = j->esize, rows = (size_t)m * (size_t)G;
+  size_t off_y = align_up(j, rows * es), off_w = off_y + align_up(j, rows * es);
+  size_t off_p = off_w + (spikes ? align_up(j, rows * es) : 0);
+  size_t off_node = off_p + (pivot ? align_up(j, rows) : 0);
+  size_t off_vals[TD_MAX_LEVELS], off_outs[TD_MAX_LEVELS];
+  size_t total = off_node + align_up(j, 7 * (size_t)G * es);
+  for (int l = 1; l <= levels; l++) {
+    off_vals[l] = total;
+    total += align_up(j, 6 * (size_t)cnt[l] * es);
+  }
+  for (int l = 0; l <= levels; l++) {
+    off_outs[l] = total;
+    total += align_up(j, 2 * (size_t)cnt[l] * es);
+  }
+  gpu_ptr w, none = {0};
+  TRY(j->g->work(j->g, total, &w));
+  gpu_ptr wu = w, wy = gpu_at(w, off_y), ww = spikes ? gpu_at(w, off_w) : none;
+  gpu_ptr wp = pivot ? gpu_at(w, off_p) : none, node = gpu_at(w, off_node);
+  gpu_ptr vals[TD_MAX_LEVELS], outs[TD_MAX_LEVELS];
+  vals[0] = node; /* level 0: the partitions' node records (7 fields, stride G) */
+  for (int l = 1; l <= levels; l++) vals[l] = gpu_at(w, off_vals[l]);
+  for (int l = 0; l <= levels; l++) outs[l] = gpu_at(w, off_outs[l]);
+  gpu_ptr flags = j->g->flags;
+  {
+    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),     GPU_LONG(m),  GPU_LONG(P),
+                      GPU_LONG(G),   GPU_INT(pivot),  GPU_INT(spikes), GPU_PTR(b),
+                      GPU_PTR(wu),   GPU_PTR(wy),     GPU_PTR(ww),  GPU_PTR(wp),
+                      GPU_PTR(node), GPU_PTR(flags)};
+    TRY(launch(j, "td_part_fwd", (size_t)G, j->part_wg, 0, NARGS(args), args));
+  }
+  for (int l = 0; l < levels; l++) {
+    gpu_arg args[] = {GPU_LONG(Pl[l]),     GPU_LONG(cnt[l]),     GPU_PTR(vals[l]),
+                      GPU_LONG(Pl[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(vals[l + 1]),
+                      GPU_PTR(flags)};
+    TRY(launch(j, "td_spike_up", (size_t)cnt[l + 1], j->line_wg, 0, NARGS(args), args));
+  }
+  if (spikes) TRY(j->g->zero(j->g, outs[levels], 2 * (size_t)cnt[levels] * es));
+  for (int l = levels - 1; l >= 0; l--) {
+    gpu_arg args[] = {GPU_LONG(Pl[l]),     GPU_LONG(cnt[l]),     GPU_PTR(vals[l]),
+                      GPU_PTR(outs[l]),    GPU_LONG(Pl[l + 1]),  GPU_LONG(cnt[l + 1]),
+                      GPU_PTR(outs[l + 1])};
+    TRY(launch(j, "td_spike_down", (size_t)cnt[l + 1], j->line_wg, 0, NARGS(args), args));
+  }
+  {
+    gpu_arg args[] = {SRC_ARGS(src),  GPU_LONG(n),     GPU_LONG(m),    GPU_LONG(P),
+                      GPU_LONG(G),    GPU_INT(pivot),  GPU_INT(spikes), GPU_PTR(wu),
+                      GPU_PTR(wy),    GPU_PTR(ww),     GPU_PTR(wp),    GPU_PTR(node),
+                      GPU_PTR(outs[0]), GPU_PTR(b),    GPU_PTR(flags)};
+    TRY(launch(j, "td_part_bwd", (size_t)G, j->part_wg, 0, NARGS(args), args));
+  }
+  j->partitions = (int)(P < INT32_MAX ? P : INT32_MAX);
+cleanup:
+  return st;
+}
+
+/* Compact work copies a, d, c, x (and a second set for PCR's double buffer). */
+static pscr_status gen(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b,
+                       int sets, gpu_ptr arr[8]) {
+  pscr_status st = PSCR_OK;
+  size_t one = align_up(j, (size_t)n * (size_t)batch * j->esize);
+  gpu_ptr w;
+  TRY(j->g->work(j->g, 4 * (size_t)sets * one, &w));
+  for (int i = 0; i < 4 * sets; i++) arr[i] = gpu_at(w, (size_t)i * one);
+  long long total = n * batch;
+  gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),      GPU_LONG(total),
+                    GPU_PTR(b),       GPU_PTR(arr[0]),  GPU_PTR(arr[1]),
+                    GPU_PTR(arr[2]),  GPU_PTR(arr[3]),  GPU_PTR(j->g->flags)};
+  TRY(launch(j, "td_gen", (size_t)total, j->line_wg, 0, NARGS(args), args));
+cleanup:
+  return st;
+}
+
+static pscr_status put(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr x,
+                       gpu_ptr d, int div, gpu_ptr b) {
+  long long total = n * batch;
+  gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),  GPU_LONG(total), GPU_PTR(x),
+                    GPU_PTR(d),    GPU_INT(div), GPU_PTR(b),      GPU_PTR(j->g->flags)};
+  return launch(j, "td_put", (size_t)total, j->line_wg, 0, NARGS(args), args);
+}
+
+/* Global CR levels: reduce while more than `keep` rows remain; returns the stride. */
+static pscr_status cr_reduce(td_job *j, long long n, long long batch, gpu_ptr arr[4],
+                             long long keep, long long *stride) {
+  pscr_status st = PSCR_OK;
+  long long s = 1;
+  while (n / s > keep && n / (2 * s) >= 1) {
+    long long nk = n / (2 * s), total = nk * batch;
+    gpu_arg args[] = {GPU_LONG(n),     GPU_LONG(s),     GPU_LONG(nk),    GPU_LONG(total),
+                      GPU_PTR(arr[0]), GPU_PTR(arr[1]), GPU_PTR(arr[2]), GPU_PTR(arr[3]),
+                      GPU_PTR(j->g->flags)};
+    TRY(launch(j, "td_cr_reduce", (size_t)total, j->line_wg, 0, NARGS(args), args));
+    s *= 2;
+  }
+  *stride = s;
+cleanup:
+  return st;
+}
+
+/* Global CR back-substitution from stride `from` down to 1. */
+static pscr_status cr_backsub(td_job *j, long long n, long long batch, gpu_ptr arr[4],
+                              long long from) {
+  pscr_status st = PSCR_OK;
+  for (long long s = from; s >= 1; s /= 2) {
+    long long nk = (n - s) / (2 * s) + 1, total = nk * batch;
+    gpu_arg args[] = {GPU_LONG(n),     GPU_LONG(s),     GPU_LONG(nk),    GPU_LONG(total),
+                      GPU_PTR(arr[0]), GPU_PTR(arr[1]), GPU_PTR(arr[2]), GPU_PTR(arr[3]),
+                      GPU_PTR(j->g->flags)};
+    TRY(launch(j, "td_cr_backsub", (size_t)total, j->line_wg, 0, NARGS(args), args));
+  }
+cleanup:
+  return st;
+}
+
+static pscr_status solve_cr(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b) {
+  pscr_status st = PSCR_OK;
+  gpu_ptr arr[8];
+  long long S;
+  TRY(gen(j, src, n, batch, b, 1, arr));
+  TRY(cr_reduce(j, n, batch, arr, 1, &S));
+  TRY(cr_backsub(j, n, batch, arr, S)); /* stride S: the one row left, x / d */
+  TRY(put(j, src, n, batch, arr[3], arr[1], 0, b));
+cleanup:
+  return st;
+}
+
+static pscr_status solve_pcr(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b) {
+  pscr_status st = PSCR_OK;
+  gpu_ptr arr[8];
+  TRY(gen(j, src, n, batch, b, 2, arr));
+  int cur = 0;
+  long long total = n * batch;
+  for (long long s = 1; s < n; s *= 2) {
+    gpu_ptr *in = arr + 4 * cur, *out = arr + 4 * (1 - cur);
+    gpu_arg args[] = {GPU_LONG(n),    GPU_LONG(s),    GPU_LONG(total), GPU_PTR(in[0]),
+                      GPU_PTR(in[1]), GPU_PTR(in[2]), GPU_PTR(in[3]),  GPU_PTR(out[0]),
+                      GPU_PTR(out[1]), GPU_PTR(out[2]), GPU_PTR(out[3]), GPU_PTR(j->g->flags)};
+    TRY(launch(j, "td_pcr_step", (size_t)total, j->line_wg, 0, NARGS(args), args));
+    cur = 1 - cur;
+  }
+  TRY(put(j, src, n, batch, arr[4 * cur + 3], arr[4 * cur + 1], 1, b));
+cleanup:
+  return st;
+}
+
+/* One td_crpcr group per system of nv rows seen through src (seed 003 stages C, D). */
+static pscr_status crpcr_groups(td_job *j, gpu_td_src src, long long nv, long long batch,
+                                gpu_ptr x) {
+  size_t local = 4 * (size_t)nv * j->esize;
+  gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(nv), GPU_PTR(x), GPU_PTR(j->g->flags)};
+  return launch(j, "td_crpcr", (size_t)batch * (size_t)j->par.wg, j->par.wg, local, NARGS(args),
+                args);
+}
+
+/* CR_PCR_THOMAS: stage A (global CR) only while the system exceeds local memory. */
+static pscr_status solve_crpcr(td_job *j, gpu_td_src src, long long n, long long batch,
+                               gpu_ptr b) {
+  pscr_status st = PSCR_OK;
+  if (n <= j->par.smem_n) return crpcr_groups(j, src, n, batch, b);
+  gpu_ptr arr[8];
+  long long S;
+  TRY(gen(j, src, n, batch, b, 1, arr));
+  TRY(cr_reduce(j, n, batch, arr, j->par.smem_n, &S));
+  {
+    gpu_ptr none = {0};
+    gpu_td_src view = {arr[0], arr[1], arr[2], none, none, none, none, n, S};
+    TRY(crpcr_groups(j, view, n / S, batch, arr[3]));
+  }
+  TRY(cr_backsub(j, n, batch, arr, S / 2));
+  TRY(put(j, src, n, batch, arr[3], arr[1], 0, b));
+cleanup:
+  return st;
+}
+
+/* The module parameters: local memory bounds TD_SMEM_N; where the local array
+ * is static, a small system gets a module sized for it (fewer bytes per group). */
+static gpu_td_params choose_params(const gpu_device *g, pscr_dtype dtype, size_t n) {
+  size_t es = pscr_dtype_size(dtype);
+  gpu_td_params p = {.complex_ = dtype == PSCR_C128,
+                     .wg = TD_CRPCR_WG,
+                     .smem_n = dtype == PSCR_C128 ? 2048 : 4096,
+                     .d_max = TD_CRPCR_DMAX};
+  while ((size_t)p.wg > g->max_wg && p.wg > 32) p.wg /= 2;
+  if (p.d_max > p.wg) p.d_max = p.wg;
+  /* + 64 bytes for the kernel's other local variables */
+  while (4 * (size_t)p.smem_n * es + 64 > g->local_bytes && p.smem_n > 256) p.smem_n /= 2;
+  if (g->static_local)
+    while (p.smem_n > 256 && (size_t)p.smem_n / 2 >= n) p.smem_n /= 2;
+  return p;
+}
+
+pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n_,
+                         size_t batch_, gpu_td_src src, gpu_ptr b, pscr_td_report *rep) {
+  td_job job = {.g = g, .esize = pscr_dtype_size(dtype), .par = choose_params(g, dtype, n_)};
+  job.line_wg = g->max_wg < TD_LINE_WG ? (int)g->max_wg : TD_LINE_WG;
+  job.part_wg = g->max_wg < TD_PART_WG ? (int)g->max_wg : TD_PART_WG;
+  long long n = (long long)n_, batch = (long long)batch_;
+  int fl[4] = {0, 0, 0, 0};
+  pscr_status st = PSCR_OK;
+  if (alg == PSCR_TD_LAPACK) return PSCR_ERR_UNSUPPORTED;
+  TRY(g->module(g, &job.par));
+  TRY(g->flags_clear(g));
+  TRY(g->timer_start(g));
+  if (alg == PSCR_TD_AUTO) { /* THOMAS-like solvers only where dominance is proven */
+    long long total = n * batch;
+    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(total), GPU_PTR(g->flags)};
+    TRY(launch(&job, "td_scan", (size_t)total, job.line_wg, 0, NARGS(args), args));
+    TRY(g->flags_read(g, fl));
+    if (fl[0]) {
+      st = PSCR_ERR_NONFINITE;
+      goto cleanup;
+    }
+    alg = fl[2] ? PSCR_TD_SPIKE_DIAG_PIVOT : PSCR_TD_CR_PCR_THOMAS;
+    TRY(g->flags_clear(g));
+  }
+  if (rep) rep->used = alg;
+  switch (alg) {
+  case PSCR_TD_THOMAS: TRY(solve_partitions(&job, src, n, batch, b, n, 0)); break;
+  case PSCR_TD_SPIKE_DIAG_PIVOT:
+    TRY(solve_partitions(&job, src, n, batch, b, TD_SPIKE_M, 1));
+    break;
+  case PSCR_TD_CR: TRY(solve_cr(&job, src, n, batch, b)); break;
+  case PSCR_TD_PCR: TRY(solve_pcr(&job, src, n, batch, b)); break;
+  case PSCR_TD_CR_PCR_THOMAS:
+  case PSCR_TD_PCR_THOMAS: TRY(solve_crpcr(&job, src, n, batch, b)); break;
+  default: st = PSCR_ERR_UNSUPPORTED; goto cleanup;
+  }
+  double seconds = 0;
+  TRY(g->timer_stop(g, &seconds));
+  TRY(g->flags_read(g, fl));
+  if (fl[0])
+    st = PSCR_ERR_NONFINITE;
+  else if (fl[1])
+    st = PSCR_ERR_SINGULAR;
+  if (rep) {
+    rep->seconds = seconds;
+    rep->partitions = alg == PSCR_TD_SPIKE_DIAG_PIVOT ? job.partitions : 0;
+  }
+cleanup:
+  return st;
+}
+
+static gpu_ptr native(const pscr_array *a) {
+  gpu_ptr p = {a ? a->native : NULL, 0};
+  return p;
+}
+
+gpu_td_src gpu_td_src_plain(const pscr_td_request *r) {
+  gpu_ptr none = {0};
+  gpu_td_src s = {native(r->dl), native(r->d), native(r->du), none, none, none, none,
+                  (long long)r->stride, 1};
+  return s;
+}
+
+gpu_td_src gpu_td_src_shifted(const pscr_td_shifted_request *r) {
+  gpu_td_src s = {native(r->a_dl), native(r->a_d),  native(r->a_du),  native(r->m_dl),
+                  native(r->m_d),  native(r->m_du), native(r->shift), (long long)r->n, 1};
+  return s;
+}

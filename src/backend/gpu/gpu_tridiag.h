@@ -1,0 +1,98 @@
+/* Internal, shared by the GPU backends: which tridiagonal kernels of
+ * kernels/common/td_*.h run, in which order, on which sizes, for every
+ * algorithm, plain batches and shifted systems alike. A backend supplies a
+ * small device interface (gpu_device: buffers, launches, status words);
+ * everything else - layouts of the work arrays, level loops, AUTO, the status
+ * words -> pscr_status mapping - lives once in gpu_tridiag.c.
+ *
+ * Written by the OpenCL backend from the CUDA backend's cuda_tridiag.c (same
+ * launch sequence and sizes); the intent is that cuda_tridiag.c becomes an
+ * adapter like src/backend/opencl/opencl_tridiag.c, so a fix to the launch
+ * logic is made once. */
+#ifndef PSCR_BACKEND_GPU_TRIDIAG_H
+#define PSCR_BACKEND_GPU_TRIDIAG_H
+
+#include <stddef.h>
+
+#include "core/context.h"
+
+/* A device address: a native buffer (CUdeviceptr cast, or cl_mem) plus a byte
+ * offset into it. {NULL, 0} is the null pointer of the kernels. */
+typedef struct {
+  void *mem;
+  size_t off;
+} gpu_ptr;
+
+static inline gpu_ptr gpu_at(gpu_ptr p, size_t bytes) {
+  p.off += bytes;
+  return p;
+}
+
+/* Kernel arguments: `long` and `int` of the kernels, and pointers. */
+typedef enum { GPU_ARG_PTR, GPU_ARG_LONG, GPU_ARG_INT } gpu_arg_kind;
+typedef struct {
+  gpu_arg_kind kind;
+  gpu_ptr p;
+  long long l;
+  int i;
+} gpu_arg;
+#define GPU_PTR(x) ((gpu_arg){.kind = GPU_ARG_PTR, .p = (x)})
+#define GPU_LONG(x) ((gpu_arg){.kind = GPU_ARG_LONG, .l = (long long)(x)})
+#define GPU_INT(x) ((gpu_arg){.kind = GPU_ARG_INT, .i = (int)(x)})
+
+/* The compile-time parameters of one kernel module (-D macros). */
+typedef struct {
+  int complex_; /* PSCR_COMPLEX */
+  int wg;       /* TD_WG: work-group of td_crpcr */
+  int smem_n;   /* TD_SMEM_N: rows td_crpcr holds in local memory */
+  int d_max;    /* TD_D_MAX: stage C -> D switch */
+} gpu_td_params;
+
+/* Writes the -D options of p ("-DPSCR_COMPLEX=1 -DTD_WG=256 ...") into buf. */
+void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size);
+
+typedef struct gpu_device gpu_device;
+struct gpu_device {
+  void *impl;         /* the backend's state */
+  size_t align;       /* alignment of sub-arrays of the work buffer (bytes) */
+  size_t local_bytes; /* local memory one work-group may use */
+  size_t max_wg;      /* largest work-group */
+  /* 1: LOCAL_ARRAY is sized at compile time by TD_SMEM_N (OpenCL), so small
+   * systems get a module with a smaller TD_SMEM_N; 0: sized per launch (CUDA). */
+  int static_local;
+  /* Makes the module of p current (compiled on first use, cached). */
+  pscr_status (*module)(gpu_device *g, const gpu_td_params *p);
+  /* Launches `name` of the current module on ceil(items / wg) groups of wg,
+   * with `local_bytes` of dynamic local memory (0 where static). */
+  pscr_status (*launch)(gpu_device *g, const char *name, size_t items, int wg,
+                        size_t local_bytes, int nargs, const gpu_arg *args);
+  /* Scratch of at least `bytes`, kept by the context (valid until the next call). */
+  pscr_status (*work)(gpu_device *g, size_t bytes, gpu_ptr *w);
+  pscr_status (*zero)(gpu_device *g, gpu_ptr p, size_t bytes);
+  /* The 4 status words (TD_FLAG_*): cleared; read back after the queue drained. */
+  gpu_ptr flags;
+  pscr_status (*flags_clear)(gpu_device *g);
+  pscr_status (*flags_read)(gpu_device *g, int out[4]);
+  /* Device time of the solve: start before the first launch, stop after the last
+   * (stop may wait for the queue). */
+  pscr_status (*timer_start)(gpu_device *g);
+  pscr_status (*timer_stop)(gpu_device *g, double *seconds);
+};
+
+/* Where the rows come from (kernels/common/td_rows.h): the user's diagonals
+ * (shift null) or A + shift[s] M (shift set; mdl/mdu may be null). */
+typedef struct {
+  gpu_ptr dl, d, du, mdl, md, mdu, shift;
+  long long sstride, rstep;
+} gpu_td_src;
+
+/* The sources of the backend-table requests (array natives as gpu_ptr). */
+gpu_td_src gpu_td_src_plain(const pscr_td_request *r);
+gpu_td_src gpu_td_src_shifted(const pscr_td_shifted_request *r);
+
+/* Solves `batch` systems of order n read through src, b overwritten by x
+ * (untouched on NONFINITE / SINGULAR). @return UNSUPPORTED for LAPACK. */
+pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
+                         size_t batch, gpu_td_src src, gpu_ptr b, pscr_td_report *rep);
+
+#endif

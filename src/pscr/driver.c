@@ -1,0 +1,112 @@
+/* The ONE PSCR driver: levels, steps, groups and which stage runs when
+ * (seed 003 (13)-(16) with (24)-(29), section 4.3). Backends only run stages. */
+#include "core/timer.h"
+#include "pscr/pscr_internal.h"
+
+static pscr_stage_args level_args(const pscr_plan *p, int L) {
+  const pscr_level *lev = &p->lev[L];
+  pscr_stage_args a = {
+      .lambda = lev->lambda, .comp = lev->comp, .lev_ao = p->fac[L][1], .lev_mo = p->fac[L][3],
+      .lev_n = lev->n, .outer = !lev->innermost,
+      .len = lev->len, .acc = p->acc, .acc_item = p->acc_item, .vbuf = p->vbuf,
+      .alg = p->innermost, .y = p->y, .y_shift = p->y_shift, .slots = p->slots,
+      .scratch = p->scratch, .scratch_len = p->scratch_len, .threads = p->threads};
+  a.kron.ndims = p->ndim - 1 - L;
+  for (int k = 0; k < a.kron.ndims; k++) {
+    int d = L + 1 + k;
+    a.kron.n[k] = p->n[d];
+    a.kron.ad[k] = p->fac[d][0], a.kron.ao[k] = p->fac[d][1];
+    a.kron.md[k] = p->fac[d][2], a.kron.mo[k] = p->fac[d][3];
+  }
+  return a;
+}
+
+/* The last PSCR level: a batch of vectors x + b*x_stride with c = shift[b];
+ * its inner systems (A_last + (c + lambda) M_last) are tridiagonal. */
+static pscr_status inner_level(const pscr_plan *p, int L, void *x, size_t x_stride, size_t batch,
+                               const void *shift) {
+  const pscr_level *lev = &p->lev[L];
+  const pscr_stage_ops *ops = p->ops;
+  pscr_stage_args a = level_args(p, L);
+  a.x = x, a.x_stride = x_stride, a.batch = batch, a.shift = shift;
+  pscr_status st = PSCR_OK;
+  a.phase = PSCR_REDUCE; /* (13)-(14) for i = 1..k-1 */
+  for (int i = 1; i < lev->nsteps && st == PSCR_OK; i++) {
+    a.step = &lev->steps[i - 1];
+    for (size_t g = 0; g < a.step->ngroups && st == PSCR_OK; g++) {
+      a.group = &a.step->groups[g];
+      st = ops->stage_11_td_12a(&a);
+      if (st == PSCR_OK) st = ops->stage_y2b(&a);
+      if (st == PSCR_OK) st = ops->stage_12c(&a);
+    }
+  }
+  a.phase = PSCR_BACK; /* (15)-(16) for i = k..1 */
+  for (int i = lev->nsteps; i >= 1 && st == PSCR_OK; i--) {
+    a.step = &lev->steps[i - 1];
+    for (size_t g = 0; g < a.step->ngroups && st == PSCR_OK; g++) {
+      a.group = &a.step->groups[g];
+      st = ops->stage_21_td_22a(&a);
+      if (st == PSCR_OK) st = ops->stage_y2b(&a); /* fused with 22c: writes the rows u */
+    }
+  }
+  return st;
+}
+
+/* 3D level 0: each subproblem of (26)/(28) is a 2D problem (9), solved by
+ * level 1 for a group of eigenpairs at once. */
+static pscr_status outer_level(const pscr_plan *p, void *x) {
+  const pscr_level *lev = &p->lev[0];
+  const pscr_stage_ops *ops = p->ops;
+  pscr_stage_args a = level_args(p, 0);
+  a.x = x, a.x_stride = p->total, a.batch = 1, a.shift = p->c;
+  pscr_status st = PSCR_OK;
+  a.phase = PSCR_REDUCE;
+  for (int i = 1; i < lev->nsteps && st == PSCR_OK; i++) {
+    a.step = &lev->steps[i - 1];
+    for (size_t g = 0; g < a.step->ngroups && st == PSCR_OK; g++) {
+      a.group = &a.step->groups[g];
+      st = ops->stage_11(&a);
+      if (st == PSCR_OK)
+        st = inner_level(p, 1, p->y, lev->len, a.group->e1 - a.group->e0, p->y_shift);
+      if (st == PSCR_OK) st = ops->stage_12a(&a);
+      if (st == PSCR_OK) st = ops->stage_12c(&a);
+    }
+  }
+  a.phase = PSCR_BACK;
+  for (int i = lev->nsteps; i >= 1 && st == PSCR_OK; i--) {
+    a.step = &lev->steps[i - 1];
+    for (size_t g = 0; g < a.step->ngroups && st == PSCR_OK; g++) {
+      a.group = &a.step->groups[g];
+      st = ops->stage_21(&a);
+      if (st == PSCR_OK)
+        st = inner_level(p, 1, p->y, lev->len, a.group->e1 - a.group->e0, p->y_shift);
+      if (st == PSCR_OK) st = ops->stage_22a(&a);
+      if (st == PSCR_OK) st = ops->stage_22c(&a);
+    }
+  }
+  return st;
+}
+
+pscr_status pscr_run(pscr_plan *plan, void *f) {
+  return plan->ndim == 2 ? inner_level(plan, 0, f, plan->total, 1, plan->c)
+                         : outer_level(plan, f);
+}
+
+pscr_status pscr_solve(pscr_plan *plan, void *f) {
+  if (plan == NULL || f == NULL) return PSCR_ERR_INVALID_ARGUMENT;
+  if (plan->ctx->backend != PSCR_BACKEND_CPU) return PSCR_ERR_UNSUPPORTED; /* host f */
+  double t0 = pscr_wtime();
+  pscr_status st = pscr_run(plan, f);
+  plan->last_solve_seconds = pscr_wtime() - t0;
+  return st;
+}
+
+pscr_status pscr_solve_array(pscr_plan *plan, pscr_array *f) {
+  if (plan == NULL || f == NULL || f->dtype != plan->dtype || f->count < plan->total ||
+      f->ctx == NULL || f->ctx->backend != plan->ctx->backend)
+    return PSCR_ERR_INVALID_ARGUMENT;
+  double t0 = pscr_wtime();
+  pscr_status st = pscr_run(plan, f->native);
+  plan->last_solve_seconds = pscr_wtime() - t0;
+  return st;
+}

@@ -1,0 +1,241 @@
+/* Shared by tests/cpu/test_pscr_*.c: factor matrices of the test problems,
+ * the full Kronecker matrix solved by LAPACK band LU (an independent
+ * reference), and A u through the Kronecker structure. Header-only. */
+#ifndef PSCR_TEST_UTIL_H
+#define PSCR_TEST_UTIL_H
+
+#include <complex.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testing.h"
+
+enum { PT_RANDOM, PT_RANDOM_DIAG_M, PT_POISSON, PT_HELMHOLTZ, PT_NKINDS };
+static const char *const pt_kind_names[] = {"random", "random-diagM", "poisson", "helmholtz"};
+
+/* One tridiagonal factor pair (A_k, M_k) in the problem's dtype. */
+typedef struct {
+  size_t n;
+  void *ad, *ao, *md, *mo; /* mo NULL: M diagonal */
+} pt_fac;
+
+static inline void pt_fac_free(pt_fac *f) { free(f->ad), free(f->ao), free(f->md), free(f->mo); }
+
+/* random: symmetric A (diag U(-1,2), off U(-1,1): indefinite, rarely dominant),
+ * M SPD dominant tridiagonal (or diagonal); complex adds small imaginary parts.
+ * poisson: tridiag(-1,2,-1)/h, diag(h) on a random non-uniform mesh.
+ * helmholtz: tridiag(-1,2,-1)/h with absorbing corners -i k, M = h tridiag(1/6,2/3,1/6)
+ * with complex corner terms. */
+static inline void pt_fac_make(pt_rng *r, pscr_dtype t, int kind, size_t n, double omega, pt_fac *f) {
+  f->n = n;
+  f->ad = pt_alloc(t, n), f->ao = pt_alloc(t, n), f->md = pt_alloc(t, n);
+  f->mo = kind == PT_RANDOM_DIAG_M || kind == PT_POISSON ? NULL : pt_alloc(t, n);
+  double im = t == PSCR_C128 ? 1 : 0;
+  double h = 1.0 / (double)(n + 1), hr = h * pt_uniform(r, 0.5, 1.5);
+  for (size_t i = 0; i < n; i++) {
+    double complex ad, ao = 0, md, mo = 0;
+    switch (kind) {
+    case PT_RANDOM:
+    case PT_RANDOM_DIAG_M:
+      ad = pt_uniform(r, -1, 2) + I * im * pt_uniform(r, -0.2, 0.2);
+      ao = pt_uniform(r, -1, 1) + I * im * pt_uniform(r, -0.2, 0.2);
+      md = pt_uniform(r, 2, 3) + I * im * pt_uniform(r, -0.1, 0.1);
+      mo = pt_uniform(r, -0.8, 0.8) + I * im * pt_uniform(r, -0.1, 0.1);
+      break;
+    case PT_POISSON: {
+      double hl = hr; /* steps h_i, h_{i+1} around node i */
+      hr = h * pt_uniform(r, 0.5, 1.5);
+      ad = 1 / hl + 1 / hr, ao = -1 / hr, md = 0.5 * (hl + hr);
+      break;
+    }
+    default: {
+      double k = omega;
+      ad = 2 / h, ao = -1 / h, md = h * 2.0 / 3.0, mo = h / 6.0;
+      if (i == 0 || i + 1 == n) ad += -I * k, md += I * 0.05 * h;
+      break;
+    }
+    }
+    pt_set(t, f->ad, i, ad), pt_set(t, f->md, i, md);
+    if (i + 1 < n) {
+      pt_set(t, f->ao, i, ao);
+      if (f->mo) pt_set(t, f->mo, i, mo);
+    }
+  }
+}
+
+static inline pscr_factor pt_fac_view(const pt_fac *f) {
+  return (pscr_factor){f->n, f->ad, f->ao, f->md, f->mo};
+}
+
+/* Entry (i, j) of A_k (which = 0) or M_k (which = 1). */
+static inline double complex pt_tri(pscr_dtype t, const pt_fac *f, int which, size_t i, size_t j) {
+  const void *d = which ? f->md : f->ad, *o = which ? f->mo : f->ao;
+  if (i == j) return pt_get(t, d, i);
+  if (o == NULL || (i > j ? i - j : j - i) != 1) return 0;
+  return pt_get(t, o, i < j ? i : j);
+}
+
+/* Entry of the full Kronecker matrix (7) / (8) between multi-indices ii and jj. */
+static inline double complex pt_kron_entry(pscr_dtype t, int ndim, const pt_fac *f, double complex c,
+                                    const size_t *ii, const size_t *jj) {
+  double complex mm = 1, s = 0;
+  for (int d = 0; d < ndim; d++) mm *= pt_tri(t, &f[d], 1, ii[d], jj[d]);
+  for (int d = 0; d < ndim; d++) {
+    double complex p = pt_tri(t, &f[d], 0, ii[d], jj[d]);
+    for (int e = 0; e < ndim; e++)
+      if (e != d) p *= pt_tri(t, &f[e], 1, ii[e], jj[e]);
+    s += p;
+  }
+  return s + c * mm;
+}
+
+static inline void pt_unravel(int ndim, const size_t *n, size_t idx, size_t *ii) {
+  for (int d = ndim - 1; d >= 0; d--) ii[d] = idx % n[d], idx /= n[d];
+}
+
+/* y = A x through the Kronecker structure (3^ndim-point stencil), complex arithmetic. */
+static inline void pt_kron_matvec(pscr_dtype t, int ndim, const pt_fac *f, double complex c,
+                           const void *x, double complex *y) {
+  size_t n[3], total = 1;
+  for (int d = 0; d < ndim; d++) n[d] = f[d].n, total *= n[d];
+  int nnb = ndim == 2 ? 9 : 27;
+  for (size_t r = 0; r < total; r++) {
+    size_t ii[3], jj[3];
+    pt_unravel(ndim, n, r, ii);
+    double complex s = 0;
+    for (int k = 0; k < nnb; k++) {
+      int ok = 1, kk = k;
+      size_t col = 0;
+      for (int d = 0; d < ndim; d++) {
+        long off = kk % 3 - 1;
+        kk /= 3;
+        long j = (long)ii[d] + off;
+        if (j < 0 || j >= (long)n[d]) ok = 0;
+        jj[d] = (size_t)j;
+      }
+      if (!ok) continue;
+      for (int d = 0; d < ndim; d++) col = col * n[d] + jj[d];
+      s += pt_kron_entry(t, ndim, f, c, ii, jj) * pt_get(t, x, col);
+    }
+    y[r] = s;
+  }
+}
+
+/* u = A^{-1} b with the assembled Kronecker matrix and LAPACK zgbsv. @return info. */
+static inline int pt_kron_reference(pscr_dtype t, int ndim, const pt_fac *f, double complex c,
+                             const void *b, void *u) {
+  size_t n[3], total = 1, bw = 1;
+  for (int d = 0; d < ndim; d++) n[d] = f[d].n, total *= n[d];
+  for (int d = 1; d < ndim; d++) bw *= n[d];
+  size_t kl = bw + (ndim == 3 ? n[2] : 0) + 1, ld = 3 * kl + 1; /* |row - col| <= kl */
+  lapack_complex_double *ab = calloc(ld * total, sizeof *ab), *x = malloc(total * sizeof *x);
+  lapack_int *piv = malloc(total * sizeof *piv);
+  if (!ab || !x || !piv) abort();
+  for (size_t r = 0; r < total; r++) {
+    size_t ii[3], jj[3];
+    pt_unravel(ndim, n, r, ii);
+    for (int k = 0; k < (ndim == 2 ? 9 : 27); k++) {
+      int ok = 1, kk = k;
+      for (int d = 0; d < ndim; d++) {
+        long j = (long)ii[d] + kk % 3 - 1;
+        kk /= 3;
+        if (j < 0 || j >= (long)n[d]) ok = 0;
+        jj[d] = (size_t)j;
+      }
+      if (!ok) continue;
+      size_t col = 0;
+      for (int d = 0; d < ndim; d++) col = col * n[d] + jj[d];
+      ab[(kl + kl + r - col) + col * ld] = pt_kron_entry(t, ndim, f, c, ii, jj);
+    }
+    x[r] = pt_get(t, b, r);
+  }
+  lapack_int info = LAPACKE_zgbsv(LAPACK_COL_MAJOR, (lapack_int)total, (lapack_int)kl,
+                                  (lapack_int)kl, 1, ab, (lapack_int)ld, piv, x,
+                                  (lapack_int)total);
+  for (size_t r = 0; r < total; r++) pt_set(t, u, r, x[r]);
+  free(ab), free(x), free(piv);
+  return (int)info;
+}
+
+/* Smallest eigenvalue of the real pencil (A, M) (dense LAPACK, for choosing c). */
+static inline double pt_lambda_min(pscr_dtype t, const pt_fac *f) {
+  size_t n = f->n;
+  double *a = calloc(n * n, sizeof *a), *m = calloc(n * n, sizeof *m), *w = malloc(n * sizeof *w);
+  if (!a || !m || !w) abort();
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++) {
+      a[i * n + j] = creal(pt_tri(t, f, 0, i, j));
+      m[i * n + j] = creal(pt_tri(t, f, 1, i, j));
+    }
+  lapack_int info = LAPACKE_dsygv(LAPACK_ROW_MAJOR, 1, 'N', 'U', (lapack_int)n, a, (lapack_int)n,
+                                  m, (lapack_int)n, w);
+  double lmin = info == 0 ? w[0] : NAN;
+  free(a), free(m), free(w);
+  return lmin;
+}
+
+/* max |x - y| / max |y| over count entries (y complex). */
+static inline double pt_rel_diff_c(pscr_dtype t, size_t count, const void *x, const double complex *y) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < count; i++) {
+    double e = cabs(pt_get(t, x, i) - y[i]), m = cabs(y[i]);
+    if (!(e <= num)) num = e;
+    if (m > den) den = m;
+  }
+  return den > 0 ? num / den : num;
+}
+
+/* c for a problem of this kind: random kinds are shifted so that every
+ * eigenvalue lambda_1 + ... + c of the pencil has real part >= 0.5 (the
+ * shifted inner systems are then far from singular, but rarely dominant). */
+static inline double complex pt_choose_c(pt_rng *r, pscr_dtype t, int ndim, const pt_fac *f, int kind,
+                                  double omega) {
+  double im = t == PSCR_C128 ? 1 : 0;
+  if (kind == PT_HELMHOLTZ) return -omega * omega;
+  if (kind == PT_POISSON) return im * I * pt_uniform(r, -1, 1);
+  double s = 0;
+  for (int d = 0; d < ndim; d++) s += pt_lambda_min(t, &f[d]);
+  return -s + pt_uniform(r, 0.5, 1.5) + im * I * pt_uniform(r, -0.1, 0.1);
+}
+
+/* One problem: the reference once, then PSCR with every radix (and the given
+ * innermost algorithm). @return the worst relative error. */
+static inline double pt_check_case(pscr_context *ctx, pt_rng *r, pscr_dtype t, int ndim, const size_t *n,
+                            int kind, const int *radix, int nradix, pscr_td_algorithm alg) {
+  pt_fac f[3];
+  double omega = 4;
+  size_t total = 1;
+  for (int d = 0; d < ndim; d++) pt_fac_make(r, t, kind, n[d], omega, &f[d]), total *= n[d];
+  double complex c = pt_choose_c(r, t, ndim, f, kind, omega);
+  void *b = pt_alloc(t, total), *ref = pt_alloc(t, total), *u = pt_alloc(t, total);
+  pt_fill_uniform(r, t, b, total, -1, 1);
+  int info = pt_kron_reference(t, ndim, f, c, b, ref);
+  PT_CHECK(info == 0, "reference zgbsv info %d", info);
+  pscr_problem pb = {.ndim = ndim, .dtype = t, .c_re = creal(c), .c_im = cimag(c)};
+  for (int d = 0; d < ndim; d++) pb.dim[d] = pt_fac_view(&f[d]);
+  double worst = 0;
+  for (int k = 0; k < nradix; k++) {
+    pscr_options opt;
+    pscr_options_default(&opt);
+    opt.radix = radix[k], opt.innermost = alg;
+    pscr_plan *plan = NULL;
+    pscr_status st = pscr_plan_create(ctx, &pb, &opt, &plan);
+    PT_CHECK(st == PSCR_OK, "plan %s: %s", pt_kind_names[kind], pscr_status_string(st));
+    if (st != PSCR_OK) continue;
+    memcpy(u, b, total * pt_size(t));
+    st = pscr_solve(plan, u);
+    PT_CHECK(st == PSCR_OK, "solve %s: %s", pt_kind_names[kind], pscr_status_string(st));
+    double err = pt_rel_error(t, total, u, ref);
+    PT_CHECK_LE(err, 1e-10, "%dD dtype %d %s n %zu %zu %zu radix %d alg %d", ndim, (int)t,
+                pt_kind_names[kind], n[0], n[1], ndim == 3 ? n[2] : 0, radix[k], (int)alg);
+    if (!(err <= worst)) worst = err;
+    pscr_plan_destroy(plan);
+  }
+  for (int d = 0; d < ndim; d++) pt_fac_free(&f[d]);
+  free(b), free(ref), free(u);
+  return worst;
+}
+
+#endif
