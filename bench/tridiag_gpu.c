@@ -4,7 +4,7 @@
  * the library's blocking stream is ordered with), GB/s of the bytes that must
  * move, and floor_ratio = time / (those bytes / measured copy bandwidth).
  * The right-hand side is restored (untimed) before every run. Built with
- * CUDA only (PSCR_BENCH_CUDA); usage: bench_tridiag_gpu [quick]. */
+ * CUDA only (PSCR_BENCH_CUDA); usage: bench_tridiag_gpu [quick | c128 | sweep]. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +232,7 @@ static void plain(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t batch, i
     double ms = time_it(B, &p, &r, run_pscr, (void *)&algs[k], &failed);
     if (!failed) emit(B, &r, ms, check(&p, &r, h[0], h[1], h[2], h[3]));
   }
+  if (nkind > 0 && pscr_cuda_tune != NULL) pscr_cuda_tune(B->ctx, "release_work", 1);
   for (int k = 0; k < nkind; k++) {
     sp_arg a = {.kind = kinds[k]};
     if (a.kind >= 3) { /* interleaved copies, built once and not timed */
@@ -260,6 +261,8 @@ static void plain(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t batch, i
   pscr_array_destroy(p.b);
   cudaFree(p.b0);
   for (int i = 0; i < 4; i++) free(h[i]);
+  /* the library's scratch (PCR on 2^26 C128 holds 8 GiB) */
+  if (pscr_cuda_tune != NULL) pscr_cuda_tune(B->ctx, "release_work", 1);
 }
 
 /* Shifted systems (A + shift_s M) x_s = b_s: only b read and x written per system. */
@@ -330,6 +333,7 @@ static double copy_bandwidth(void) {
 
 int main(int argc, char **argv) {
   int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
+  int only_c128 = argc > 1 && strcmp(argv[1], "c128") == 0;
   if (!pscr_backend_available(PSCR_BACKEND_CUDA)) {
     fprintf(stderr, "bench_tridiag_gpu: no CUDA device\n");
     return 77;
@@ -388,7 +392,7 @@ int main(int argc, char **argv) {
   const pscr_td_algorithm batch_algs[] = {PSCR_TD_CR_PCR_THOMAS, PSCR_TD_SPIKE_DIAG_PIVOT,
                                           PSCR_TD_THOMAS};
   const int one_kinds[] = {0, 1}, batch_kinds[] = {2, 3, 4, 5};
-  for (int z = 0; z < 2; z++) {
+  for (int z = only_c128; z < 2; z++) {
     pscr_dtype t = z ? PSCR_C128 : PSCR_F64;
     for (int lg = 20; lg <= (quick ? 22 : 26); lg += 2)
       for (int dom = 1; dom >= 0; dom--)

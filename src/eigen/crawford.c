@@ -23,8 +23,8 @@ static double complex zsqrt(double complex z) {
   double a = creal(z), b = cimag(z), n2 = a * a + b * b;
   if (!(n2 > 1e-300 && n2 < 1e300)) return csqrt(z);
   double t = sqrt(0.5 * (sqrt(n2) + fabs(a)));
-  if (a >= 0) return CMPLX(t, b / (2 * t));
-  return CMPLX(fabs(b) / (2 * t), copysign(t, b));
+  if (a >= 0) return eigen_cmplx(t, b / (2 * t));
+  return eigen_cmplx(fabs(b) / (2 * t), copysign(t, b));
 }
 
 /* One chase step, written for the downward chase and mirrored for the

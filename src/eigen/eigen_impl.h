@@ -12,10 +12,10 @@
 #include <pscr/core.h>
 
 /* Eigenvalues (any order) of one unreduced block of order n of the pencil;
- * mo == NULL: diagonal M. work: 6 n scalars. Real: PSCR_ERR_INVALID_ARGUMENT
+ * mo == NULL: diagonal M. work: 10 n scalars. Real: PSCR_ERR_INVALID_ARGUMENT
  * when M is not positive definite. Complex: PSCR_ERR_INVALID_ARGUMENT when
- * M = U U^T (no conjugation) breaks down, PSCR_ERR_NOT_CONVERGED when the
- * reduction or the LR iteration fails. */
+ * M = Z Z^T (no conjugation) breaks down (M singular), PSCR_ERR_NOT_CONVERGED
+ * when the reduction or the LR iteration fails. */
 pscr_status eigen_values_d(size_t n, const double *ad, const double *ao, const double *md,
                            const double *mo, double *lam, double *work);
 pscr_status eigen_values_z(size_t n, const double complex *ad, const double complex *ao,
@@ -24,7 +24,8 @@ pscr_status eigen_values_z(size_t n, const double complex *ad, const double comp
 
 /* Complex symmetric pieces (crawford.c, lr.c). */
 /* (A, M) -> C = X^T A X with X^T M X = I, C tridiagonal (d, e): Crawford's
- * algorithm with M = U U^T and complex orthogonal bulge chasing. work: 2 n. */
+ * algorithm with the split M = Z Z^T and complex orthogonal bulge chasing.
+ * work: 2 n. */
 pscr_status eigen_crawford_z(size_t n, const double complex *ad, const double complex *ao,
                              const double complex *md, const double complex *mo,
                              double complex *d, double complex *e, double complex *work);
@@ -42,16 +43,25 @@ pscr_status eigen_pencil_z(size_t m, const double complex *ad, const double comp
                            const double complex *md, const double complex *mo, size_t nrows,
                            const size_t *rows, double complex *lambda, double complex *comp);
 
-/* a * b without the C99 multiplication's NaN recovery (operands are finite). */
-static inline double complex eigen_zmul(double complex a, double complex b) {
-  return CMPLX(creal(a) * creal(b) - cimag(a) * cimag(b), creal(a) * cimag(b) + cimag(a) * creal(b));
+/* re + i im (C11's CMPLX is missing from some libc / compiler pairings). */
+static inline double complex eigen_cmplx(double re, double im) {
+  union {
+    double complex z;
+    double d[2];
+  } u = {.d = {re, im}};
+  return u.z;
 }
 
-/* 1 / z without the C99 division's library call; Smith's fallback near
- * overflow / underflow of |z|^2. */
+/* a * b without the C99 multiplication's NaN recovery (operands are finite). */
+static inline double complex eigen_zmul(double complex a, double complex b) {
+  return eigen_cmplx(creal(a) * creal(b) - cimag(a) * cimag(b), creal(a) * cimag(b) + cimag(a) * creal(b));
+}
+
+/* 1 / z without the C99 division's library call, except near overflow /
+ * underflow of |z|^2. */
 static inline double complex eigen_zinv(double complex z) {
   double r = creal(z), i = cimag(z), s = 1 / (r * r + i * i);
-  if (s > 1e-300 && s < 1e300) return CMPLX(r * s, -i * s);
+  if (s > 1e-300 && s < 1e300) return eigen_cmplx(r * s, -i * s);
   return 1.0 / z;
 }
 

@@ -8,7 +8,6 @@
  * The recurrences are latency bound, so up to EIGEN_BATCH isolated
  * eigenvalues are factored and solved together, interleaved. */
 #include <float.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "eigen/invit_tmpl.h"
@@ -137,7 +136,7 @@ static int FN(orthogonalize)(const FN(eigen_blk) * B, T s, FN(eigen_ws) * w, T *
   return any;
 }
 
-pscr_status FN(eigen_vectors)(const FN(eigen_blk) * B, T *s, size_t k0, size_t nb,
+pscr_status FN(eigen_vectors)(const FN(eigen_blk) * B, T *s, size_t nb,
                               FN(eigen_ws) * w, T **out) {
   size_t n = B->n;
   T *b[EIGEN_BATCH];
@@ -146,7 +145,7 @@ pscr_status FN(eigen_vectors)(const FN(eigen_blk) * B, T *s, size_t k0, size_t n
   for (size_t j = 0; j < nb; j++) {
     b[j] = w->b + j * n, state[j] = 0;
     memcpy(b[j], w->start, n * sizeof(T));
-    bn[j] = 1; /* close enough to ||start||_inf */
+    bn[j] = FN(vmax)(n, b[j]);
   }
   const double thr = 32 * DBL_EPSILON * sqrt((double)n);
   FN(factor)(B, s, nb, w);

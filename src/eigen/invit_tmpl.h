@@ -36,6 +36,7 @@ typedef struct {
 /* Workspace for blocks of order <= m. */
 typedef struct {
   T *b, *t;                     /* right-hand sides (n * EIGEN_BATCH), a temporary (n) */
+  T *start;                     /* the start vector (random, fixed per call) */
   T *l, *ui, *u1, *u2;          /* LU of A - s_j M, interleaved [i * nb + j] */
   unsigned char *piv;           /* row interchanges, interleaved */
   T *slot[EIGEN_WINDOW];        /* previous vectors: w_j (n) then M w_j (n), oldest first */
@@ -43,11 +44,11 @@ typedef struct {
   size_t nw, m;
 } FN(eigen_ws);
 
-/* Eigenvectors for the nb <= EIGEN_BATCH estimates s[0..nb) (k0: index of
- * s[0] in the block, seeds the start vectors): out[j] gets w_j (n) with
+/* Eigenvectors for the nb <= EIGEN_BATCH estimates s[0..nb), each started
+ * from the random vector w->start: out[j] gets w_j (n) with
  * w_j^T M w_j = 1 and then M w_j (n). With nb > 1 no vector may need
  * reorthogonalization. s[j] is refined on return (complex: Rayleigh quotient). */
-pscr_status FN(eigen_vectors)(const FN(eigen_blk) * B, T *s, size_t k0, size_t nb,
+pscr_status FN(eigen_vectors)(const FN(eigen_blk) * B, T *s, size_t nb,
                               FN(eigen_ws) * w, T **out);
 
 #endif

@@ -20,7 +20,7 @@
 
 static double abs1(double complex z) { return fabs(creal(z)) + fabs(cimag(z)); }
 
-/* The eigenvalues of [[a1, 1], [b, a2]]: lo gets the one nearer a1. */
+/* The eigenvalues of [[a1, 1], [b, a2]]: l1 gets the one nearer a1. */
 static void eig2(double complex a1, double complex a2, double complex b, double complex *l1,
                  double complex *l2) {
   double complex p = (a1 - a2) / 2, q = csqrt(p * p + b);
@@ -66,7 +66,7 @@ pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double co
     double complex s, other;
     eig2(a[hi - 2], a[hi - 1], b[hi - 2], &other, &s); /* Wilkinson: the one nearer a[hi-1] */
     if (iter % 10 == 0) /* exceptional shift */
-      s = a[hi - 1] + csqrt(b[hi - 2]) * CMPLX(0.75, 0.25 * iter);
+      s = a[hi - 1] + csqrt(b[hi - 2]) * eigen_cmplx(0.75, 0.25 * iter);
     for (int retry = 0;; retry++) { /* the sweep goes to a2, b2: a, b stay for a retry */
       double complex u = a[lo] - s;
       size_t i = lo;
@@ -79,7 +79,7 @@ pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double co
         u = un;
       }
       if (i + 1 < hi) { /* s is (nearly) an eigenvalue of a leading block: move it */
-        s += tn * 1e-3 * (retry + 1) * CMPLX(cos(retry + 1.0), sin(retry + 1.0));
+        s += tn * 1e-3 * (retry + 1) * eigen_cmplx(cos(retry + 1.0), sin(retry + 1.0));
         continue;
       }
       a2[hi - 1] = u + s;
@@ -95,19 +95,41 @@ pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double co
 pscr_status eigen_values_z(size_t n, const double complex *ad, const double complex *ao,
                            const double complex *md, const double complex *mo,
                            double complex *lam, double complex *work) {
-  double complex *d = work, *e = work + n;
+  /* Scale A and M by powers of 2 (exact) to entries of size ~1, so that the
+   * squares in Crawford's rotations and in b = e^2 neither over- nor underflow. */
+  double sa = 0, sm = 0;
+  for (size_t i = 0; i < n; i++) {
+    sa = fmax(sa, fmax(abs1(ad[i]), i + 1 < n ? abs1(ao[i]) : 0));
+    sm = fmax(sm, fmax(abs1(md[i]), mo && i + 1 < n ? abs1(mo[i]) : 0));
+  }
+  if (sm == 0) return PSCR_ERR_INVALID_ARGUMENT;
+  if (sa == 0) { /* A = 0 */
+    for (size_t i = 0; i < n; i++) lam[i] = 0;
+    return PSCR_OK;
+  }
+  int ka, km;
+  frexp(sa, &ka), frexp(sm, &km);
+  double fa = ldexp(1, -ka), fm = ldexp(1, -km);
+  double complex *d = work, *e = work + n, *a1 = work + 6 * n, *a2 = a1 + n, *m1 = a2 + n,
+                 *m2 = m1 + n;
+  for (size_t i = 0; i < n; i++) {
+    a1[i] = fa * ad[i], m1[i] = fm * md[i];
+    if (i + 1 < n) a2[i] = fa * ao[i], m2[i] = mo ? fm * mo[i] : 0;
+  }
   if (mo == NULL) { /* C = M^-1/2 A M^-1/2: only e^2 is needed, no square roots */
     for (size_t i = 0; i < n; i++)
-      if (md[i] == 0) return PSCR_ERR_INVALID_ARGUMENT;
+      if (m1[i] == 0) return PSCR_ERR_INVALID_ARGUMENT;
     for (size_t i = 0; i < n; i++) {
-      double complex r = eigen_zinv(md[i]);
-      d[i] = ad[i] * r;
-      if (i + 1 < n) e[i] = ao[i] * ao[i] * r * eigen_zinv(md[i + 1]);
+      double complex r = eigen_zinv(m1[i]);
+      d[i] = eigen_zmul(a1[i], r);
+      if (i + 1 < n) e[i] = eigen_zmul(eigen_zmul(a2[i], a2[i]), eigen_zmul(r, eigen_zinv(m1[i + 1])));
     }
   } else {
-    pscr_status st = eigen_crawford_z(n, ad, ao, md, mo, d, e, work + 2 * n);
+    pscr_status st = eigen_crawford_z(n, a1, a2, m1, m2, d, e, work + 2 * n);
     if (st != PSCR_OK) return st;
-    for (size_t i = 0; i + 1 < n; i++) e[i] *= e[i];
+    for (size_t i = 0; i + 1 < n; i++) e[i] = eigen_zmul(e[i], e[i]);
   }
-  return eigen_lr_z(n, d, e, lam, work + 2 * n);
+  pscr_status st = eigen_lr_z(n, d, e, lam, work + 2 * n);
+  for (size_t i = 0; i < n && st == PSCR_OK; i++) lam[i] *= ldexp(1, ka - km);
+  return st;
 }

@@ -3,6 +3,7 @@
  * block by block in ascending order (invit_tmpl.c), keeping only the wanted
  * components of each (seed 003 (24)-(28)) and a short window of previous
  * vectors for reorthogonalization: O(m) memory per vector, never m x m. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,7 +85,7 @@ static pscr_status FN(block_vectors)(const FN(eigen_blk) * B, size_t p, const T 
       }
       out[j] = w->slot[w->nw + j], s[j] = lam[k + j];
     }
-    pscr_status st = FN(eigen_vectors)(B, s, k, nb, w, out);
+    pscr_status st = FN(eigen_vectors)(B, s, nb, w, out);
     if (st != PSCR_OK) return st;
     for (size_t j = 0; j < nb; j++) {
       size_t pos = rank[k + j];
@@ -128,7 +129,7 @@ pscr_status FN(eigen_pencil)(size_t m, const T *ad, const T *ao, const T *md, co
   memset(&w, 0, sizeof w);
   w.m = m;
   const size_t nbm = EIGEN_BATCH * m;
-  T *lam = malloc((2 * m + 5 * nbm) * sizeof *lam); /* >= 7m: eigen_values needs 6m */
+  T *lam = malloc((3 * m + 5 * nbm) * sizeof *lam); /* >= 11m: eigen_values needs 10m */
   size_t *rank = malloc(m * sizeof *rank);
   FN(key) *key = malloc(m * sizeof *key);
   w.piv = malloc(nbm);
@@ -137,8 +138,14 @@ pscr_status FN(eigen_pencil)(size_t m, const T *ad, const T *ao, const T *md, co
     goto cleanup;
   }
   T *work = lam + m;
+  _Static_assert(5 * EIGEN_BATCH + 2 >= 10, "eigen_values needs 10 m of work");
   w.t = work, w.b = work + m, w.l = w.b + nbm, w.ui = w.l + nbm, w.u1 = w.ui + nbm;
-  w.u2 = w.u1 + nbm;
+  w.u2 = w.u1 + nbm, w.start = w.u2 + nbm;
+  uint64_t seed = 0x9E3779B97F4A7C15ULL; /* xorshift64*: reproducible, thread-safe */
+  for (size_t i = 0; i < m; i++) {
+    seed ^= seed >> 12, seed ^= seed << 25, seed ^= seed >> 27;
+    w.start[i] = (double)((seed * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-52 - 1.0;
+  }
   /* Pass 1: eigenvalues of each unreduced block, ascending within it. */
   size_t nblk = 0;
   for (size_t p = 0, q; p < m; p = q, nblk++) {

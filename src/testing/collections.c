@@ -54,7 +54,8 @@ typedef struct {
   "Legendre's equation (collections_special.c), L chosen for the table's condition"
 
 static const entry coll000[] = {
-    {{"random", "tridiag(n,L,D,U), L,D,U from U(-1,1)", 9.21e3, N000, 1, 0, RND}, G_RANDOM, 0, 0, 0},
+    {{"random", "tridiag(n,L,D,U), L,D,U from U(-1,1)", 9.21e3, N000, 1, 0, RND}, G_RANDOM, 0, 0,
+     0},
     {{"toeplitz-1e8", "tridiagonal Toeplitz, diagonal 1e8, L,U from U(-1,1)", 1.00e0, N000, 1, 0,
       RND},
      G_TOEP_D, 1e8, 0, 0},

@@ -32,12 +32,21 @@ static void mode_sigmas(size_t n, double kappa, int mode, pt_rng *r, double *s) 
   for (size_t i = 0; i < n; i++) {
     double f = n > 1 ? (double)i / (double)(n - 1) : 0;
     switch (mode) {
-    case 1: s[i] = i == 0 ? 1 : 1 / kappa; break;              /* one large */
-    case 2: s[i] = i + 1 == n ? 1 / kappa : 1; break;          /* one small */
-    case 3: s[i] = pow(kappa, -f); break;                      /* geometric */
-    default: s[i] = 1 - (1 - 1 / kappa) * f; break;            /* arithmetic */
+    case 1:
+      s[i] = i == 0 ? 1 : 1 / kappa;
+      break; /* one large */
+    case 2:
+      s[i] = i + 1 == n ? 1 / kappa : 1;
+      break; /* one small */
+    case 3:
+      s[i] = pow(kappa, -f);
+      break; /* geometric */
+    default:
+      s[i] = 1 - (1 - 1 / kappa) * f;
+      break; /* arithmetic */
     }
-    if ((mode == 1 && i > 0) || (mode == 2 && i + 1 < n)) s[i] *= 1 + 1e-2 * pt_uniform(r, 0, 1);
+    if ((mode == 1 && i > 0) || (mode == 2 && i + 1 < n))
+      s[i] *= 1 + 1e-2 * pt_uniform(r, 0, 1);
   }
 }
 
@@ -64,8 +73,9 @@ static void jacobi_from_spectrum(size_t m, const double *lam, const double *w, d
       a[p] = c * c * ap + 2 * c * s * ep + s * s * aq;
       a[q] = s * s * ap - 2 * c * s * ep + c * c * aq;
       e[p] = (c * c - s * s) * ep + c * s * (aq - ap);
-      if (p == 0 || s == 0) break; /* no bulge left */
-      g = -s * e[p - 1];          /* the new bulge (p-1, q) */
+      if (p == 0 || s == 0)
+        break;           /* no bulge left */
+      g = -s * e[p - 1]; /* the new bulge (p-1, q) */
       e[p - 1] *= c;
       h = e[p];
     }
@@ -73,8 +83,8 @@ static void jacobi_from_spectrum(size_t m, const double *lam, const double *w, d
 }
 
 /* One exact block: m sigmas -> T = S1 J S2 into dl, d, du (row offsets local). */
-static void randsvd_block(size_t m, const double *sig, pt_rng *r, double *lam, double *w,
-                          double *e, double *dl, double *d, double *du) {
+static void randsvd_block(size_t m, const double *sig, pt_rng *r, double *lam, double *w, double *e,
+                          double *dl, double *d, double *du) {
   for (size_t i = 0; i < m; i++) {
     lam[i] = (pt_uniform(r, 0, 1) < 0.5 ? -1 : 1) * sig[i];
     w[i] = fabs(pt_normal(r)) + 1e-3;
@@ -82,7 +92,8 @@ static void randsvd_block(size_t m, const double *sig, pt_rng *r, double *lam, d
   /* Shuffle so that the order of addition is random. */
   for (size_t i = m; i-- > 1;) {
     size_t j = (size_t)(pt_uniform(r, 0, 1) * (double)(i + 1));
-    if (j > i) j = i;
+    if (j > i)
+      j = i;
     double t = lam[i];
     lam[i] = lam[j];
     lam[j] = t;
@@ -105,12 +116,14 @@ pscr_status ptc_randsvd(size_t n, double kappa, int mode, pt_rng *r, double *dl,
                         double *du) {
   size_t tile = n <= RSVD_EXACT_MAX ? n : RSVD_TILE, nb = (n + tile - 1) / tile;
   double *sig = malloc((2 * n + 3 * tile + 3) * sizeof *sig);
-  if (sig == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  if (sig == NULL)
+    return PSCR_ERR_OUT_OF_MEMORY;
   double *inter = sig + n, *lam = inter + n, *w = lam + tile + 1, *e = w + tile + 1;
   mode_sigmas(n, kappa, mode, r, sig);
   size_t k = 0; /* interleave, so that each block gets a sample of the whole distribution */
   for (size_t s = 0; s < nb; s++)
-    for (size_t i = s; i < n; i += nb) inter[k++] = sig[i];
+    for (size_t i = s; i < n; i += nb)
+      inter[k++] = sig[i];
   dl[0] = 0;
   for (size_t b = 0; b < nb; b++) {
     size_t lo = b * n / nb, hi = (b + 1) * n / nb;
@@ -150,16 +163,20 @@ void ptc_legendre(size_t n, double *dl, double *d, double *du) {
  * form Q^T B Q (the "Hessenberg form" of the paper), still of rank m-1. */
 pscr_status ptc_singular_random_block(size_t m, pt_rng *r, double *d, double *e) {
   double *g = malloc((m * (m - 1) + m * m + m) * sizeof *g);
-  if (g == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  if (g == NULL)
+    return PSCR_ERR_OUT_OF_MEMORY;
   double *b = g + m * (m - 1), *tau = b + m * m, scale = sqrt(3.0 / (double)(m - 1));
-  for (size_t i = 0; i < m * (m - 1); i++) g[i] = pt_uniform(r, -1, 1) * scale;
+  for (size_t i = 0; i < m * (m - 1); i++)
+    g[i] = pt_uniform(r, -1, 1) * scale;
   for (size_t i = 0; i < m; i++) /* column major, lower triangle */
     for (size_t j = 0; j <= i; j++) {
       double s = 0;
-      for (size_t k = 0; k + 1 < m; k++) s += g[i + k * m] * g[j + k * m];
+      for (size_t k = 0; k + 1 < m; k++)
+        s += g[i + k * m] * g[j + k * m];
       b[i + j * m] = s;
     }
-  lapack_int info = LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'L', (lapack_int)m, b, (lapack_int)m, d, e, tau);
+  lapack_int info =
+      LAPACKE_dsytrd(LAPACK_COL_MAJOR, 'L', (lapack_int)m, b, (lapack_int)m, d, e, tau);
   free(g);
   return info == 0 ? PSCR_OK : PSCR_ERR_INVALID_ARGUMENT;
 }

@@ -40,7 +40,7 @@ static inline T pk_recip_z(T x) {
 /* 1 when a pivot is zero, NaN or Inf (a method without pivoting must stop). */
 #define PK_BAD(p) (!(S_ABS1(p) > 0 && S_ABS1(p) < INFINITY))
 /* The same test as bits OR-ed into a uint64_t accumulator, so that the loops
- * still vectorize: bit 11 ends up set by a bad pivot (PK_FAILED). Real: the
+ * still vectorize: a bad pivot sets a bit above bit 10 (PK_FAILED). Real: the
  * exponent field is 0 (zero, subnormal) or 0x7ff (Inf, NaN). */
 static inline uint64_t pk_bits(double x) {
   uint64_t u;
@@ -52,13 +52,18 @@ static inline uint64_t pk_bits(double x) {
 #else
 #define PK_FLAG(p) ((((pk_bits(p) >> 52) - 1) & 0x7ff) + 2)
 #endif
-#define PK_FAILED(acc) (((acc) & 0x800) != 0)
+#define PK_FAILED(acc) (((acc) >> 11) != 0)
 /* Off-diagonals shrink like a^(2^level) on dominant rows and would soon be
  * subnormal, which costs ~100 cycles per operation: below 2^-500 of the
  * diagonal (a backward perturbation far under rounding) they are dropped, so
  * that every product of two stays a normal number. */
 #define PK_TINY 0x1p-500
-#define PK_FLUSH(x) (S_ABS1(x) < PK_TINY ? 0 : (x))
+#if PSCR_Z /* per part, without branches */
+#define PK_FLUSH(x)                                                                                \
+  CMPLX(fabs(creal(x)) < PK_TINY ? 0 : creal(x), fabs(cimag(x)) < PK_TINY ? 0 : cimag(x))
+#else
+#define PK_FLUSH(x) (fabs(x) < PK_TINY ? 0 : (x))
+#endif
 
 /* Row i of the input, normalized by its diagonal; dl[0], du[n-1] never read.
  * Returns 1 on a zero or non-finite diagonal. */
@@ -128,6 +133,10 @@ static inline double pk_pow2inv(double x) { /* x normal: 2^-e as above */
   return r;
 }
 #define PK_SCALE(x) pk_pow2inv(S_ABS1(x))
+/* Bits OR-ed into a PK_FAILED accumulator unless the scaled diagonal x has
+ * |re| + |im| in [1, 2): catches a zero, subnormal, huge, Inf or NaN
+ * pivot in three integer operations. */
+#define PK_SCALED_FLAG(x) ((pk_bits(S_ABS1(x)) & 0x7ff0000000000000u) ^ 0x3ff0000000000000u)
 
 /* Rows lo..hi-1 of the input (0 < lo, hi < n), scaled. Returns 1 on a bad diagonal. */
 static inline int FN(pk_load_scaled)(size_t lo, size_t hi, const T *restrict dl,
@@ -137,9 +146,9 @@ static inline int FN(pk_load_scaled)(size_t lo, size_t hi, const T *restrict dl,
   uint64_t acc = 0;
   for (size_t i = lo; i < hi; i++) {
     double s = PK_SCALE(d[i]);
-    acc |= PK_FLAG(d[i]);
-    T an = dl[i] * s, cn = du[i] * s;
-    a[i - lo] = PK_FLUSH(an), bb[i - lo] = d[i] * s, c[i - lo] = PK_FLUSH(cn), y[i - lo] = b[i] * s;
+    T an = dl[i] * s, cn = du[i] * s, bn = d[i] * s;
+    acc |= PK_SCALED_FLAG(bn);
+    a[i - lo] = PK_FLUSH(an), bb[i - lo] = bn, c[i - lo] = PK_FLUSH(cn), y[i - lo] = b[i] * s;
   }
   return PK_FAILED(acc);
 }
@@ -154,11 +163,11 @@ static inline int FN(pk_step_scaled)(size_t lo, size_t hi, size_t k, size_t off,
     T L = b[i - k], R = b[i + k];
     T aR = PK_MUL(a[i], R), cL = PK_MUL(c[i], L), LR = PK_MUL(L, R);
     T piv = PK_MUL(b[i], LR) - PK_MUL(aR, c[i - k]) - PK_MUL(cL, a[i + k]);
-    double s = PK_SCALE(piv);
-    acc |= PK_FLAG(piv);
-    T an = -PK_MUL(aR, a[i - k]) * s, cn = -PK_MUL(cL, c[i + k]) * s;
+    double s = PK_SCALE(piv), ns = -s;
+    T an = PK_MUL(aR, a[i - k]) * ns, cn = PK_MUL(cL, c[i + k]) * ns, bn = piv * s;
+    acc |= PK_SCALED_FLAG(bn);
     ao[i - off] = PK_FLUSH(an);
-    bo[i - off] = piv * s;
+    bo[i - off] = bn;
     co[i - off] = PK_FLUSH(cn);
     yo[i - off] = (PK_MUL(y[i], LR) - PK_MUL(aR, y[i - k]) - PK_MUL(cL, y[i + k])) * s;
   }

@@ -36,8 +36,17 @@
 #else
 #define PT_INLINE inline
 #endif
+/* The hot loops are instruction bound with SSE2 (the x86-64 baseline):
+ * GCC also builds an AVX2 copy, picked at load time where the CPU has it
+ * (same IEEE results: no FMA contraction under -std=c11, no reductions). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) &&   \
+    __GNUC__ >= 11
+#define PT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define PT_CLONES
+#endif
 
-#define PT_TILE 4096     /* rows a thread reduces per chunk (cache-sized tiles) */
+#define PT_TILE (65536 / sizeof(T)) /* rows a thread reduces per chunk (8 x 64 KB of tile) */
 #define PT_MAX_LEVELS 10 /* halo 1023 rows: more levels only add work */
 #define PT_ALIGN 8       /* per-thread regions padded to 8 scalars (no false sharing) */
 
@@ -80,8 +89,8 @@ static int FN(pt_load_edge)(const FN(pt_plan) *p, ptrdiff_t g, T *a, T *b, T *c,
  * ping-ponging with 4 more arrays; level l is valid on a window shrunk by
  * 2^(l-1) on each side, so the last one exactly covers lo..hi-1 and goes to
  * oa, ob, oc, oy[0 .. hi-lo). Returns 1 on a bad pivot. */
-static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, T *w, T *oa, T *ob, T *oc,
-                       T *oy) {
+PT_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, T *w, T *oa,
+                                 T *ob, T *oc, T *oy) {
   size_t H = p->H, len = hi - lo + 2 * H;
   T *s[2][4] = {{w, w + len, w + 2 * len, w + 3 * len},
                 {w + 4 * len, w + 5 * len, w + 6 * len, w + 7 * len}};
@@ -123,14 +132,14 @@ static PT_INLINE int FN(pt_fwd)(size_t WB, size_t rows, size_t P, size_t W, cons
                                 const T *b, const T *c, const T *y, T *restrict cp,
                                 T *restrict yp, T *restrict cc, T *restrict yy) {
   T cr[8], yr[8];
-  int bad = 0;
+  uint64_t acc = 0;
   for (size_t w = 0; w < WB; w++) cr[w] = cp[w], yr[w] = yp[w];
   for (size_t j = 0; j < rows; j++) {
     const T *aj = a + j * P, *bj = b + j * P, *cj = c + j * P, *yj = y + j * P;
     for (size_t w = 0; w < WB; w++) {
       T piv = bj[w] - PK_MUL(aj[w], cr[w]);
       T r = PK_RECIP(piv);
-      bad |= PK_BAD(piv);
+      acc |= PK_FLAG(piv);
       cr[w] = PK_MUL(cj[w], r);
       yr[w] = PK_MUL(yj[w] - PK_MUL(aj[w], yr[w]), r);
       cc[j * W + w] = cr[w];
@@ -138,7 +147,7 @@ static PT_INLINE int FN(pt_fwd)(size_t WB, size_t rows, size_t P, size_t W, cons
     }
   }
   for (size_t w = 0; w < WB; w++) cp[w] = cr[w], yp[w] = yr[w];
-  return bad;
+  return PK_FAILED(acc);
 }
 
 /* The first nl of the thread's W lanes (from s0) over row groups j0..j1-1 of
@@ -163,7 +172,7 @@ static int FN(pt_fwd_lanes)(const FN(pt_plan) *p, size_t s0, size_t nl, size_t W
 }
 
 /* Back substitution of the thread's lanes s0..s0+W-1, x written into b. */
-static void FN(pt_back)(const FN(pt_plan) *p, size_t s0, size_t W, const T *cc, const T *yy,
+PT_CLONES static void FN(pt_back)(const FN(pt_plan) *p, size_t s0, size_t W, const T *cc, const T *yy,
                         T *restrict xn) {
   size_t P = p->P, n = p->n;
   for (size_t w = 0; w < W; w++) xn[w] = 0;
@@ -242,11 +251,12 @@ static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
     size_t lo = q * S, hi = lo + S < n ? lo + S : n, len = hi - lo;
     T *oa = o, *ob = o + S, *oc = o + 2 * S, *oy = o + 3 * S;
     bad |= FN(pt_tile)(p, lo, hi, w, oa, ob, oc, oy);
-    for (size_t s = 0; s < P && s < len; s++) { /* the PCR output, shuffled (Fig. 4) */
-      size_t i0 = (s + P - lo % P) % P, dst = FN(pt_off)(p, (lo + i0) % P) + (lo + i0) / P;
-      for (size_t i = i0; i < len; i += P, dst++) {
+    /* the reduced rows, shuffled (Fig. 4): lo is a multiple of P (so is S),
+     * tile row s + P j is row lo / P + j of system s */
+    for (size_t s = 0; s < P && s < len; s++) {
+      size_t dst = FN(pt_off)(p, s) + lo / P;
+      for (size_t i = s; i < len; i += P, dst++)
         sa[dst] = oa[i], sb[dst] = ob[i], sc[dst] = oc[i], sy[dst] = oy[i];
-      }
     }
   }
   if (nt > 1) {
@@ -360,15 +370,10 @@ static int FN(pt_env)(const char *name, int lo, int hi, int unset) {
 }
 
 pscr_status FN(td_pcr_thomas)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
-  td_ctl local = {.threads = 1};
-  if (ctl == NULL) ctl = &local;
-  int levels = FN(pt_env)("PSCR_PCR_THOMAS_LEVELS", 0, PT_MAX_LEVELS, -1);
-  int variant = ctl->variant ? ctl->variant : FN(pt_env)("PSCR_PCR_THOMAS_VARIANT", 1, 2, 0);
-  int saved = ctl->variant;
-  ctl->variant = variant;
-  pscr_status st = FN(td_pcr_thomas_run)(n, dl, d, du, b, ctl, levels);
-  ctl->variant = saved;
-  return st;
+  td_ctl c = ctl ? *ctl : (td_ctl){.threads = 1};
+  if (c.variant == 0) c.variant = FN(pt_env)("PSCR_PCR_THOMAS_VARIANT", 1, 2, 0);
+  return FN(td_pcr_thomas_run)(n, dl, d, du, b, &c,
+                               FN(pt_env)("PSCR_PCR_THOMAS_LEVELS", 0, PT_MAX_LEVELS, -1));
 }
 
 #if !PSCR_Z
@@ -376,32 +381,39 @@ int td_pcr_thomas_default_variant(void) { return TD_PT_OVERLAPPED; }
 
 /* The switch point model of seed 002 Sec. III-A. The paper counts
  *   cost(SP) = 12 n SP / p + 8 (n / 2^SP) ceil(2^SP / p)
- * (PCR levels shared by p cores, then the 2^SP Thomas systems, a core
- * running ceil(2^SP / p) of them one after the other) and takes the SP of
- * least cost. Kept here in that form, with three refinements measured on our
- * kernels (constants in ns per row, one core):
- *  - a thread sweeps its systems interleaved, so its ceil(2^SP/p) recurrences
- *    overlap: the Thomas term is (n / 2^SP) max(LAT, THR ceil(2^SP / p)),
- *    LAT the latency of one recurrence step (a division), THR its throughput;
- *  - a fixed cost FORK for the team and the chunk barriers, so small n
- *    stays on plain Thomas (SP = 0, cost SEQ n);
- *  - PCR fused per tile costs PCR per row and level, plus the halo rows.
- * With LAT = THR = 8 and PCR = 12, FORK = 0 it is the paper's formula. */
-#define PTM_SEQ 6.0   /* plain Thomas, forward + back, per row */
-#define PTM_PCR 2.0   /* one fused PCR level, per row */
-#define PTM_LAT 5.0   /* one forward step of one system (dependency chain) */
-#define PTM_THR 0.8   /* one forward + back step when many systems overlap */
-#define PTM_FORK 20000.0 /* team start, barriers (ns) */
+ * (SP PCR levels shared by p cores, then 2^SP Thomas systems of n / 2^SP
+ * rows, a core solving ceil(2^SP / p) of them) and takes the SP of least
+ * cost. We keep that form, with the costs of our kernels (ns per row on one
+ * core, F64, measured on a Xeon with AVX2; only their ratios matter) and two
+ * terms the paper leaves out:
+ *  - a core sweeps its W = ceil(2^SP / p) systems interleaved, so W steps
+ *    cost max(LAT, W THR): LAT is the latency of one step of the recurrence
+ *    (a division), THR its throughput; likewise for back substitution;
+ *  - a fixed cost FORK (team, scratch, barriers) so that small n stays on
+ *    plain Thomas (SP = 0, SEQ n), and the chunk barriers BAR per row.
+ * With LOAD = BAR = FORK = 0, PCR = 12, THR = 8, the others 0, it is the
+ * paper's formula. For p = 16 it picks SP = 6 (4 systems per core). */
+#define PTM_SEQ 8.5      /* plain Thomas (td_thomas) */
+#define PTM_LOAD 2.0     /* reading and scaling one row into a tile */
+#define PTM_PCR 1.25     /* one fused PCR level */
+#define PTM_LAT 6.4      /* forward step of one system: the recurrence's latency */
+#define PTM_THR 1.65     /* forward step when a core sweeps many systems */
+#define PTM_BLAT 3.0     /* back substitution, one system ... */
+#define PTM_BTHR 0.85    /* ... and many systems */
+#define PTM_BAR 0.4      /* chunk barriers (p > 1) */
+#define PTM_FORK 20000.0 /* team start, scratch, setup */
 int td_pcr_thomas_levels(size_t n, int cores) {
   if (cores < 1) cores = 1;
   double nn = (double)n, p = cores, best = PTM_SEQ * nn;
   int arg = 0;
   for (int sp = 1; sp <= PT_MAX_LEVELS && ((size_t)1 << sp) <= n; sp++) {
-    size_t Pz = (size_t)1 << sp;
-    double P = (double)Pz, per = (double)((Pz + (size_t)cores - 1) / (size_t)cores);
-    double halo = 1 + 2 * (P - 1) / (PT_TILE > 4 * P ? PT_TILE : 4 * P);
-    double lat = PTM_LAT > PTM_THR * per ? PTM_LAT : PTM_THR * per;
-    double cost = PTM_FORK + sp * PTM_PCR * halo * nn / p + nn / P * lat;
+    size_t Pz = (size_t)1 << sp, tile = 65536 / sizeof(double);
+    double P = (double)Pz, W = (double)((Pz + (size_t)cores - 1) / (size_t)cores);
+    double halo = 1 + 2 * (P - 1) / (double)(tile > 4 * Pz ? tile : 4 * Pz);
+    double fwd = PTM_LAT > W * PTM_THR ? PTM_LAT : W * PTM_THR;
+    double back = PTM_BLAT > W * PTM_BTHR ? PTM_BLAT : W * PTM_BTHR;
+    double cost = PTM_FORK + nn / p * (PTM_LOAD + (cores > 1 ? PTM_BAR : 0) + sp * PTM_PCR * halo) +
+                  nn / P * (fwd + back);
     if (cost < best) best = cost, arg = sp;
   }
   return arg;

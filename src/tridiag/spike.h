@@ -23,6 +23,7 @@
 #define SPIKE_GROUP_PAIRS 32   /* blocks of a reduced system hold this many pairs (x2 unknowns) */
 #define SPIKE_DELTA 1.0e-8     /* a block pivot below SPIKE_DELTA * block scale is "singular" */
 #define SPIKE_MODIFY 1.0e-4    /* g-Spike modifies a block when |R_mm| < SPIKE_MODIFY * scale */
+#define SPIKE_MENDED 1.0e-6    /* ... and keeps the modification if |R~_mm| >= SPIKE_MENDED * scale */
 #define SPIKE_BIG 1.0e150      /* spikes above this may overflow the recovery: solve safely */
 
 /* Partitions for n rows: `wanted` (> 0) capped so that every block keeps

@@ -22,8 +22,8 @@ static const conv_case cases[] = {
     {2, {EX_MESH_UNIFORM, EX_MESH_UNIFORM}, {1, 1}, {31, 63, 127, 255}, 0},
     {2, {EX_MESH_GRADED, EX_MESH_GRADED}, {1, 1}, {31, 63, 127, 255}, 0},
     {2, {EX_MESH_GEOMETRIC, EX_MESH_GRADED}, {1, 2}, {31, 63, 127, 255}, 2},
-    {3, {EX_MESH_UNIFORM, EX_MESH_UNIFORM, EX_MESH_UNIFORM}, {1, 1, 1}, {7, 15, 31, 63}, 0},
-    {3, {EX_MESH_GRADED, EX_MESH_GEOMETRIC, EX_MESH_UNIFORM}, {1, 1, 2}, {23, 31, 47, 63}, 3},
+    {3, {EX_MESH_UNIFORM, EX_MESH_UNIFORM, EX_MESH_UNIFORM}, {1, 1, 1}, {7, 15, 31, 47}, 0},
+    {3, {EX_MESH_GRADED, EX_MESH_UNIFORM, EX_MESH_GEOMETRIC}, {1, 1, 2}, {15, 23, 31, 39}, 3},
 };
 
 typedef struct {

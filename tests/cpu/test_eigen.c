@@ -170,8 +170,8 @@ static void check_pencil(pt_rng *rng, const pencil *p, worst *wst) {
 }
 
 /* The cases; every pencil gets fresh random data. */
-enum { RAND_TRI, RAND_DIAG, POISSON_LUMPED, POISSON_FEM, WILKINSON, GLUED, NREAL,
-       Z_RAND_TRI = 0, Z_RAND_DIAG, Z_HELMHOLTZ, Z_GLUED, NCPLX };
+enum { RAND_TRI, RAND_DIAG, POISSON_LUMPED, POISSON_FEM, WILKINSON, GLUED, CHAIN, CLUSTER, NREAL,
+       Z_RAND_TRI = 0, Z_RAND_DIAG, Z_HELMHOLTZ, Z_GLUED, Z_CHAIN, Z_CLUSTER, Z_SCALED, NCPLX };
 
 static void make(pt_rng *r, pscr_dtype t, int kind, size_t m, pencil *p) {
   p->t = t, p->m = m;
@@ -179,28 +179,41 @@ static void make(pt_rng *r, pscr_dtype t, int kind, size_t m, pencil *p) {
   double h = 1.0 / (double)(m + 1);
   C im = t == PSCR_C128 ? I : 0;
   int glued = (t == PSCR_F64 && kind == GLUED) || (t == PSCR_C128 && kind == Z_GLUED);
-  int diag = (t == PSCR_F64 && (kind == RAND_DIAG || kind == POISSON_LUMPED || kind == WILKINSON)) ||
-             (t == PSCR_C128 && kind == Z_RAND_DIAG);
+  int chain = (t == PSCR_F64 && kind == CHAIN) || (t == PSCR_C128 && kind == Z_CHAIN);
+  int diag = (t == PSCR_F64 && (kind == RAND_DIAG || kind == POISSON_LUMPED || kind == WILKINSON ||
+                                 kind == CLUSTER)) ||
+             (t == PSCR_C128 && (kind == Z_RAND_DIAG || kind == Z_CLUSTER));
   if (t == PSCR_F64 && (kind == POISSON_LUMPED || kind == POISSON_FEM)) {
     p->name = kind == POISSON_FEM ? "poisson-fem" : "poisson-lumped";
     for (size_t i = 0; i < m; i++) {
       p->ad[i] = 2 / h, p->ao[i] = -1 / h;
       p->md[i] = kind == POISSON_FEM ? 2 * h / 3 : h, p->mo[i] = h / 6;
     }
-  } else if (t == PSCR_F64 && kind == WILKINSON) {
+  } else if (t == PSCR_F64 && kind == WILKINSON) { /* W+: pairs equal to many digits */
+    /* (Complex symmetric pencils with such pairs are ill-posed: any basis of a
+     * pair's plane is as good, and one with w^T M w = 1 may be nearly isotropic.) */
     p->name = "wilkinson";
     for (size_t i = 0; i < m; i++) p->ad[i] = fabs((double)i - (double)(m - 1) / 2), p->ao[i] = 1, p->md[i] = 1;
-  } else if (t == PSCR_C128 && kind == Z_HELMHOLTZ) { /* seed 003 (33)-(35), uniform h */
-    p->name = "helmholtz";
-    double om = pt_uniform(r, 5, 40);
+  } else if ((t == PSCR_F64 && kind == CLUSTER) || (t == PSCR_C128 && kind == Z_CLUSTER)) {
+    /* all eigenvalues within ~1e-8 of 1: every vector is reorthogonalized */
+    p->name = "cluster";
+    for (size_t i = 0; i < m; i++) {
+      p->ad[i] = 1 + 1e-8 * pt_uniform(r, -1, 1) * (1 + im), p->ao[i] = 1e-9 * pt_uniform(r, 0.5, 1);
+      p->md[i] = pt_uniform(r, 0.5, 2) * (1 + 0.1 * im);
+    }
+  } else if (t == PSCR_C128 && (kind == Z_HELMHOLTZ || kind == Z_SCALED)) {
+    /* seed 003 (33)-(35), uniform h; scaled: A * 1e200, M * 1e160 (lambda * 1e40) */
+    p->name = kind == Z_SCALED ? "helmholtz-scaled" : "helmholtz";
+    double om = pt_uniform(r, 5, 40), fa = kind == Z_SCALED ? 1e200 : 1, fm = kind == Z_SCALED ? 1e160 : 1;
     for (size_t i = 0; i < m; i++) {
       p->ad[i] = 2 / h, p->ao[i] = -1 / h, p->md[i] = 2 * h / 3, p->mo[i] = h / 6;
     }
     p->ad[0] += -1 / h - I * om / 2, p->md[0] += -h / 3 + I / (2 * om);
     p->ad[m - 1] += -1 / h - I * om / 2, p->md[m - 1] += -h / 3 + I / (2 * om);
+    for (size_t i = 0; i < m; i++) p->ad[i] *= fa, p->ao[i] *= fa, p->md[i] *= fm, p->mo[i] *= fm;
   } else { /* random: A symmetric, M dominant (SPD when real, Re M SPD when complex) */
-    p->name = glued ? "glued" : diag ? "random-diagM" : "random-triM";
-    size_t period = glued ? 5 : m;
+    p->name = glued ? "glued" : chain ? "chain" : diag ? "random-diagM" : "random-triM";
+    size_t period = glued || chain ? 5 : m;
     for (size_t i = 0; i < m; i++) {
       if (i >= period) {
         p->ad[i] = p->ad[i - period], p->ao[i] = p->ao[i - period];
@@ -212,8 +225,11 @@ static void make(pt_rng *r, pscr_dtype t, int kind, size_t m, pencil *p) {
       p->mo[i] = pt_uniform(r, -0.5, 0.5) + 0.1 * im * pt_uniform(r, -1, 1);
       p->md[i] = pt_uniform(r, 1.0, 2.0) + 0.1 * im * pt_uniform(r, -1, 1);
     }
-    if (glued)
-      for (size_t i = period - 1; i + 1 < m; i += period) p->ao[i] = 0, p->mo[i] = 0;
+    /* copies of one block: split exactly (glued: eigenvalues of multiplicity
+     * m / 5) or coupled by 1e-6 (chain: bands of m / 5 close eigenvalues) */
+    if (glued || chain)
+      for (size_t i = period - 1; i + 1 < m; i += period)
+        p->ao[i] = chain ? 1e-6 * pt_uniform(r, 0.5, 1) : 0, p->mo[i] = 0;
   }
   if (diag) {
     free(p->mo);
@@ -243,6 +259,12 @@ static void bad_input(void) {
                   PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_eigen_block((pscr_dtype)7, 3, ad, ao, md, mo, 2, rows, lam, comp),
                   PSCR_ERR_INVALID_ARGUMENT);
+  /* Valid corner cases: no components wanted; m = 1 with a_off = NULL. */
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 3, ad, ao, md, mo, 0, NULL, lam, NULL), PSCR_OK);
+  PT_CHECK(fabs(lam[0] - (2 - sqrt(2)) / (1 + 0.2 * sqrt(2))) < 1e-14, "nrows = 0: lambda_0 = %.17g",
+           lam[0]); /* tridiagonal Toeplitz pencil: (2 - 2cos(pi/4)) / (1 + 0.4cos(pi/4)) */
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 1, ad, NULL, md, NULL, 1, rows, lam, comp), PSCR_OK);
+  PT_CHECK(lam[0] == 2 && fabs(comp[0]) == 1, "m = 1: lambda %g, w %g", lam[0], comp[0]);
   ad[1] = NAN;
   PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 3, ad, ao, md, mo, 2, rows, lam, comp),
                   PSCR_ERR_NONFINITE);
@@ -252,12 +274,19 @@ static void bad_input(void) {
   C zad[3] = {2, 2, 2}, zao[2] = {-1, -1}, zmd[3] = {1, 1, 1 + 0.5 * I}, zmo[2] = {0.2, 0.2};
   C zlam[3], zcomp[6];
   PT_CHECK_STATUS(pscr_eigen_block(PSCR_C128, 3, zad, zao, zmd, zmo, 2, rows, zlam, zcomp), PSCR_OK);
-  zao[1] = CMPLX(0, NAN);
+  ((double *)&zao[1])[1] = NAN; /* imaginary part */
   PT_CHECK_STATUS(pscr_eigen_block(PSCR_C128, 3, zad, zao, zmd, zmo, 2, rows, zlam, zcomp),
                   PSCR_ERR_NONFINITE);
-  zao[1] = -1, zmd[2] = CMPLX(INFINITY, 0);
+  zao[1] = -1, zmd[2] = INFINITY;
   PT_CHECK_STATUS(pscr_eigen_block(PSCR_C128, 3, zad, zao, zmd, NULL, 2, rows, zlam, zcomp),
                   PSCR_ERR_NONFINITE);
+  zmd[2] = 0; /* singular complex M: diagonal, and M = Z Z^T breaking down */
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_C128, 3, zad, zao, zmd, NULL, 2, rows, zlam, zcomp),
+                  PSCR_ERR_INVALID_ARGUMENT);
+  C zmd2[3] = {1, I, 1}, zmo2[2] = {1, 0}; /* leading 2x2 block [[1, 1], [1, i]] ... */
+  zmd2[1] = 1;                              /* ... made singular: [[1, 1], [1, 1]] */
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_C128, 3, zad, zao, zmd2, zmo2, 2, rows, zlam, zcomp),
+                  PSCR_ERR_INVALID_ARGUMENT);
 }
 
 int main(void) {
@@ -265,8 +294,9 @@ int main(void) {
   pt_rng_seed(&rng, pt_fresh_seed());
   const size_t sizes[] = {1, 2, 3, 4, 5, 16, 17, 63, 64, 65, 200};
   const char *names[2][NREAL] = {
-      {"random-triM", "random-diagM", "poisson-lumped", "poisson-fem", "wilkinson", "glued"},
-      {"random-triM", "random-diagM", "helmholtz", "glued"}};
+      {"random-triM", "random-diagM", "poisson-lumped", "poisson-fem", "wilkinson", "glued", "chain",
+       "cluster"},
+      {"random-triM", "random-diagM", "helmholtz", "glued", "chain", "cluster", "helmholtz-scaled"}};
   for (int t = 0; t < 2; t++) {
     pscr_dtype dt = t ? PSCR_C128 : PSCR_F64;
     for (int kind = 0; kind < (t ? NCPLX : NREAL); kind++) {

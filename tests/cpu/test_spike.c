@@ -327,6 +327,8 @@ static double random_case(pt_rng *r, pscr_dtype t, size_t n, size_t p, size_t ns
       z[i] = (pt_uniform(r, 0, 1) < 0.5 ? -1 : 1) * pt_uniform(r, 0.5, 1.5);
       if (symmetric && i > a) pt_set(t, s.dl, i, pt_get(t, s.du, i - 1));
     }
+    if (e < n) /* a coupling alpha that is not tiny: |R~_mm| = |alpha c_{m-1}| */
+      pt_set(t, s.du, e - 1, (pt_uniform(r, 0, 1) < 0.5 ? -1 : 1) * pt_uniform(r, 0.25, 1));
     for (size_t i = a; i < e; i++) {
       double complex v = (i > a ? pt_get(t, s.dl, i) * z[i - 1] : 0) +
                          (i + 1 < e ? pt_get(t, s.du, i) * z[i + 1] : 0);

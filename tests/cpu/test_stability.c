@@ -31,7 +31,8 @@ enum { N = 512, BLOCK = 32, SEED001_PARTITIONS = 64 };
 #define SATURATED 1e16
 
 static int cond_matches(double ours, double paper) {
-  if (paper >= SATURATED) return ours >= 1e15;
+  if (paper >= SATURATED)
+    return ours >= 1e15;
   return ours >= paper / 10 && ours <= paper * 10;
 }
 
@@ -48,16 +49,17 @@ static void conditions(uint64_t seed) {
       int draws = !info.random ? 1 : strncmp(info.name, "randsvd", 7) == 0 ? 2 : 24;
       double lo = INFINITY, hi = 0;
       for (int k = 0; k < draws; k++) {
-        PT_CHECK_STATUS(pt_collection_matrix((pt_collection)c, id, PSCR_F64, n, seed + (uint64_t)k,
-                                             dl, d, du),
-                        PSCR_OK);
+        PT_CHECK_STATUS(
+            pt_collection_matrix((pt_collection)c, id, PSCR_F64, n, seed + (uint64_t)k, dl, d, du),
+            PSCR_OK);
         double kappa = pt_condition(PSCR_F64, n, dl, d, du);
         lo = fmin(lo, kappa);
         hi = fmax(hi, kappa);
       }
-      int ok = !info.random                     ? cond_matches(lo, info.table_cond)
-               : info.table_cond >= SATURATED ? hi >= 1e15
-                                              : info.table_cond >= lo / 10 && info.table_cond <= hi * 10;
+      int ok = !info.random ? cond_matches(lo, info.table_cond)
+               : info.table_cond >= SATURATED
+                   ? hi >= 1e15
+                   : info.table_cond >= lo / 10 && info.table_cond <= hi * 10;
       PT_CHECK(ok, "%s #%d %s n=%zu: paper %.2e, ours %.2e .. %.2e (%d draws)",
                pt_collection_name((pt_collection)c), id, info.name, n, info.table_cond, lo, hi,
                draws);
@@ -102,14 +104,16 @@ static void backward_errors(pscr_context *ctx, pt_rng *r, uint64_t seed, pscr_dt
     for (int id = 1; id <= pt_collection_count((pt_collection)c); id++) {
       pt_matrix_info info;
       pt_collection_info((pt_collection)c, id, &info);
-      if (info.table_cond >= WELL_CONDITIONED) continue;
-      PT_CHECK_STATUS(pt_collection_matrix((pt_collection)c, id, t, N, seed + (uint64_t)id, s.dl,
-                                           s.d, s.du),
-                      PSCR_OK);
+      if (info.table_cond >= WELL_CONDITIONED)
+        continue;
+      PT_CHECK_STATUS(
+          pt_collection_matrix((pt_collection)c, id, t, N, seed + (uint64_t)id, s.dl, s.d, s.du),
+          PSCR_OK);
       rhs(r, &s, N);
       for (size_t a = 0; a < sizeof pivoting / sizeof pivoting[0]; a++)
         for (int forced = 0; forced < 2; forced++) {
-          if (forced && pivoting[a] == PSCR_TD_LAPACK) continue;
+          if (forced && pivoting[a] == PSCR_TD_LAPACK)
+            continue;
           memcpy(s.y, s.b, bytes);
           pscr_status st =
               forced ? pt_solve_partitioned(pivoting[a], t, N, s.dl, s.d, s.du, s.y,
@@ -118,11 +122,12 @@ static void backward_errors(pscr_context *ctx, pt_rng *r, uint64_t seed, pscr_dt
           const char *name = pscr_td_algorithm_name(pivoting[a]);
           PT_CHECK(st == PSCR_OK, "%s #%d %s %s%s: %s", pt_collection_name((pt_collection)c), id,
                    info.name, name, forced ? " (64 partitions)" : "", pt_status_name(st));
-          if (st != PSCR_OK) continue;
+          if (st != PSCR_OK)
+            continue;
           double nbe = pt_backward_error(t, N, s.dl, s.d, s.du, s.y, s.b);
-          PT_CHECK_LE(nbe, forced ? NBE_BOUND_PARTITIONED : NBE_BOUND, "%s #%d %s, %s%s, %s", pt_collection_name((pt_collection)c),
-                      id, info.name, name, forced ? " (64 partitions)" : "",
-                      t == PSCR_C128 ? "c128" : "f64");
+          PT_CHECK_LE(nbe, forced ? NBE_BOUND_PARTITIONED : NBE_BOUND, "%s #%d %s, %s%s, %s",
+                      pt_collection_name((pt_collection)c), id, info.name, name,
+                      forced ? " (64 partitions)" : "", t == PSCR_C128 ? "c128" : "f64");
         }
     }
   drop(&s);
@@ -142,17 +147,17 @@ static void singular_blocks(pt_rng *r, uint64_t seed, pscr_dtype t) {
       double kappa;
       int tries = 0;
       do {
-        PT_CHECK_STATUS(pt_singular_blocks((pt_singular_kind)kind, t, N, BLOCK, ns, draw++, s.dl,
-                                           s.d, s.du),
-                        PSCR_OK);
+        PT_CHECK_STATUS(
+            pt_singular_blocks((pt_singular_kind)kind, t, N, BLOCK, ns, draw++, s.dl, s.d, s.du),
+            PSCR_OK);
         kappa = pt_condition(t, N, s.dl, s.d, s.du);
       } while (kind == PT_SINGULAR_RANDOM && kappa > 1e6 && ++tries < 50);
       PT_CHECK(kappa <= 1e6, "kind %d, %zu singular: no draw with cond <= 1e6", kind, ns);
       /* The generator: chosen blocks numerically singular, the others not. */
       for (size_t k = 0; k < nb; k++) {
         size_t off = k * BLOCK * pt_size(t);
-        double kb = pt_condition(t, BLOCK, (char *)s.dl + off, (char *)s.d + off,
-                                 (char *)s.du + off);
+        double kb =
+            pt_condition(t, BLOCK, (char *)s.dl + off, (char *)s.d + off, (char *)s.du + off);
         if (pt_singular_block_chosen(k, nb, ns))
           PT_CHECK(kb >= 1e14, "kind %d block %zu should be singular: cond %.2e", kind, k, kb);
         else
@@ -163,23 +168,26 @@ static void singular_blocks(pt_rng *r, uint64_t seed, pscr_dtype t) {
       for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
         memcpy(s.y, s.b, bytes);
         int used = 0, modified = 0;
-        pscr_status st = pt_solve_partitioned(algs[a], t, N, s.dl, s.d, s.du, s.y,
-                                              algs[a] == PSCR_TD_LAPACK ? 0 : (int)nb, &used,
-                                              &modified);
+        pscr_status st =
+            pt_solve_partitioned(algs[a], t, N, s.dl, s.d, s.du, s.y,
+                                 algs[a] == PSCR_TD_LAPACK ? 0 : (int)nb, &used, &modified);
         const char *name = pscr_td_algorithm_name(algs[a]);
         PT_CHECK(st == PSCR_OK, "%s, kind %d, %zu of %zu blocks singular: %s", name, kind, ns, nb,
                  pt_status_name(st));
-        if (st != PSCR_OK) continue;
+        if (st != PSCR_OK)
+          continue;
         if (algs[a] == PSCR_TD_GSPIKE)
-          PT_CHECK(used == (int)nb, "gspike used %d partitions, asked for %zu (%s, %zu singular, %s)",
-                   used, nb, kind == PT_SINGULAR_TOEPLITZ ? "toeplitz" : "random", ns,
+          PT_CHECK(used == (int)nb,
+                   "gspike used %d partitions, asked for %zu (%s, %zu singular, %s)", used, nb,
+                   kind == PT_SINGULAR_TOEPLITZ ? "toeplitz" : "random", ns,
                    t == PSCR_C128 ? "c128" : "f64");
         double fwd = pt_rel_error_2(t, N, s.y, s.x);
         PT_CHECK_LE(fwd, bound, "%s, %s, %zu of %zu blocks singular (%d modified), cond %.2e, %s",
                     name, kind == PT_SINGULAR_TOEPLITZ ? "toeplitz" : "random", ns, nb, modified,
                     kappa, t == PSCR_C128 ? "c128" : "f64");
       }
-      if (ns == nb) break;
+      if (ns == nb)
+        break;
     }
   drop(&s);
 }
@@ -222,7 +230,8 @@ static void generators(uint64_t seed) {
   PT_CHECK_STATUS(pt_singular_blocks(PT_SINGULAR_RANDOM, PSCR_F64, n, 1, 0, 1, a.dl, a.d, a.du),
                   PSCR_ERR_INVALID_ARGUMENT);
   size_t chosen = 0;
-  for (size_t k = 0; k < 16; k++) chosen += (size_t)pt_singular_block_chosen(k, 16, 5);
+  for (size_t k = 0; k < 16; k++)
+    chosen += (size_t)pt_singular_block_chosen(k, 16, 5);
   PT_CHECK(chosen == 5, "5 of 16 blocks chosen, got %zu", chosen);
   drop(&a), drop(&b), drop(&z);
 }
@@ -233,7 +242,8 @@ int main(void) {
   pt_rng_seed(&r, seed);
   pscr_context *ctx = NULL;
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &ctx), PSCR_OK);
-  if (ctx == NULL) return pt_exit("test_stability");
+  if (ctx == NULL)
+    return pt_exit("test_stability");
   generators(seed);
   conditions(seed);
   for (int t = PSCR_F64; t <= PSCR_C128; t++) {

@@ -16,9 +16,8 @@
 
 /* The algorithms the GPU backends run (LAPACK is CPU-only: UNSUPPORTED). */
 static const pscr_td_algorithm gpu_algs[] = {
-    PSCR_TD_AUTO,          PSCR_TD_THOMAS,     PSCR_TD_CR,
-    PSCR_TD_PCR,           PSCR_TD_CR_PCR_THOMAS, PSCR_TD_PCR_THOMAS,
-    PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_GSPIKE};
+    PSCR_TD_AUTO,       PSCR_TD_THOMAS,           PSCR_TD_CR,    PSCR_TD_PCR, PSCR_TD_CR_PCR_THOMAS,
+    PSCR_TD_PCR_THOMAS, PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_GSPIKE};
 #define NALGS (sizeof gpu_algs / sizeof *gpu_algs)
 
 static const char *alg_name(pscr_td_algorithm a) { return pscr_td_algorithm_name(a); }
@@ -28,8 +27,10 @@ static double rel_diff(pscr_dtype t, size_t count, const void *x, const void *y)
   double num = 0, den = 0;
   for (size_t i = 0; i < count; i++) {
     double e = cabs(pt_get(t, x, i) - pt_get(t, y, i)), m = cabs(pt_get(t, y, i));
-    if (!(e <= num)) num = e;
-    if (m > den) den = m;
+    if (!(e <= num))
+      num = e;
+    if (m > den)
+      den = m;
   }
   return den > 0 ? num / den : num;
 }
@@ -49,7 +50,8 @@ static void check_batch(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td
   memcpy(x, b, count * e);
   memcpy(ref, b, count * e);
   pscr_td_algorithm calg = alg == PSCR_TD_AUTO ? PSCR_TD_LAPACK : alg;
-  PT_CHECK_STATUS(pscr_tridiag_solve(cpu, calg, t, n, batch, stride, dl, d, du, ref, NULL), PSCR_OK);
+  PT_CHECK_STATUS(pscr_tridiag_solve(cpu, calg, t, n, batch, stride, dl, d, du, ref, NULL),
+                  PSCR_OK);
   pscr_td_report rep = {0};
   pscr_status st = pscr_tridiag_solve(ocl, alg, t, n, batch, stride, dl, d, du, x, &rep);
   PT_CHECK(st == PSCR_OK, "%s n %zu batch %zu: %s", alg_name(alg), n, batch,
@@ -58,15 +60,17 @@ static void check_batch(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td
     double err = 0;
     for (size_t s = 0; s < batch; s++) {
       double es = rel_diff(t, n, (char *)x + s * stride * e, (char *)ref + s * stride * e);
-      if (!(es <= err)) err = es;
+      if (!(es <= err))
+        err = es;
       if (stride > n) /* the padding between systems is not touched */
-        PT_CHECK(s + 1 == batch || pt_equal_bytes((char *)x + (s * stride + n) * e,
-                                                  (char *)b + (s * stride + n) * e,
-                                                  (stride - n) * e),
+        PT_CHECK(s + 1 == batch ||
+                     pt_equal_bytes((char *)x + (s * stride + n) * e,
+                                    (char *)b + (s * stride + n) * e, (stride - n) * e),
                  "padding %s", alg_name(alg));
     }
     PT_CHECK_LE(err, 1e-12, "%s dtype %d n %zu batch %zu", alg_name(alg), t, n, batch);
-    if (!(err <= *worst)) *worst = err;
+    if (!(err <= *worst))
+      *worst = err;
     PT_CHECK(alg == PSCR_TD_AUTO ? rep.used != PSCR_TD_AUTO : rep.used == alg, "report.used");
     PT_CHECK(rep.seconds >= 0, "report.seconds");
   }
@@ -77,7 +81,8 @@ static void check_shifted(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_
                           pscr_dtype t, size_t n, size_t nshift, int diagonal_m, double *worst) {
   size_t e = pt_size(t);
   void *a[3], *m[3];
-  for (int k = 0; k < 3; k++) a[k] = pt_alloc(t, n), m[k] = pt_alloc(t, n);
+  for (int k = 0; k < 3; k++)
+    a[k] = pt_alloc(t, n), m[k] = pt_alloc(t, n);
   /* A + s M strictly dominant for every shift: M's diagonal has A's phase,
    * |M's off-diagonals| <= 0.15, Re s >= 0.5 >= 3 |Im s| (no algorithm here pivots). */
   pt_fill_dominant(r, t, n, 1, n, a[0], a[1], a[2], 0.2);
@@ -90,7 +95,8 @@ static void check_shifted(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_
   void *shift = pt_alloc(t, nshift), *b = pt_alloc(t, n * nshift), *x = pt_alloc(t, n * nshift);
   void *ref = pt_alloc(t, n * nshift);
   for (size_t s = 0; s < nshift; s++)
-    pt_set(t, shift, s, CMPLX(pt_uniform(r, 0.5, 3), t == PSCR_C128 ? pt_uniform(r, -0.15, 0.15) : 0));
+    pt_set(t, shift, s,
+           CMPLX(pt_uniform(r, 0.5, 3), t == PSCR_C128 ? pt_uniform(r, -0.15, 0.15) : 0));
   pt_fill_uniform(r, t, b, n * nshift, -1, 1);
   memcpy(x, b, n * nshift * e);
   memcpy(ref, b, n * nshift * e);
@@ -106,13 +112,16 @@ static void check_shifted(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_
     double err = 0;
     for (size_t s = 0; s < nshift; s++) {
       double es = rel_diff(t, n, (char *)x + s * n * e, (char *)ref + s * n * e);
-      if (!(es <= err)) err = es;
+      if (!(es <= err))
+        err = es;
     }
     PT_CHECK_LE(err, 1e-12, "%s shifted dtype %d n %zu nshift %zu diag %d", alg_name(alg), t, n,
                 nshift, diagonal_m);
-    if (!(err <= *worst)) *worst = err;
+    if (!(err <= *worst))
+      *worst = err;
   }
-  for (int k = 0; k < 3; k++) free(a[k]), free(m[k]);
+  for (int k = 0; k < 3; k++)
+    free(a[k]), free(m[k]);
   free(shift), free(b), free(x), free(ref);
 }
 
@@ -131,7 +140,8 @@ static void check_pivoting(pscr_context *ocl, pt_rng *r, pscr_td_algorithm alg, 
   if (st == PSCR_OK) {
     double be = pt_backward_error(t, n, dl, d, du, x, b);
     PT_CHECK_LE(be, 1e-12, "%s non-dominant dtype %d n %zu", alg_name(alg), t, n);
-    if (!(be <= *worst)) *worst = be;
+    if (!(be <= *worst))
+      *worst = be;
   }
   free(dl), free(d), free(du), free(b), free(x);
 }
@@ -148,14 +158,16 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
   void *host[4] = {dl, d, du, b};
   for (int k = 0; k < 4; k++) {
     PT_CHECK_STATUS(pscr_array_create(ocl, t, count, &a[k]), PSCR_OK);
-    if (a[k]) PT_CHECK_STATUS(pscr_array_write(a[k], host[k]), PSCR_OK);
+    if (a[k])
+      PT_CHECK_STATUS(pscr_array_write(a[k], host[k]), PSCR_OK);
   }
   if (a[0] && a[1] && a[2] && a[3]) {
     /* NaN in the second system's diagonal, on the device: NONFINITE, b untouched. */
     pt_set(t, d, n + 7, NAN);
     PT_CHECK_STATUS(pscr_array_write(a[1], d), PSCR_OK);
-    PT_CHECK_STATUS(pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], a[2], a[3], NULL),
-                    PSCR_ERR_NONFINITE);
+    PT_CHECK_STATUS(
+        pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], a[2], a[3], NULL),
+        PSCR_ERR_NONFINITE);
     PT_CHECK_STATUS(pscr_array_read(a[3], x), PSCR_OK);
     PT_CHECK(pt_equal_bytes(x, b, count * e), "%s NaN: device b untouched", alg_name(alg));
     /* the same through the host API */
@@ -165,12 +177,14 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
     PT_CHECK(pt_equal_bytes(x, b, count * e), "%s NaN: host b untouched", alg_name(alg));
     /* The last system all zero: SINGULAR, b untouched (also the other systems). */
     pt_set(t, d, n + 7, 1.5);
-    for (size_t i = 2 * n; i < 3 * n; i++) pt_set(t, dl, i, 0), pt_set(t, d, i, 0), pt_set(t, du, i, 0);
+    for (size_t i = 2 * n; i < 3 * n; i++)
+      pt_set(t, dl, i, 0), pt_set(t, d, i, 0), pt_set(t, du, i, 0);
     PT_CHECK_STATUS(pscr_array_write(a[0], dl), PSCR_OK);
     PT_CHECK_STATUS(pscr_array_write(a[1], d), PSCR_OK);
     PT_CHECK_STATUS(pscr_array_write(a[2], du), PSCR_OK);
-    PT_CHECK_STATUS(pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], a[2], a[3], NULL),
-                    PSCR_ERR_SINGULAR);
+    PT_CHECK_STATUS(
+        pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], a[2], a[3], NULL),
+        PSCR_ERR_SINGULAR);
     PT_CHECK_STATUS(pscr_array_read(a[3], x), PSCR_OK);
     PT_CHECK(pt_equal_bytes(x, b, count * e), "%s singular: device b untouched", alg_name(alg));
     /* Arrays of the wrong dtype, size or context; bad sizes. */
@@ -179,21 +193,27 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
     PT_CHECK_STATUS(pscr_array_create(ocl, wrong, count, &other), PSCR_OK);
     PT_CHECK_STATUS(pscr_array_create(ocl, t, count - 1, &small), PSCR_OK);
     PT_CHECK_STATUS(pscr_array_create(cpu, t, count, &cpu_arr), PSCR_OK);
-    PT_CHECK_STATUS(pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], other, a[2], a[3], NULL),
-                    PSCR_ERR_INVALID_ARGUMENT);
-    PT_CHECK_STATUS(pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], small, a[3], NULL),
-                    PSCR_ERR_INVALID_ARGUMENT);
-    PT_CHECK_STATUS(pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], a[2], cpu_arr, NULL),
-                    PSCR_ERR_INVALID_ARGUMENT);
-    PT_CHECK_STATUS(pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n - 1, a[0], a[1], a[2], a[3], NULL),
-                    PSCR_ERR_INVALID_ARGUMENT);
-    PT_CHECK_STATUS(pscr_tridiag_solve_arrays(ocl, alg, t, 0, batch, n, a[0], a[1], a[2], a[3], NULL),
-                    PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(
+        pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], other, a[2], a[3], NULL),
+        PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(
+        pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], small, a[3], NULL),
+        PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(
+        pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], a[2], cpu_arr, NULL),
+        PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(
+        pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n - 1, a[0], a[1], a[2], a[3], NULL),
+        PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(
+        pscr_tridiag_solve_arrays(ocl, alg, t, 0, batch, n, a[0], a[1], a[2], a[3], NULL),
+        PSCR_ERR_INVALID_ARGUMENT);
     pscr_array_destroy(other);
     pscr_array_destroy(small);
     pscr_array_destroy(cpu_arr);
   }
-  for (int k = 0; k < 4; k++) pscr_array_destroy(a[k]);
+  for (int k = 0; k < 4; k++)
+    pscr_array_destroy(a[k]);
   free(dl), free(d), free(du), free(b), free(x);
 }
 
@@ -202,19 +222,23 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
 static int common_kernels(char names[MAX_KERNELS][64]) {
   int count = 0;
   for (const ocl_source_file *f = pscr_opencl_sources(); f->path; f++) {
-    if (strncmp(f->path, "common/", 7) != 0) continue;
+    if (strncmp(f->path, "common/", 7) != 0)
+      continue;
     size_t len = strlen(f->text);
     char *s = malloc(len + 1);
-    if (s == NULL) continue;
+    if (s == NULL)
+      continue;
     size_t k = 0;
     for (size_t i = 0; i < len; i++) { /* drop comments and preprocessor lines */
       if (f->text[i] == '/' && f->text[i + 1] == '*') {
         const char *end = strstr(f->text + i + 2, "*/");
         i = end ? (size_t)(end - f->text) + 1 : len;
       } else if (f->text[i] == '/' && f->text[i + 1] == '/') {
-        while (i < len && f->text[i] != '\n') i++;
+        while (i < len && f->text[i] != '\n')
+          i++;
       } else if (f->text[i] == '#' && (k == 0 || s[k - 1] == '\n')) {
-        while (i < len && (f->text[i] != '\n' || f->text[i - 1] == '\\')) i++;
+        while (i < len && (f->text[i] != '\n' || f->text[i - 1] == '\\'))
+          i++;
       } else {
         s[k++] = f->text[i];
       }
@@ -225,10 +249,13 @@ static int common_kernels(char names[MAX_KERNELS][64]) {
           isalnum((unsigned char)p[6]) || p[6] == '_')
         continue;
       char *paren = strchr(p, '('), *q = paren;
-      if (paren == NULL) break;
-      while (q > p && isspace((unsigned char)q[-1])) q--;
+      if (paren == NULL)
+        break;
+      while (q > p && isspace((unsigned char)q[-1]))
+        q--;
       char *end = q;
-      while (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) q--;
+      while (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+        q--;
       if (end > q && end - q < 64 && count < MAX_KERNELS) {
         memcpy(names[count], q, (size_t)(end - q));
         names[count++][end - q] = '\0';
@@ -251,13 +278,15 @@ static void check_coverage(pscr_context *ocl) {
 }
 
 static int td_check_main(pscr_dtype t, const char *name) {
-  if (!pscr_backend_available(PSCR_BACKEND_OPENCL)) return PT_SKIP;
+  if (!pscr_backend_available(PSCR_BACKEND_OPENCL))
+    return PT_SKIP;
   pt_rng r;
   pt_rng_seed(&r, pt_fresh_seed());
   pscr_context *ocl = NULL, *cpu = NULL;
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ocl), PSCR_OK);
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &cpu), PSCR_OK);
-  if (ocl == NULL || cpu == NULL) goto done;
+  if (ocl == NULL || cpu == NULL)
+    goto done;
   static const size_t ones[] = {1, 2, 3, 7, 64, 1000, 4097, 65539};
   static const size_t batch_n[][3] = {{5, 3, 8}, {300, 17, 301}, {2100, 4, 2100}, {5000, 2, 5003}};
   static const size_t shifted[][2] = {{1, 3}, {33, 4}, {1000, 9}, {5000, 2}};
@@ -273,7 +302,8 @@ static int td_check_main(pscr_dtype t, const char *name) {
         check_shifted(ocl, cpu, &r, alg, t, shifted[i][0], shifted[i][1], diag, &worst);
     double piv = 0;
     if (alg == PSCR_TD_SPIKE_DIAG_PIVOT || alg == PSCR_TD_GSPIKE || alg == PSCR_TD_AUTO)
-      for (size_t n = 10; n <= 10000; n *= 10) check_pivoting(ocl, &r, alg, t, n, &piv);
+      for (size_t n = 10; n <= 10000; n *= 10)
+        check_pivoting(ocl, &r, alg, t, n, &piv);
     check_bad(ocl, cpu, &r, alg, t);
     fprintf(stderr, "%-18s worst rel. diff to CPU %.2e, non-dominant backward error %.2e\n",
             alg_name(alg), worst, piv);
@@ -281,9 +311,9 @@ static int td_check_main(pscr_dtype t, const char *name) {
   /* LAPACK is the CPU reference: not on devices. */
   {
     double x = 1, one = 1;
-    PT_CHECK_STATUS(pscr_tridiag_solve(ocl, PSCR_TD_LAPACK, PSCR_F64, 1, 1, 1, &one, &one, &one, &x,
-                                       NULL),
-                    PSCR_ERR_UNSUPPORTED);
+    PT_CHECK_STATUS(
+        pscr_tridiag_solve(ocl, PSCR_TD_LAPACK, PSCR_F64, 1, 1, 1, &one, &one, &one, &x, NULL),
+        PSCR_ERR_UNSUPPORTED);
   }
   check_coverage(ocl);
 done:

@@ -47,8 +47,8 @@ static void check_arrays(pscr_context *ctx, pt_rng *r) {
         PT_CHECK(pt_equal_bytes(h, back, bytes), "round trip dtype %d n %zu", t, n);
         /* pscr_array_native is the cl_mem itself */
         size_t size = 0;
-        cl_int err = clGetMemObjectInfo((cl_mem)pscr_array_native(a), CL_MEM_SIZE, sizeof size,
-                                        &size, NULL);
+        cl_int err =
+            clGetMemObjectInfo((cl_mem)pscr_array_native(a), CL_MEM_SIZE, sizeof size, &size, NULL);
         PT_CHECK(err == CL_SUCCESS && size == bytes, "cl_mem size %zu, want %zu", size, bytes);
         PT_CHECK(pscr_array_count(a) == n && pscr_array_dtype(a) == (pscr_dtype)t, "metadata");
       }
@@ -107,9 +107,9 @@ static void check_programs(pscr_context *ctx, pt_rng *r) {
   PT_CHECK(pscr_opencl_cached_programs(ctx) == before + 2, "cache holds 2 new programs");
 
   /* A failing build: DEVICE, the log kept and naming the culprit, nothing cached. */
-  PT_CHECK_STATUS(ocl_program_get_text(s, "broken", "__kernel void k(void) { undeclared_xyz = 1; }",
-                                       "", &bad),
-                  PSCR_ERR_DEVICE);
+  PT_CHECK_STATUS(
+      ocl_program_get_text(s, "broken", "__kernel void k(void) { undeclared_xyz = 1; }", "", &bad),
+      PSCR_ERR_DEVICE);
   const char *log = pscr_opencl_build_log(ctx);
   PT_CHECK(strstr(log, "broken") && strstr(log, "undeclared_xyz"), "build log: %.200s", log);
   PT_CHECK(pscr_opencl_cached_programs(ctx) == before + 2, "failed build not cached");
@@ -120,14 +120,19 @@ static void check_programs(pscr_context *ctx, pt_rng *r) {
     double x[1000], y[1000], z[2] = {pt_uniform(r, -1, 1), pt_uniform(r, -1, 1)};
     double a = pt_uniform(r, 1, 2);
     long off = 7;
-    for (int i = 0; i < n; i++) x[i] = pt_uniform(r, -1, 1);
+    for (int i = 0; i < n; i++)
+      x[i] = pt_uniform(r, -1, 1);
     pscr_array *ax = NULL, *ay = NULL;
     PT_CHECK_STATUS(pscr_array_create(ctx, PSCR_F64, (size_t)n, &ax), PSCR_OK);
     PT_CHECK_STATUS(pscr_array_create(ctx, PSCR_F64, (size_t)n, &ay), PSCR_OK);
     if (ax && ay) {
       PT_CHECK_STATUS(pscr_array_write(ax, x), PSCR_OK);
-      ocl_arg args[] = {OCL_MEM(pscr_array_native(ay)), OCL_MEM(pscr_array_native(ax)),
-                        OCL_INT(n), OCL_LONG(off), OCL_DOUBLE(a), OCL_BYTES(z, sizeof z)};
+      ocl_arg args[] = {OCL_MEM(pscr_array_native(ay)),
+                        OCL_MEM(pscr_array_native(ax)),
+                        OCL_INT(n),
+                        OCL_LONG(off),
+                        OCL_DOUBLE(a),
+                        OCL_BYTES(z, sizeof z)};
       unsigned long c0 = pscr_opencl_launch_count(ctx, "pscr_test_axpy");
       PT_CHECK_STATUS(ocl_launch(s, p3, "pscr_test_axpy", 16, 64, 6, args), PSCR_OK);
       PT_CHECK_STATUS(ocl_launch(s, p3, "no_such_kernel", 1, 1, 0, args), PSCR_ERR_DEVICE);
@@ -136,7 +141,8 @@ static void check_programs(pscr_context *ctx, pt_rng *r) {
       double worst = 0;
       for (int i = 0; i < n; i++) {
         double e = fabs(y[i] - (a * x[i] + (double)off + z[0] - z[1] * 3.0));
-        if (!(e <= worst)) worst = e;
+        if (!(e <= worst))
+          worst = e;
       }
       PT_CHECK_LE(worst, 1e-14, "kernel arguments");
     }
@@ -152,7 +158,8 @@ static void check_embedded(pscr_context *ctx) {
   int shims = 0;
   for (const ocl_source_file *f = pscr_opencl_sources(); f->path; f++) {
     size_t len = strlen(f->path);
-    if (len < 3 || strcmp(f->path + len - 3, ".cl") != 0) continue;
+    if (len < 3 || strcmp(f->path + len - 3, ".cl") != 0)
+      continue;
     shims++;
     for (int z = 0; z < 2; z++) {
       ocl_program *p = NULL;
@@ -164,8 +171,57 @@ static void check_embedded(pscr_context *ctx) {
   fprintf(stderr, "embedded OpenCL shims built: %d\n", shims);
 }
 
+/* Tuning parameters reach the launches: partitions follow spike_m, a smaller
+ * CR_PCR_THOMAS work-group builds another program; results stay right. */
+static void check_tuning(pt_rng *r) {
+  pscr_context *ctx = NULL;
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
+  if (ctx == NULL)
+    return;
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "no_such_knob", 4), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "part_wg", 33), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "crpcr_dmax", 100000), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(NULL, "spike_m", 8), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "spike_m", 7), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "part_wg", 64), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "crpcr_dmax", 32), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "crpcr_wg", 64), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 2), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 1), PSCR_OK);
+  const size_t n = 1000;
+  static const pscr_td_algorithm algs[] = {PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_CR_PCR_THOMAS};
+  for (int t = 0; t < 2; t++)
+    for (int k = 0; k < 2; k++) {
+      pscr_dtype dt = (pscr_dtype)t;
+      void *dl = pt_alloc(dt, n), *d = pt_alloc(dt, n), *du = pt_alloc(dt, n);
+      void *b = pt_alloc(dt, n), *x = pt_alloc(dt, n), *ref = pt_alloc(dt, n);
+      pt_fill_dominant(r, dt, n, 1, n, dl, d, du, 0.5);
+      pt_fill_uniform(r, dt, b, n, -1, 1);
+      memcpy(x, b, n * pt_size(dt));
+      pt_lapack_solve(dt, n, dl, d, du, b, ref);
+      pscr_td_report rep;
+      PT_CHECK_STATUS(pscr_tridiag_solve(ctx, algs[k], dt, n, 1, n, dl, d, du, x, &rep), PSCR_OK);
+      PT_CHECK_LE(pt_rel_error(dt, n, x, ref), 1e-12, "tuned %s", pscr_td_algorithm_name(algs[k]));
+      if (k == 0)
+        PT_CHECK(rep.partitions == 143, "partitions %d, want ceil(1000 / 7)", rep.partitions);
+      if (k == 1) /* shrink_local: the module sized for 1000 rows */
+        PT_CHECK(strstr(pscr_opencl_last_options(ctx), "-DTD_SMEM_N=1024 ") != NULL, "options '%s'",
+                 pscr_opencl_last_options(ctx));
+      /* the same request again: served from the build cache */
+      size_t before = pscr_opencl_cached_programs(ctx);
+      memcpy(x, b, n * pt_size(dt));
+      PT_CHECK_STATUS(pscr_tridiag_solve(ctx, algs[k], dt, n, 1, n, dl, d, du, x, &rep), PSCR_OK);
+      PT_CHECK(pscr_opencl_cached_programs(ctx) == before, "second solve: no new build");
+      PT_CHECK_LE(pt_rel_error(dt, n, x, ref), 1e-12, "tuned %s again",
+                  pscr_td_algorithm_name(algs[k]));
+      free(dl), free(d), free(du), free(b), free(x), free(ref);
+    }
+  pscr_context_destroy(ctx);
+}
+
 int main(void) {
-  if (!pscr_backend_available(PSCR_BACKEND_OPENCL)) return PT_SKIP;
+  if (!pscr_backend_available(PSCR_BACKEND_OPENCL))
+    return PT_SKIP;
   pt_rng r;
   uint64_t seed = pt_fresh_seed();
   pt_rng_seed(&r, seed);
@@ -179,6 +235,7 @@ int main(void) {
     check_programs(ctx, &r);
     check_embedded(ctx);
   }
+  check_tuning(&r);
   pscr_context_destroy(ctx);
   return pt_exit("opencl_basics");
 }

@@ -63,6 +63,7 @@ static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, T *restri
     }
     T adi = m->ad[i], mdi = m->md[i], aoi = 0, moi = 0;
     if (i + 1 < n) aoi = m->ao[i], moi = m->mo[i];
+#pragma omp simd
     for (int v = 0; v < V; v++) {
       T d = adi + SMUL(c->sg[v], mdi);
       T o = aoi + SMUL(c->sg[v], moi);
@@ -107,6 +108,7 @@ static inline void FN(backward)(const FN(tri) * m, const T *sg, const T *restric
   for (size_t i = n; i-- > 0;) {
     T aoi = 0, moi = 0, x[V];
     if (i + 1 < n) aoi = m->ao[i], moi = m->mo[i];
+#pragma omp simd
     for (int v = 0; v < V; v++) {
       T o = aoi + SMUL(sg[v], moi);
       x[v] = SMUL(Z[i * V + v] - SMUL(o, xn[v]), P[i * V + v]);

@@ -206,6 +206,20 @@ pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) {
   if (ctx == NULL || ctx->backend != PSCR_BACKEND_CUDA || name == NULL || value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;
   cuda_state *s = cuda_of(ctx);
+  if (strcmp(name, "release_work") == 0) { /* frees the scratch (the next solve re-grows it) */
+    if (s->work == 0) return PSCR_OK;
+    pscr_status st = cuda_status(s->drv.cuCtxPushCurrent(s->cu));
+    if (st != PSCR_OK) return st;
+    st = cuda_status(s->drv.cuStreamSynchronize(s->stream));
+    if (st == PSCR_OK) st = cuda_status(s->drv.cuMemFree(s->work));
+    CUcontext dummy;
+    s->drv.cuCtxPopCurrent(&dummy);
+    if (st == PSCR_OK) {
+      s->work = 0;
+      s->work_bytes = 0;
+    }
+    return st;
+  }
   if (strcmp(name, "spike_m") == 0)
     s->spike_m = value;
   else if (strcmp(name, "part_wg") == 0 && value % 32 == 0 && value <= 1024)

@@ -12,12 +12,7 @@
 
 #include "backend/gpu/gpu_tridiag.h"
 
-/* Defaults chosen for the H100 (the autotuner may override them later). */
-#define TD_PART_WG 128   /* work-items per group of the partition kernels */
-#define TD_LINE_WG 256   /* of the row-parallel kernels */
-#define TD_SPIKE_M 32    /* SPIKE partition size */
-#define TD_CRPCR_WG 256  /* CR_PCR_THOMAS work-group */
-#define TD_CRPCR_DMAX 64 /* stage C -> D switch: rows left for PCR */
+#define TD_LINE_WG 256 /* work-group of the row-parallel kernels */
 #define TD_MAX_LEVELS 64
 
 typedef struct {
@@ -36,12 +31,35 @@ typedef struct {
 #define TRY(expr)                                                                                  \
   do {                                                                                             \
     st = (expr);                                                                                   \
-    if (st != PSCR_OK) goto cleanup;                                                               \
+    if (st != PSCR_OK)                                                                             \
+      goto cleanup;                                                                                \
   } while (0)
 
 void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
   snprintf(buf, size, "-DPSCR_COMPLEX=%d -DTD_WG=%d -DTD_SMEM_N=%d -DTD_D_MAX=%d",
            p->complex_ ? 1 : 0, p->wg, p->smem_n, p->d_max);
+}
+
+/* Defaults chosen for the H100 (the autotuner may override them later). */
+void gpu_td_tuning_default(gpu_td_tuning *t) {
+  *t = (gpu_td_tuning){.spike_m = 32, .part_wg = 128, .crpcr_wg = 256, .crpcr_dmax = 64};
+}
+
+pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
+  if (t == NULL || name == NULL || value < 1)
+    return PSCR_ERR_INVALID_ARGUMENT;
+  if (strcmp(name, "spike_m") == 0)
+    t->spike_m = value;
+  else if (strcmp(name, "part_wg") == 0 && value % 32 == 0 && value <= 1024)
+    t->part_wg = value;
+  else if (strcmp(name, "crpcr_wg") == 0 && value % 32 == 0 && value <= 1024 &&
+           t->crpcr_dmax <= value)
+    t->crpcr_wg = value;
+  else if (strcmp(name, "crpcr_dmax") == 0 && value <= t->crpcr_wg)
+    t->crpcr_dmax = value;
+  else
+    return PSCR_ERR_INVALID_ARGUMENT;
+  return PSCR_OK;
 }
 
 static pscr_status launch(td_job *j, const char *name, size_t items, int wg, size_t local,
@@ -90,14 +108,15 @@ static pscr_status solve_partitions(td_job *j, gpu_td_src src, long long n, long
   gpu_ptr wp = pivot ? gpu_at(w, off_p) : none, node = gpu_at(w, off_node);
   gpu_ptr vals[TD_MAX_LEVELS], outs[TD_MAX_LEVELS];
   vals[0] = node; /* level 0: the partitions' node records (7 fields, stride G) */
-  for (int l = 1; l <= levels; l++) vals[l] = gpu_at(w, off_vals[l]);
-  for (int l = 0; l <= levels; l++) outs[l] = gpu_at(w, off_outs[l]);
+  for (int l = 1; l <= levels; l++)
+    vals[l] = gpu_at(w, off_vals[l]);
+  for (int l = 0; l <= levels; l++)
+    outs[l] = gpu_at(w, off_outs[l]);
   gpu_ptr flags = j->g->flags;
   {
-    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),     GPU_LONG(m),  GPU_LONG(P),
-                      GPU_LONG(G),   GPU_INT(pivot),  GPU_INT(spikes), GPU_PTR(b),
-                      GPU_PTR(wu),   GPU_PTR(wy),     GPU_PTR(ww),  GPU_PTR(wp),
-                      GPU_PTR(node), GPU_PTR(flags)};
+    gpu_arg args[] = {SRC_ARGS(src),  GPU_LONG(n),     GPU_LONG(m),   GPU_LONG(P),   GPU_LONG(G),
+                      GPU_INT(pivot), GPU_INT(spikes), GPU_PTR(b),    GPU_PTR(wu),   GPU_PTR(wy),
+                      GPU_PTR(ww),    GPU_PTR(wp),     GPU_PTR(node), GPU_PTR(flags)};
     TRY(launch(j, "td_part_fwd", (size_t)G, j->part_wg, 0, NARGS(args), args));
   }
   for (int l = 0; l < levels; l++) {
@@ -106,18 +125,19 @@ static pscr_status solve_partitions(td_job *j, gpu_td_src src, long long n, long
                       GPU_PTR(flags)};
     TRY(launch(j, "td_spike_up", (size_t)cnt[l + 1], j->line_wg, 0, NARGS(args), args));
   }
-  if (spikes) TRY(j->g->zero(j->g, outs[levels], 2 * (size_t)cnt[levels] * es));
+  if (spikes)
+    TRY(j->g->zero(j->g, outs[levels], 2 * (size_t)cnt[levels] * es));
   for (int l = levels - 1; l >= 0; l--) {
-    gpu_arg args[] = {GPU_LONG(Pl[l]),     GPU_LONG(cnt[l]),     GPU_PTR(vals[l]),
-                      GPU_PTR(outs[l]),    GPU_LONG(Pl[l + 1]),  GPU_LONG(cnt[l + 1]),
+    gpu_arg args[] = {GPU_LONG(Pl[l]),     GPU_LONG(cnt[l]),    GPU_PTR(vals[l]),
+                      GPU_PTR(outs[l]),    GPU_LONG(Pl[l + 1]), GPU_LONG(cnt[l + 1]),
                       GPU_PTR(outs[l + 1])};
     TRY(launch(j, "td_spike_down", (size_t)cnt[l + 1], j->line_wg, 0, NARGS(args), args));
   }
   {
-    gpu_arg args[] = {SRC_ARGS(src),  GPU_LONG(n),     GPU_LONG(m),    GPU_LONG(P),
-                      GPU_LONG(G),    GPU_INT(pivot),  GPU_INT(spikes), GPU_PTR(wu),
-                      GPU_PTR(wy),    GPU_PTR(ww),     GPU_PTR(wp),    GPU_PTR(node),
-                      GPU_PTR(outs[0]), GPU_PTR(b),    GPU_PTR(flags)};
+    gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),    GPU_LONG(m),     GPU_LONG(P),
+                      GPU_LONG(G),      GPU_INT(pivot), GPU_INT(spikes), GPU_PTR(wu),
+                      GPU_PTR(wy),      GPU_PTR(ww),    GPU_PTR(wp),     GPU_PTR(node),
+                      GPU_PTR(outs[0]), GPU_PTR(b),     GPU_PTR(flags)};
     TRY(launch(j, "td_part_bwd", (size_t)G, j->part_wg, 0, NARGS(args), args));
   }
   j->partitions = (int)(P < INT32_MAX ? P : INT32_MAX);
@@ -126,17 +146,18 @@ cleanup:
 }
 
 /* Compact work copies a, d, c, x (and a second set for PCR's double buffer). */
-static pscr_status gen(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b,
-                       int sets, gpu_ptr arr[8]) {
+static pscr_status gen(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b, int sets,
+                       gpu_ptr arr[8]) {
   pscr_status st = PSCR_OK;
   size_t one = align_up(j, (size_t)n * (size_t)batch * j->esize);
   gpu_ptr w;
   TRY(j->g->work(j->g, 4 * (size_t)sets * one, &w));
-  for (int i = 0; i < 4 * sets; i++) arr[i] = gpu_at(w, (size_t)i * one);
+  for (int i = 0; i < 4 * sets; i++)
+    arr[i] = gpu_at(w, (size_t)i * one);
   long long total = n * batch;
-  gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),      GPU_LONG(total),
-                    GPU_PTR(b),       GPU_PTR(arr[0]),  GPU_PTR(arr[1]),
-                    GPU_PTR(arr[2]),  GPU_PTR(arr[3]),  GPU_PTR(j->g->flags)};
+  gpu_arg args[] = {SRC_ARGS(src),   GPU_LONG(n),     GPU_LONG(total),
+                    GPU_PTR(b),      GPU_PTR(arr[0]), GPU_PTR(arr[1]),
+                    GPU_PTR(arr[2]), GPU_PTR(arr[3]), GPU_PTR(j->g->flags)};
   TRY(launch(j, "td_gen", (size_t)total, j->line_wg, 0, NARGS(args), args));
 cleanup:
   return st;
@@ -157,9 +178,9 @@ static pscr_status cr_reduce(td_job *j, long long n, long long batch, gpu_ptr ar
   long long s = 1;
   while (n / s > keep && n / (2 * s) >= 1) {
     long long nk = n / (2 * s), total = nk * batch;
-    gpu_arg args[] = {GPU_LONG(n),     GPU_LONG(s),     GPU_LONG(nk),    GPU_LONG(total),
-                      GPU_PTR(arr[0]), GPU_PTR(arr[1]), GPU_PTR(arr[2]), GPU_PTR(arr[3]),
-                      GPU_PTR(j->g->flags)};
+    gpu_arg args[] = {GPU_LONG(n),     GPU_LONG(s),     GPU_LONG(nk),
+                      GPU_LONG(total), GPU_PTR(arr[0]), GPU_PTR(arr[1]),
+                      GPU_PTR(arr[2]), GPU_PTR(arr[3]), GPU_PTR(j->g->flags)};
     TRY(launch(j, "td_cr_reduce", (size_t)total, j->line_wg, 0, NARGS(args), args));
     s *= 2;
   }
@@ -174,9 +195,9 @@ static pscr_status cr_backsub(td_job *j, long long n, long long batch, gpu_ptr a
   pscr_status st = PSCR_OK;
   for (long long s = from; s >= 1; s /= 2) {
     long long nk = (n - s) / (2 * s) + 1, total = nk * batch;
-    gpu_arg args[] = {GPU_LONG(n),     GPU_LONG(s),     GPU_LONG(nk),    GPU_LONG(total),
-                      GPU_PTR(arr[0]), GPU_PTR(arr[1]), GPU_PTR(arr[2]), GPU_PTR(arr[3]),
-                      GPU_PTR(j->g->flags)};
+    gpu_arg args[] = {GPU_LONG(n),     GPU_LONG(s),     GPU_LONG(nk),
+                      GPU_LONG(total), GPU_PTR(arr[0]), GPU_PTR(arr[1]),
+                      GPU_PTR(arr[2]), GPU_PTR(arr[3]), GPU_PTR(j->g->flags)};
     TRY(launch(j, "td_cr_backsub", (size_t)total, j->line_wg, 0, NARGS(args), args));
   }
 cleanup:
@@ -203,8 +224,8 @@ static pscr_status solve_pcr(td_job *j, gpu_td_src src, long long n, long long b
   long long total = n * batch;
   for (long long s = 1; s < n; s *= 2) {
     gpu_ptr *in = arr + 4 * cur, *out = arr + 4 * (1 - cur);
-    gpu_arg args[] = {GPU_LONG(n),    GPU_LONG(s),    GPU_LONG(total), GPU_PTR(in[0]),
-                      GPU_PTR(in[1]), GPU_PTR(in[2]), GPU_PTR(in[3]),  GPU_PTR(out[0]),
+    gpu_arg args[] = {GPU_LONG(n),     GPU_LONG(s),     GPU_LONG(total), GPU_PTR(in[0]),
+                      GPU_PTR(in[1]),  GPU_PTR(in[2]),  GPU_PTR(in[3]),  GPU_PTR(out[0]),
                       GPU_PTR(out[1]), GPU_PTR(out[2]), GPU_PTR(out[3]), GPU_PTR(j->g->flags)};
     TRY(launch(j, "td_pcr_step", (size_t)total, j->line_wg, 0, NARGS(args), args));
     cur = 1 - cur;
@@ -224,10 +245,10 @@ static pscr_status crpcr_groups(td_job *j, gpu_td_src src, long long nv, long lo
 }
 
 /* CR_PCR_THOMAS: stage A (global CR) only while the system exceeds local memory. */
-static pscr_status solve_crpcr(td_job *j, gpu_td_src src, long long n, long long batch,
-                               gpu_ptr b) {
+static pscr_status solve_crpcr(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b) {
   pscr_status st = PSCR_OK;
-  if (n <= j->par.smem_n) return crpcr_groups(j, src, n, batch, b);
+  if (n <= j->par.smem_n)
+    return crpcr_groups(j, src, n, batch, b);
   gpu_ptr arr[8];
   long long S;
   TRY(gen(j, src, n, batch, b, 1, arr));
@@ -248,15 +269,19 @@ cleanup:
 static gpu_td_params choose_params(const gpu_device *g, pscr_dtype dtype, size_t n) {
   size_t es = pscr_dtype_size(dtype);
   gpu_td_params p = {.complex_ = dtype == PSCR_C128,
-                     .wg = TD_CRPCR_WG,
+                     .wg = g->tune.crpcr_wg,
                      .smem_n = dtype == PSCR_C128 ? 2048 : 4096,
-                     .d_max = TD_CRPCR_DMAX};
-  while ((size_t)p.wg > g->max_wg && p.wg > 32) p.wg /= 2;
-  if (p.d_max > p.wg) p.d_max = p.wg;
+                     .d_max = g->tune.crpcr_dmax};
+  while ((size_t)p.wg > g->max_wg && p.wg > 32)
+    p.wg /= 2;
+  if (p.d_max > p.wg)
+    p.d_max = p.wg;
   /* + 64 bytes for the kernel's other local variables */
-  while (4 * (size_t)p.smem_n * es + 64 > g->local_bytes && p.smem_n > 256) p.smem_n /= 2;
-  if (g->static_local)
-    while (p.smem_n > 256 && (size_t)p.smem_n / 2 >= n) p.smem_n /= 2;
+  while (4 * (size_t)p.smem_n * es + 64 > g->local_bytes && p.smem_n > 256)
+    p.smem_n /= 2;
+  if (g->shrink_local)
+    while (p.smem_n > 256 && (size_t)p.smem_n / 2 >= n)
+      p.smem_n /= 2;
   return p;
 }
 
@@ -264,11 +289,12 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
                          size_t batch_, gpu_td_src src, gpu_ptr b, pscr_td_report *rep) {
   td_job job = {.g = g, .esize = pscr_dtype_size(dtype), .par = choose_params(g, dtype, n_)};
   job.line_wg = g->max_wg < TD_LINE_WG ? (int)g->max_wg : TD_LINE_WG;
-  job.part_wg = g->max_wg < TD_PART_WG ? (int)g->max_wg : TD_PART_WG;
+  job.part_wg = g->max_wg < (size_t)g->tune.part_wg ? (int)g->max_wg : g->tune.part_wg;
   long long n = (long long)n_, batch = (long long)batch_;
   int fl[4] = {0, 0, 0, 0};
   pscr_status st = PSCR_OK;
-  if (alg == PSCR_TD_LAPACK) return PSCR_ERR_UNSUPPORTED;
+  if (alg == PSCR_TD_LAPACK)
+    return PSCR_ERR_UNSUPPORTED;
   TRY(g->module(g, &job.par));
   TRY(g->flags_clear(g));
   TRY(g->timer_start(g));
@@ -284,11 +310,12 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
     alg = fl[2] ? PSCR_TD_SPIKE_DIAG_PIVOT : PSCR_TD_CR_PCR_THOMAS;
     TRY(g->flags_clear(g));
   }
-  if (rep) rep->used = alg;
+  if (rep)
+    rep->used = alg;
   switch (alg) {
   case PSCR_TD_THOMAS: TRY(solve_partitions(&job, src, n, batch, b, n, 0)); break;
   case PSCR_TD_SPIKE_DIAG_PIVOT:
-    TRY(solve_partitions(&job, src, n, batch, b, TD_SPIKE_M, 1));
+    TRY(solve_partitions(&job, src, n, batch, b, g->tune.spike_m, 1));
     break;
   case PSCR_TD_CR: TRY(solve_cr(&job, src, n, batch, b)); break;
   case PSCR_TD_PCR: TRY(solve_pcr(&job, src, n, batch, b)); break;
@@ -318,13 +345,14 @@ static gpu_ptr native(const pscr_array *a) {
 
 gpu_td_src gpu_td_src_plain(const pscr_td_request *r) {
   gpu_ptr none = {0};
-  gpu_td_src s = {native(r->dl), native(r->d), native(r->du), none, none, none, none,
-                  (long long)r->stride, 1};
+  gpu_td_src s = {native(r->dl), native(r->d), native(r->du),        none, none,
+                  none,          none,         (long long)r->stride, 1};
   return s;
 }
 
 gpu_td_src gpu_td_src_shifted(const pscr_td_shifted_request *r) {
-  gpu_td_src s = {native(r->a_dl), native(r->a_d),  native(r->a_du),  native(r->m_dl),
-                  native(r->m_d),  native(r->m_du), native(r->shift), (long long)r->n, 1};
+  gpu_td_src s = {native(r->a_dl),  native(r->a_d),  native(r->a_du),
+                  native(r->m_dl),  native(r->m_d),  native(r->m_du),
+                  native(r->shift), (long long)r->n, 1};
   return s;
 }

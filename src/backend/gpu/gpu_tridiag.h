@@ -51,21 +51,35 @@ typedef struct {
 /* Writes the -D options of p ("-DPSCR_COMPLEX=1 -DTD_WG=256 ...") into buf. */
 void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size);
 
+/* Launch-time tuning of a context (defaults from gpu_td_tuning_default). */
+typedef struct {
+  int spike_m;    /* SPIKE partition size */
+  int part_wg;    /* work-group of the partition kernels */
+  int crpcr_wg;   /* TD_WG */
+  int crpcr_dmax; /* TD_D_MAX (<= crpcr_wg) */
+} gpu_td_tuning;
+void gpu_td_tuning_default(gpu_td_tuning *t);
+/* Sets one parameter by name ("spike_m", "part_wg", "crpcr_wg", "crpcr_dmax");
+ * INVALID_ARGUMENT for an unknown name or a value out of range. */
+pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value);
+
 typedef struct gpu_device gpu_device;
 struct gpu_device {
   void *impl;         /* the backend's state */
   size_t align;       /* alignment of sub-arrays of the work buffer (bytes) */
   size_t local_bytes; /* local memory one work-group may use */
   size_t max_wg;      /* largest work-group */
-  /* 1: LOCAL_ARRAY is sized at compile time by TD_SMEM_N (OpenCL), so small
-   * systems get a module with a smaller TD_SMEM_N; 0: sized per launch (CUDA). */
-  int static_local;
+  /* 1: small systems get a module with a smaller TD_SMEM_N (OpenCL GPUs, where
+   * LOCAL_ARRAY is sized at compile time and an oversized one costs occupancy);
+   * 0: one module (CUDA sizes local memory per launch; CPU devices emulate it). */
+  int shrink_local;
+  gpu_td_tuning tune;
   /* Makes the module of p current (compiled on first use, cached). */
   pscr_status (*module)(gpu_device *g, const gpu_td_params *p);
   /* Launches `name` of the current module on ceil(items / wg) groups of wg,
    * with `local_bytes` of dynamic local memory (0 where static). */
-  pscr_status (*launch)(gpu_device *g, const char *name, size_t items, int wg,
-                        size_t local_bytes, int nargs, const gpu_arg *args);
+  pscr_status (*launch)(gpu_device *g, const char *name, size_t items, int wg, size_t local_bytes,
+                        int nargs, const gpu_arg *args);
   /* Scratch of at least `bytes`, kept by the context (valid until the next call). */
   pscr_status (*work)(gpu_device *g, size_t bytes, gpu_ptr *w);
   pscr_status (*zero)(gpu_device *g, gpu_ptr p, size_t bytes);

@@ -17,12 +17,16 @@ static ocl_state *state(const pscr_context *ctx) { return ctx->impl; }
 
 static void opencl_fini(pscr_context *ctx) {
   ocl_state *s = state(ctx);
-  if (s == NULL) return;
+  if (s == NULL)
+    return;
   ocl_tridiag_free(s);
   ocl_cache_free(s);
-  if (s->queue) clReleaseCommandQueue(s->queue);
-  if (s->context) clReleaseContext(s->context);
-  for (size_t i = 0; i < s->ncounters; i++) free(s->counters[i].name);
+  if (s->queue)
+    clReleaseCommandQueue(s->queue);
+  if (s->context)
+    clReleaseContext(s->context);
+  for (size_t i = 0; i < s->ncounters; i++)
+    free(s->counters[i].name);
   free(s->counters);
   free(s->log);
   free(s);
@@ -31,20 +35,29 @@ static void opencl_fini(pscr_context *ctx) {
 
 static pscr_status opencl_init(pscr_context *ctx, int device_index) {
   ocl_state *s = calloc(1, sizeof *s);
-  if (s == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  if (s == NULL)
+    return PSCR_ERR_OUT_OF_MEMORY;
   ctx->impl = s;
+  gpu_td_tuning_default(&s->tune);
   int fp64 = 0;
   pscr_status st = ocl_find_device(device_index, &s->platform, &s->device, &fp64);
-  if (st == PSCR_OK && !fp64) st = PSCR_ERR_UNSUPPORTED; /* double precision is required */
-  if (st != PSCR_OK) goto cleanup;
-  cl_int err = clGetDeviceInfo(s->device, CL_DEVICE_NAME, sizeof s->device_name - 1,
-                               s->device_name, NULL);
+  if (st == PSCR_OK && !fp64)
+    st = PSCR_ERR_UNSUPPORTED; /* double precision is required */
+  if (st != PSCR_OK)
+    goto cleanup;
+  cl_int err =
+      clGetDeviceInfo(s->device, CL_DEVICE_NAME, sizeof s->device_name - 1, s->device_name, NULL);
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(s->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof s->max_group,
                           &s->max_group, NULL);
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(s->device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof s->local_mem, &s->local_mem,
                           NULL);
+  cl_device_local_mem_type local_type = CL_GLOBAL;
+  if (err == CL_SUCCESS)
+    err =
+        clGetDeviceInfo(s->device, CL_DEVICE_LOCAL_MEM_TYPE, sizeof local_type, &local_type, NULL);
+  s->local_is_local = local_type == CL_LOCAL;
   cl_uint align_bits = 0;
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(s->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
@@ -70,29 +83,33 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
     st = ocl_status(err);
   }
 cleanup:
-  if (st != PSCR_OK) opencl_fini(ctx);
+  if (st != PSCR_OK)
+    opencl_fini(ctx);
   return st;
 }
 
 static pscr_status opencl_alloc(pscr_context *ctx, size_t bytes, void **native) {
   ocl_state *s = state(ctx);
-  if (bytes > s->max_alloc) return PSCR_ERR_OUT_OF_MEMORY;
+  if (bytes > s->max_alloc)
+    return PSCR_ERR_OUT_OF_MEMORY;
   cl_int err;
   cl_mem m = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-  if (err != CL_SUCCESS) return ocl_status(err);
+  if (err != CL_SUCCESS)
+    return ocl_status(err);
   *native = m;
   return PSCR_OK;
 }
 
 static void opencl_release(pscr_context *ctx, void *native) {
   (void)ctx;
-  if (native) clReleaseMemObject((cl_mem)native);
+  if (native)
+    clReleaseMemObject((cl_mem)native);
 }
 
 static pscr_status opencl_write(pscr_context *ctx, void *native, size_t offset, const void *host,
                                 size_t bytes) {
-  cl_int err = clEnqueueWriteBuffer(state(ctx)->queue, (cl_mem)native, CL_TRUE, offset, bytes,
-                                    host, 0, NULL, NULL);
+  cl_int err = clEnqueueWriteBuffer(state(ctx)->queue, (cl_mem)native, CL_TRUE, offset, bytes, host,
+                                    0, NULL, NULL);
   return ocl_status(err);
 }
 
@@ -116,20 +133,40 @@ const char *pscr_opencl_build_log(const pscr_context *ctx) {
 unsigned long pscr_opencl_launch_count(const pscr_context *ctx, const char *name) {
   const ocl_state *s = opencl_state(ctx);
   for (size_t i = 0; s && name && i < s->ncounters; i++)
-    if (strcmp(s->counters[i].name, name) == 0) return s->counters[i].count;
+    if (strcmp(s->counters[i].name, name) == 0)
+      return s->counters[i].count;
   return 0;
 }
 
 size_t pscr_opencl_cached_programs(const pscr_context *ctx) {
   const ocl_state *s = opencl_state(ctx);
   size_t n = 0;
-  for (const ocl_program *p = s ? s->cache : NULL; p; p = p->next) n++;
+  for (const ocl_program *p = s ? s->cache : NULL; p; p = p->next)
+    n++;
   return n;
+}
+
+const char *pscr_opencl_last_options(const pscr_context *ctx) {
+  const ocl_state *s = opencl_state(ctx);
+  const char *nl = s && s->current ? strchr(s->current->key, '\n') : NULL;
+  return nl ? nl + 1 : "";
 }
 
 const char *pscr_opencl_device_name(const pscr_context *ctx) {
   const ocl_state *s = opencl_state(ctx);
   return s ? s->device_name : "";
+}
+
+pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) {
+  if (ctx == NULL || ctx->backend != PSCR_BACKEND_OPENCL || name == NULL)
+    return PSCR_ERR_INVALID_ARGUMENT;
+  if (strcmp(name, "shrink_local") == 0) { /* per-size local arrays (default: GPUs only) */
+    if (value != 0 && value != 1)
+      return PSCR_ERR_INVALID_ARGUMENT;
+    state(ctx)->local_is_local = value;
+    return PSCR_OK;
+  }
+  return gpu_td_tune(&state(ctx)->tune, name, value);
 }
 
 const struct pscr_backend_ops pscr_opencl_ops = {

@@ -13,7 +13,8 @@
 #define TD_ROOT "opencl/td.cl"
 
 static void drop_subs(ocl_state *s) {
-  for (size_t i = 0; i < s->nsubs; i++) clReleaseMemObject(s->subs[i].mem);
+  for (size_t i = 0; i < s->nsubs; i++)
+    clReleaseMemObject(s->subs[i].mem);
   free(s->subs);
   s->subs = NULL;
   s->nsubs = 0;
@@ -21,8 +22,10 @@ static void drop_subs(ocl_state *s) {
 
 void ocl_tridiag_free(ocl_state *s) {
   drop_subs(s);
-  if (s->work) clReleaseMemObject(s->work);
-  if (s->flags) clReleaseMemObject(s->flags);
+  if (s->work)
+    clReleaseMemObject(s->work);
+  if (s->flags)
+    clReleaseMemObject(s->flags);
   s->work = s->flags = NULL;
   s->work_bytes = 0;
 }
@@ -42,13 +45,15 @@ static pscr_status mem_of(ocl_state *s, gpu_ptr p, cl_mem *out) {
       return PSCR_OK;
     }
   struct ocl_sub *subs = realloc(s->subs, (s->nsubs + 1) * sizeof *subs);
-  if (subs == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  if (subs == NULL)
+    return PSCR_ERR_OUT_OF_MEMORY;
   s->subs = subs;
   cl_buffer_region region = {p.off, s->work_bytes - p.off};
   cl_int err;
-  cl_mem m = clCreateSubBuffer(s->work, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
-                               &err);
-  if (err != CL_SUCCESS) return ocl_status(err);
+  cl_mem m =
+      clCreateSubBuffer(s->work, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  if (err != CL_SUCCESS)
+    return ocl_status(err);
   subs[s->nsubs++] = (struct ocl_sub){p.off, m};
   *out = m;
   return PSCR_OK;
@@ -67,14 +72,16 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
                               size_t local_bytes, int nargs, const gpu_arg *args) {
   (void)local_bytes; /* LOCAL_ARRAY is sized by TD_SMEM_N at compile time */
   ocl_state *s = g->impl;
-  if (nargs > MAX_ARGS || wg <= 0) return PSCR_ERR_DEVICE;
+  if (nargs > MAX_ARGS || wg <= 0)
+    return PSCR_ERR_DEVICE;
   ocl_arg a[MAX_ARGS];
   for (int i = 0; i < nargs; i++) {
     switch (args[i].kind) {
     case GPU_ARG_PTR: {
       cl_mem m = NULL;
       pscr_status st = mem_of(s, args[i].p, &m);
-      if (st != PSCR_OK) return st;
+      if (st != PSCR_OK)
+        return st;
       a[i] = OCL_MEM(m);
       break;
     }
@@ -91,10 +98,12 @@ static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
   ocl_state *s = g->impl;
   if (bytes > s->work_bytes) {
     drop_subs(s);
-    if (s->work) clReleaseMemObject(s->work);
+    if (s->work)
+      clReleaseMemObject(s->work);
     s->work = NULL;
     s->work_bytes = 0;
-    if (bytes > s->max_alloc) return PSCR_ERR_OUT_OF_MEMORY;
+    if (bytes > s->max_alloc)
+      return PSCR_ERR_OUT_OF_MEMORY;
     cl_int err;
     s->work = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) {
@@ -110,23 +119,25 @@ static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
 static pscr_status dev_zero(gpu_device *g, gpu_ptr p, size_t bytes) {
   ocl_state *s = g->impl;
   cl_uchar zero = 0;
-  if (bytes == 0) return PSCR_OK;
-  return ocl_status(clEnqueueFillBuffer(s->queue, (cl_mem)p.mem, &zero, 1, p.off, bytes, 0, NULL,
-                                        NULL));
+  if (bytes == 0)
+    return PSCR_OK;
+  return ocl_status(
+      clEnqueueFillBuffer(s->queue, (cl_mem)p.mem, &zero, 1, p.off, bytes, 0, NULL, NULL));
 }
 
 static pscr_status dev_flags_clear(gpu_device *g) {
   ocl_state *s = g->impl;
   cl_int zero = 0;
-  return ocl_status(
-      clEnqueueFillBuffer(s->queue, s->flags, &zero, sizeof zero, 0, 4 * sizeof zero, 0, NULL, NULL));
+  return ocl_status(clEnqueueFillBuffer(s->queue, s->flags, &zero, sizeof zero, 0, 4 * sizeof zero,
+                                        0, NULL, NULL));
 }
 
 static pscr_status dev_flags_read(gpu_device *g, int out[4]) {
   ocl_state *s = g->impl;
   cl_int f[4];
   cl_int err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
-  for (int i = 0; i < 4; i++) out[i] = f[i];
+  for (int i = 0; i < 4; i++)
+    out[i] = f[i];
   return ocl_status(err);
 }
 
@@ -158,7 +169,9 @@ static pscr_status device_of(pscr_context *ctx, gpu_device *g) {
                     .align = s->base_align > 256 ? s->base_align : 256,
                     .local_bytes = (size_t)s->local_mem,
                     .max_wg = s->max_group,
-                    .static_local = 1,
+                    /* per-size modules only where local memory is scarce on-chip memory */
+                    .shrink_local = s->local_is_local,
+                    .tune = s->tune,
                     .module = dev_module,
                     .launch = dev_launch,
                     .work = dev_work,
@@ -174,17 +187,18 @@ static pscr_status device_of(pscr_context *ctx, gpu_device *g) {
 pscr_status ocl_tridiag(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep) {
   gpu_device g;
   pscr_status st = device_of(ctx, &g);
-  if (st != PSCR_OK) return st;
+  if (st != PSCR_OK)
+    return st;
   gpu_ptr b = {req->b->native, 0};
-  return gpu_td_solve(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req), b,
-                      rep);
+  return gpu_td_solve(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req), b, rep);
 }
 
 pscr_status ocl_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request *req,
                                 pscr_td_report *rep) {
   gpu_device g;
   pscr_status st = device_of(ctx, &g);
-  if (st != PSCR_OK) return st;
+  if (st != PSCR_OK)
+    return st;
   gpu_ptr b = {req->b->native, 0};
   return gpu_td_solve(&g, req->alg, req->dtype, req->n, req->nshift, gpu_td_src_shifted(req), b,
                       rep);
