@@ -10,7 +10,9 @@
  * solves (fewer above 2^24, see --big-runs) after one warm-up, on fresh random
  * strictly dominant data, b restored from a copy outside the timed region.
  * One JSON line per measurement; also the error of each solution against the
- * THOMAS one. Options: --help. */
+ * THOMAS one. PCR_THOMAS variants and forced switch points are selected through
+ * the environment overrides of tridiag/pcr_thomas.h. Options: --help. Run with
+ * OPENBLAS_NUM_THREADS=1 (the LAPACK row is serial; idle OpenBLAS threads spin). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,15 +39,16 @@ static int max_threads(void) {
 }
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: bench_tridiag_cpu [options]\n"
-               "  --min-log K    smallest n = 2^K (default 20)\n"
-               "  --max-log K    largest n = 2^K (default 26)\n"
-               "  --quick        n = 2^16 .. 2^18, 5 runs (a smoke test)\n"
-               "  --runs R       timed runs per measurement (default 20)\n"
-               "  --big-runs R   timed runs above n = 2^24 (default 10)\n"
-               "  --threads T    the 'all threads' count (default: all)\n"
-               "  --dtype D      f64, c128 or all (default all)\n"
-               "  --levels LIST  also PCR_THOMAS with these forced switch points, e.g. 2,3,4,5,6\n");
+  fprintf(out,
+          "usage: bench_tridiag_cpu [options]\n"
+          "  --min-log K    smallest n = 2^K (default 20)\n"
+          "  --max-log K    largest n = 2^K (default 26)\n"
+          "  --quick        n = 2^16 .. 2^18, 5 runs (a smoke test)\n"
+          "  --runs R       timed runs per measurement (default 20)\n"
+          "  --big-runs R   timed runs above n = 2^24 (default 10)\n"
+          "  --threads T    the 'all threads' count (default: all)\n"
+          "  --dtype D      f64, c128 or all (default all)\n"
+          "  --levels LIST  also PCR_THOMAS with these forced switch points, e.g. 2,3,4,5,6\n");
 }
 
 static int parse(int argc, char **argv, args *a) {
@@ -59,12 +62,18 @@ static int parse(int argc, char **argv, args *a) {
     }
     if (v == NULL) return -1;
     i++;
-    if (!strcmp(o, "--min-log")) a->min_log = atoi(v);
-    else if (!strcmp(o, "--max-log")) a->max_log = atoi(v);
-    else if (!strcmp(o, "--runs")) a->runs = atoi(v);
-    else if (!strcmp(o, "--big-runs")) a->big_runs = atoi(v);
-    else if (!strcmp(o, "--threads")) a->threads = atoi(v);
-    else if (!strcmp(o, "--levels")) a->levels = v;
+    if (!strcmp(o, "--min-log"))
+      a->min_log = atoi(v);
+    else if (!strcmp(o, "--max-log"))
+      a->max_log = atoi(v);
+    else if (!strcmp(o, "--runs"))
+      a->runs = atoi(v);
+    else if (!strcmp(o, "--big-runs"))
+      a->big_runs = atoi(v);
+    else if (!strcmp(o, "--threads"))
+      a->threads = atoi(v);
+    else if (!strcmp(o, "--levels"))
+      a->levels = v;
     else if (!strcmp(o, "--dtype")) {
       a->f64 = !strcmp(v, "f64") || !strcmp(v, "all");
       a->c128 = !strcmp(v, "c128") || !strcmp(v, "all");
@@ -155,13 +164,17 @@ static void measure(bench *B, pscr_td_algorithm alg, int threads, int variant, i
     if (r >= 0) t[r] = pscr_wtime() - t0;
   }
   const char *dt = B->t == PSCR_F64 ? "f64" : "c128";
-  const char *var = alg != PSCR_TD_PCR_THOMAS ? "" : variant == 1 ? "P+TO" : variant == 2 ? "SP+T" : "default";
+  const char *var = alg != PSCR_TD_PCR_THOMAS ? ""
+                    : variant == 1            ? "P+TO"
+                    : variant == 2            ? "SP+T"
+                                              : "default";
   printf("{\"bench\":\"tridiag_cpu\",\"n\":%zu,\"dtype\":\"%s\",\"backend\":\"cpu\",\"alg\":\"%s\","
          "\"variant\":\"%s\",\"threads\":%d",
          B->n, dt, pscr_td_algorithm_name(alg), var, threads);
   if (alg == PSCR_TD_PCR_THOMAS) printf(",\"levels\":%d", levels);
   if (st != PSCR_OK || t == NULL) {
-    printf(",\"status\":\"%s\"}\n", st == PSCR_ERR_UNSUPPORTED ? "unsupported" : pscr_status_string(st));
+    printf(",\"status\":\"%s\"}\n",
+           st == PSCR_ERR_UNSUPPORTED ? "unsupported" : pscr_status_string(st));
   } else {
     double med = median(t, B->runs), floor_bytes = (B->t == PSCR_F64 ? 40.0 : 80.0) * (double)B->n;
     if (alg == PSCR_TD_THOMAS && !B->have_ref) memcpy(B->xref, B->b, bytes), B->have_ref = 1;
@@ -226,7 +239,10 @@ int main(int argc, char **argv) {
   for (int k = a.min_log; k <= a.max_log && ok; k++)
     for (int t = 0; t < 2 && ok; t++) {
       if ((t == 0 && !a.f64) || (t == 1 && !a.c128)) continue;
-      bench B = {.ctx = ctx, .t = (pscr_dtype)t, .n = (size_t)1 << k, .bw = bw,
+      bench B = {.ctx = ctx,
+                 .t = (pscr_dtype)t,
+                 .n = (size_t)1 << k,
+                 .bw = bw,
                  .runs = k > 24 ? a.big_runs : a.runs};
       ok = run_size(&B, &a, maxt, &rng);
     }

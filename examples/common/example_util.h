@@ -39,12 +39,14 @@ static inline void ex_mesh_nodes(ex_mesh kind, size_t steps, double *x) {
 }
 
 static inline void ex_mesh_steps(size_t steps, const double *x, double *h) {
-  for (size_t j = 0; j < steps; j++) h[j] = x[j + 1] - x[j];
+  for (size_t j = 0; j < steps; j++)
+    h[j] = x[j + 1] - x[j];
 }
 
 static inline int ex_mesh_parse(const char *s, ex_mesh *kind) {
   for (int k = 0; k < EX_MESH_COUNT; k++)
-    if (strcmp(s, ex_mesh_names[k]) == 0) return *kind = (ex_mesh)k, 1;
+    if (strcmp(s, ex_mesh_names[k]) == 0)
+      return *kind = (ex_mesh)k, 1;
   return 0;
 }
 
@@ -66,7 +68,8 @@ static inline void ex_mms_eval(const ex_mms *m, const double *x, double *u, doub
   for (int d = 0; d < m->ndim; d++) {
     double s_other = 1, x_other = 1; /* products over the other coordinates */
     for (int j = 0; j < m->ndim; j++)
-      if (j != d) s_other *= s[j], x_other *= x[j];
+      if (j != d)
+        s_other *= s[j], x_other *= x[j];
     cross += m->k[d] * M_PI * c[d] * s_other * m->a * x_other; /* dS/dx_d * dE/dx_d / E */
     lap_e += m->a * m->a * x_other * x_other;
   }
@@ -77,7 +80,7 @@ static inline void ex_mms_eval(const ex_mms *m, const double *x, double *u, doub
 /* ---- y = A u for a pscr_problem (either dtype), through its Kronecker form ---- */
 /* out[o, i, r] = diag[i] in[o, i, r] + off[i-1] in[o, i-1, r] + off[i] in[o, i+1, r] */
 #define EX_AXIS(NAME, T)                                                                           \
-  static inline void NAME(size_t outer, size_t n, size_t inner, const T *dg, const T *off,        \
+  static inline void NAME(size_t outer, size_t n, size_t inner, const T *dg, const T *off,         \
                           const T *in, T *out) {                                                   \
     for (size_t o = 0; o < outer; o++)                                                             \
       for (size_t i = 0; i < n; i++) {                                                             \
@@ -86,8 +89,10 @@ static inline void ex_mms_eval(const ex_mms *m, const double *x, double *u, doub
         T lo = (off && i > 0) ? off[i - 1] : 0, up = (off && i + 1 < n) ? off[i] : 0;              \
         for (size_t r = 0; r < inner; r++) {                                                       \
           T v = dv * p[r];                                                                         \
-          if (i > 0) v += lo * (p - inner)[r];                                                     \
-          if (i + 1 < n) v += up * (p + inner)[r];                                                 \
+          if (i > 0)                                                                               \
+            v += lo * (p - inner)[r];                                                              \
+          if (i + 1 < n)                                                                           \
+            v += up * (p + inner)[r];                                                              \
           q[r] = v;                                                                                \
         }                                                                                          \
       }                                                                                            \
@@ -98,7 +103,8 @@ EX_AXIS(ex_axis_z, double complex)
 
 static inline size_t ex_problem_size(const pscr_problem *p) {
   size_t total = 1;
-  for (int d = 0; d < p->ndim; d++) total *= p->dim[d].n;
+  for (int d = 0; d < p->ndim; d++)
+    total *= p->dim[d].n;
   return total;
 }
 
@@ -110,7 +116,8 @@ static inline void ex_kron_apply(const pscr_problem *p, const void *u, void *y, 
   double complex c = p->c_re + I * p->c_im;
   memset(y, 0, total * esz);
   for (int t = 0; t <= p->ndim; t++) {
-    if (t == p->ndim && c == 0) break;
+    if (t == p->ndim && c == 0)
+      break;
     const void *cur = u;
     void *buf[2] = {w1, w2}, *next = NULL;
     size_t outer = 1;
@@ -128,11 +135,13 @@ static inline void ex_kron_apply(const pscr_problem *p, const void *u, void *y, 
     if (p->dtype == PSCR_C128) {
       double complex coef = t == p->ndim ? c : 1, *yy = y;
       const double complex *v = next;
-      for (size_t i = 0; i < total; i++) yy[i] += coef * v[i];
+      for (size_t i = 0; i < total; i++)
+        yy[i] += coef * v[i];
     } else {
       double coef = t == p->ndim ? creal(c) : 1, *yy = y;
       const double *v = next;
-      for (size_t i = 0; i < total; i++) yy[i] += coef * v[i];
+      for (size_t i = 0; i < total; i++)
+        yy[i] += coef * v[i];
     }
   }
 }
@@ -153,7 +162,8 @@ static inline double ex_rel_diff(pscr_dtype t, size_t count, const void *b, cons
 static inline double ex_norm_inf(pscr_dtype t, size_t count, const void *x) {
   double m = 0;
   for (size_t i = 0; i < count; i++)
-    m = fmax(m, t == PSCR_C128 ? cabs(((const double complex *)x)[i]) : fabs(((const double *)x)[i]));
+    m = fmax(m,
+             t == PSCR_C128 ? cabs(((const double complex *)x)[i]) : fabs(((const double *)x)[i]));
   return m;
 }
 
@@ -165,7 +175,8 @@ static inline double ex_factor_norm(pscr_dtype t, size_t n, const void *dg, cons
     for (size_t k = i > 0 ? i - 1 : 0; k <= i + 1 && k < n; k++) {
       const void *p = k == i ? dg : off;
       size_t j = k == i ? i : (k < i ? k : i);
-      if (p) s += t == PSCR_C128 ? cabs(((const double complex *)p)[j]) : fabs(((const double *)p)[j]);
+      if (p)
+        s += t == PSCR_C128 ? cabs(((const double complex *)p)[j]) : fabs(((const double *)p)[j]);
     }
     m = fmax(m, s);
   }
@@ -190,9 +201,11 @@ static inline double ex_backward_error(const pscr_problem *p, const void *u, con
   }
   const double *x = f, *y = r;
   if (p->dtype == PSCR_C128)
-    for (size_t i = 0; i < m; i += 2) res = fmax(res, hypot(x[i] - y[i], x[i + 1] - y[i + 1]));
+    for (size_t i = 0; i < m; i += 2)
+      res = fmax(res, hypot(x[i] - y[i], x[i + 1] - y[i + 1]));
   else
-    for (size_t i = 0; i < m; i++) res = fmax(res, fabs(x[i] - y[i]));
+    for (size_t i = 0; i < m; i++)
+      res = fmax(res, fabs(x[i] - y[i]));
   return res / (na * ex_norm_inf(p->dtype, total, u) + ex_norm_inf(p->dtype, total, f));
 }
 
@@ -201,9 +214,12 @@ static inline const char *ex_backend_name(pscr_backend b) {
 }
 
 static inline int ex_backend_parse(const char *s, pscr_backend *b) {
-  if (strcmp(s, "cpu") == 0) return *b = PSCR_BACKEND_CPU, 1;
-  if (strcmp(s, "cuda") == 0) return *b = PSCR_BACKEND_CUDA, 1;
-  if (strcmp(s, "opencl") == 0) return *b = PSCR_BACKEND_OPENCL, 1;
+  if (strcmp(s, "cpu") == 0)
+    return *b = PSCR_BACKEND_CPU, 1;
+  if (strcmp(s, "cuda") == 0)
+    return *b = PSCR_BACKEND_CUDA, 1;
+  if (strcmp(s, "opencl") == 0)
+    return *b = PSCR_BACKEND_OPENCL, 1;
   return 0;
 }
 

@@ -41,8 +41,10 @@ static int parse(int argc, char **argv, args *a) {
   *a = (args){.ndim = 2, .radix = 4, .omega = 20 * M_PI, .mesh = EX_MESH_UNIFORM};
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) return 1;
-    if (v == NULL) return fprintf(stderr, "helmholtz: %s needs a value\n", o), -1;
+    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
+      return 1;
+    if (v == NULL)
+      return fprintf(stderr, "helmholtz: %s needs a value\n", o), -1;
     i++;
     long k = strtol(v, NULL, 10);
     if (strcmp(o, "--dim") == 0 && (k == 2 || k == 3))
@@ -69,7 +71,8 @@ static int parse(int argc, char **argv, args *a) {
       return fprintf(stderr, "helmholtz: bad option %s %s\n", o, v), -1;
   }
   for (int d = 0; d < 3; d++)
-    if (a->n[d] == 0) a->n[d] = a->ndim == 2 ? 1023 : 63;
+    if (a->n[d] == 0)
+      a->n[d] = a->ndim == 2 ? 1023 : 63;
   return 0;
 }
 
@@ -88,15 +91,18 @@ static void colour(double t, int diverging, unsigned char *rgb) {
 /* Re u (left) and |u| (right), each scaled by `scale` and clipped; y upwards. */
 static int write_png(const char *path, const double complex *u, const size_t *n, double scale) {
   size_t side = n[0] > n[1] ? n[0] : n[1];
-  if (side > 1024) side = 1024;
+  if (side > 1024)
+    side = 1024;
   size_t width = 2 * side + 8, height = side;
   int ok = 0;
   unsigned char *row = calloc(3 * width, 1);
   FILE *fp = fopen(path, "wb");
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
   png_infop info = png ? png_create_info_struct(png) : NULL;
-  if (!row || !fp || !info) goto cleanup;
-  if (setjmp(png_jmpbuf(png))) goto cleanup;
+  if (!row || !fp || !info)
+    goto cleanup;
+  if (setjmp(png_jmpbuf(png)))
+    goto cleanup;
   png_init_io(png, fp);
   png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_RGB,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
@@ -113,8 +119,10 @@ static int write_png(const char *path, const double complex *u, const size_t *n,
   png_write_end(png, NULL);
   ok = 1;
 cleanup:
-  if (png) png_destroy_write_struct(&png, info ? &info : NULL);
-  if (fp) fclose(fp);
+  if (png)
+    png_destroy_write_struct(&png, info ? &info : NULL);
+  if (fp)
+    fclose(fp);
   free(row);
   return ok;
 }
@@ -122,7 +130,8 @@ cleanup:
 
 /* The free-space field of a unit point source at distance r. */
 static double complex free_space(int ndim, double w, double r) {
-  if (ndim == 2) return 0.25 * I * (j0(w * r) + I * y0(w * r)); /* (i/4) H0^(1)(w r) */
+  if (ndim == 2)
+    return 0.25 * I * (j0(w * r) + I * y0(w * r)); /* (i/4) H0^(1)(w r) */
   return cexp(I * w * r) / (4 * M_PI * r);
 }
 
@@ -157,22 +166,26 @@ int main(int argc, char **argv) {
     double *ad = fac[d], *ao = ad + 2 * n, *md = ao + 2 * n, *mo = md + 2 * n;
     st = pscr_factor_helmholtz_abc(n, h, a.omega, ad, ao, md, mo); /* (33)-(35) */
     free(h);
-    if (st != PSCR_OK) goto fail;
+    if (st != PSCR_OK)
+      goto fail;
     prob.dim[d] = (pscr_factor){n, ad, ao, md, mo};
     centre[d] = 0;
     for (size_t i = 1; i < n; i++)
-      if (fabs(x[d][i] - 0.5) < fabs(x[d][centre[d]] - 0.5)) centre[d] = i;
+      if (fabs(x[d][i] - 0.5) < fabs(x[d][centre[d]] - 0.5))
+        centre[d] = i;
     x0[d] = a.gauss ? 0.5 : x[d][centre[d]];
   }
   b = calloc(total, sizeof *b), u = malloc(total * sizeof *u), y = malloc(total * sizeof *y);
   w1 = malloc(total * sizeof *w1), w2 = malloc(total * sizeof *w2);
-  if (!b || !u || !y || !w1 || !w2) goto oom;
+  if (!b || !u || !y || !w1 || !w2)
+    goto oom;
 
   /* Load vector: a point load is 1 at its node (int delta phi_i); a Gaussian is lumped. */
   const double sigma = 0.02;
   for (size_t i = 0; i < total; i++) {
     size_t rest = i, idx[3];
-    for (int d = a.ndim - 1; d >= 0; d--) idx[d] = rest % a.n[d], rest /= a.n[d];
+    for (int d = a.ndim - 1; d >= 0; d--)
+      idx[d] = rest % a.n[d], rest /= a.n[d];
     double r2 = 0, wgt = 1;
     int at_centre = 1;
     for (int d = 0; d < a.ndim; d++) {
@@ -185,20 +198,24 @@ int main(int argc, char **argv) {
   }
   memcpy(y, b, total * sizeof *y);
 
-  if ((st = pscr_context_create(a.backend, 0, &ctx)) != PSCR_OK) goto fail;
+  if ((st = pscr_context_create(a.backend, 0, &ctx)) != PSCR_OK)
+    goto fail;
   if (a.backend == PSCR_BACKEND_CPU && (st = pscr_context_set_threads(ctx, a.threads)) != PSCR_OK)
     goto fail;
   pscr_options opt;
   pscr_options_default(&opt);
   opt.radix = a.radix, opt.threads = a.threads;
   double t0 = ex_wtime();
-  if ((st = pscr_plan_create(ctx, &prob, &opt, &plan)) != PSCR_OK) goto fail;
+  if ((st = pscr_plan_create(ctx, &prob, &opt, &plan)) != PSCR_OK)
+    goto fail;
   double t_plan = ex_wtime() - t0;
   t0 = ex_wtime();
-  if ((st = pscr_solve(plan, y)) != PSCR_OK) goto fail;
+  if ((st = pscr_solve(plan, y)) != PSCR_OK)
+    goto fail;
   double t_solve = ex_wtime() - t0;
   pscr_plan_info info;
-  if ((st = pscr_plan_get_info(plan, &info)) != PSCR_OK) goto fail;
+  if ((st = pscr_plan_get_info(plan, &info)) != PSCR_OK)
+    goto fail;
 
   /* Field scale away from the source (the point source's field is singular there), and
    * the deviation from the free-space field on 0.1 <= r <= 0.4. */
@@ -206,10 +223,13 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < total; i++) {
     size_t rest = i, idx[3];
     double r2 = 0;
-    for (int d = a.ndim - 1; d >= 0; d--) idx[d] = rest % a.n[d], rest /= a.n[d];
-    for (int d = 0; d < a.ndim; d++) r2 += (x[d][idx[d]] - x0[d]) * (x[d][idx[d]] - x0[d]);
+    for (int d = a.ndim - 1; d >= 0; d--)
+      idx[d] = rest % a.n[d], rest /= a.n[d];
+    for (int d = 0; d < a.ndim; d++)
+      r2 += (x[d][idx[d]] - x0[d]) * (x[d][idx[d]] - x0[d]);
     double r = sqrt(r2);
-    if (r >= 0.05) scale = fmax(scale, cabs(y[i]));
+    if (r >= 0.05)
+      scale = fmax(scale, cabs(y[i]));
     if (!a.gauss && r >= 0.1 && r <= 0.4) {
       double complex e = free_space(a.ndim, a.omega, r);
       dev = fmax(dev, cabs(y[i] - e)), ref = fmax(ref, cabs(e));
@@ -219,7 +239,8 @@ int main(int argc, char **argv) {
   double res = ex_rel_diff(PSCR_C128, total, b, u), bwd = ex_backward_error(&prob, y, b, u);
 
   printf("libpscr Helmholtz %dD: ", a.ndim);
-  for (int d = 0; d < a.ndim; d++) printf("%s%zu", d ? " x " : "", a.n[d]);
+  for (int d = 0; d < a.ndim; d++)
+    printf("%s%zu", d ? " x " : "", a.n[d]);
   printf(" nodes, omega %.4g (%.1f points per wavelength), %s source, %s mesh, backend %s, "
          "radix %d, threads %d\n",
          a.omega, 2 * M_PI / a.omega * (double)(a.n[0] - 1), a.gauss ? "gaussian" : "point",
@@ -253,7 +274,8 @@ fail:
 cleanup:
   pscr_plan_destroy(plan);
   pscr_context_destroy(ctx);
-  for (int d = 0; d < 3; d++) free(x[d]), free(fac[d]);
+  for (int d = 0; d < 3; d++)
+    free(x[d]), free(fac[d]);
   free(b), free(u), free(y), free(w1), free(w2);
   return rc;
 }

@@ -168,7 +168,7 @@ cleanup:
 static pscr_status build(pscr_plan *p) {
   int nlev = p->ndim - 1;
   size_t bt = (size_t)(p->threads > 2 ? p->threads : 2); /* 2D subproblems solved together */
-  size_t max_tasks = 0, max_blocks = 0, max_slots = 0;
+  size_t max_tasks = 0, max_blocks = 0, max_slots = 0, max_tb = 1;
   for (int L = 0; L < nlev; L++) {
     pscr_level *lev = &p->lev[L];
     lev->n = p->n[L];
@@ -180,7 +180,7 @@ static pscr_status build(pscr_plan *p) {
     if (levels == NULL) return PSCR_ERR_OUT_OF_MEMORY;
     pscr_partition_levels(lev->n, p->radix, levels);
     pscr_status st = pscr_level_schedule(lev, levels, p->radix, p->threads, &max_tasks,
-                                         &max_blocks, &max_slots);
+                                         &max_blocks, &max_slots, &max_tb);
     free(levels);
     if (st != PSCR_OK) return st;
   }
@@ -188,7 +188,8 @@ static pscr_status build(pscr_plan *p) {
   size_t n_last = p->n[p->ndim - 1], max_nd = 2;
   for (int i = 0; i < in->nsteps; i++)
     if (in->steps[i].max_nd > max_nd) max_nd = in->steps[i].max_nd;
-  p->acc_item = max_nd * n_last;
+  p->acc_blk = max_nd * n_last;
+  p->acc_item = max_tb * p->acc_blk;
   p->scratch_len = p->ops->scratch_len(n_last, p->ndim == 3 ? p->n[2] : 0, max_nd);
   pscr_status st = dev_alloc(p, in->batch_max * max_tasks * p->acc_item, &p->acc);
   if (st == PSCR_OK) st = dev_alloc(p, in->batch_max * max_blocks * 2 * n_last, &p->vbuf);

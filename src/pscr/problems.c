@@ -20,9 +20,11 @@
 /* INVALID_ARGUMENT for a step <= 0, NONFINITE for NaN/Inf (checked first). */
 static pscr_status check_steps(size_t count, const double *h) {
   for (size_t i = 0; i < count; i++)
-    if (!isfinite(h[i])) return PSCR_ERR_NONFINITE;
+    if (!isfinite(h[i]))
+      return PSCR_ERR_NONFINITE;
   for (size_t i = 0; i < count; i++)
-    if (!(h[i] > 0.0)) return PSCR_ERR_INVALID_ARGUMENT;
+    if (!(h[i] > 0.0))
+      return PSCR_ERR_INVALID_ARGUMENT;
   return PSCR_OK;
 }
 
@@ -31,11 +33,13 @@ pscr_status pscr_factor_poisson_fem(size_t n, const double *h, double *a_diag, d
   if (n == 0 || h == NULL || a_diag == NULL || m_diag == NULL || (n > 1 && a_off == NULL))
     return PSCR_ERR_INVALID_ARGUMENT;
   pscr_status st = check_steps(n + 1, h);
-  if (st != PSCR_OK) return st;
+  if (st != PSCR_OK)
+    return st;
   for (size_t i = 0; i < n; i++) {
     a_diag[i] = 1.0 / h[i] + 1.0 / h[i + 1]; /* (31) */
     m_diag[i] = 0.5 * (h[i] + h[i + 1]);
-    if (i + 1 < n) a_off[i] = -1.0 / h[i + 1];
+    if (i + 1 < n)
+      a_off[i] = -1.0 / h[i + 1];
   }
   return PSCR_OK;
 }
@@ -49,10 +53,13 @@ pscr_status pscr_factor_helmholtz_abc(size_t n, const double *h, double omega, d
                                       double *a_off, double *m_diag, double *m_off) {
   if (n < 2 || h == NULL || a_diag == NULL || a_off == NULL || m_diag == NULL || m_off == NULL)
     return PSCR_ERR_INVALID_ARGUMENT;
-  if (!isfinite(omega)) return PSCR_ERR_NONFINITE;
-  if (!(omega > 0.0)) return PSCR_ERR_INVALID_ARGUMENT; /* a wave number; (35) divides by it */
+  if (!isfinite(omega))
+    return PSCR_ERR_NONFINITE;
+  if (!(omega > 0.0))
+    return PSCR_ERR_INVALID_ARGUMENT; /* a wave number; (35) divides by it */
   pscr_status st = check_steps(n - 1, h);
-  if (st != PSCR_OK) return st;
+  if (st != PSCR_OK)
+    return st;
   for (size_t l = 0; l < n; l++) {
     double left = l > 0 ? h[l - 1] : 0.0, right = l + 1 < n ? h[l] : 0.0;
     double complex b = (left > 0.0 ? 1.0 / left : 0.0) + (right > 0.0 ? 1.0 / right : 0.0);

@@ -42,9 +42,10 @@ typedef struct {
   size_t slot;   /* outer level: first accumulator vector within its group */
 } pscr_block;
 
-/* Innermost level: eigenpairs l0..l1-1 of one block, solved one after another. */
+/* Innermost level: eigenpairs l0..l1-1 of block b0 (nb == 1), or all the
+ * eigenpairs of the small blocks b0..b0+nb-1 packed into one chunk of lanes. */
 typedef struct {
-  size_t block, l0, l1;
+  size_t b0, nb, l0, l1;
 } pscr_task;
 
 /* (24): row j of J_i gets -T̂ v_last(left) - Ť v_first(right); -1 = no such block. */
@@ -69,6 +70,9 @@ typedef struct {
   size_t *dpos;
   size_t max_nd; /* max #D */
 } pscr_step;
+
+/* Systems one innermost chunk solves interleaved (the CPU's lane count). */
+#define PSCR_INNER_LANES 8
 
 typedef struct {
   size_t n, len; /* order of this dimension, length of one row */
@@ -107,8 +111,9 @@ typedef struct {
   size_t x_stride, batch;
   const void *shift; /* c of each vector of the batch (dtype[batch]) */
   /* innermost */
-  void *acc;       /* partial sums of (24)/(27): per (vector, task) acc_item scalars */
-  size_t acc_item; /* max(2, max #D) * len */
+  void *acc;       /* partial sums of (24)/(27): per (vector, task) acc_item scalars, */
+  size_t acc_item; /* acc_blk per block of the task */
+  size_t acc_blk;  /* max(2, max #D) * len */
   void *vbuf;      /* (24) v_first, v_last per (vector, block of the group): 2*len each */
   pscr_td_algorithm alg;
   /* outer */
@@ -164,14 +169,15 @@ struct pscr_plan {
   pscr_level lev[PSCR_MAX_LEVELS];
   /* workspace */
   void *acc, *vbuf, *scratch, *y, *y_shift, *slots;
-  size_t acc_item, scratch_len;
+  size_t acc_item, acc_blk, scratch_len;
   double plan_seconds, last_solve_seconds;
   size_t bytes;
 };
 
 /* Schedules (tasks, groups, row updates) of every step of a level (schedule.c). */
 pscr_status pscr_level_schedule(pscr_level *lev, const int *levels, int radix, int threads,
-                                size_t *max_tasks, size_t *max_blocks, size_t *max_slots);
+                                size_t *max_tasks, size_t *max_blocks, size_t *max_slots,
+                                size_t *max_task_blocks);
 void pscr_level_free_schedule(pscr_level *lev);
 
 /* The driver (driver.c). */

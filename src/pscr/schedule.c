@@ -76,36 +76,49 @@ static void group_rows(const pscr_level *lev, pscr_step *st, pscr_group *g, size
   g->r1 = st->nupd;
 }
 
-/* Innermost: a block's eigenpairs split into tasks of about `chunk`; a group
- * is a run of whole blocks with about `target` tasks (partial sums per task). */
+/* Innermost: a large block's eigenpairs split into tasks of about `chunk`,
+ * small blocks packed into one task of at most PSCR_INNER_LANES eigenpairs;
+ * a group is a run of whole blocks with about `target` tasks (partial sums per task). */
 static pscr_status inner_schedule(const pscr_level *lev, pscr_step *st, size_t target,
-                                  size_t *max_tasks, size_t *max_blocks) {
-  size_t chunk = ceil_div(st->neig, target);
-  if (chunk < 8) chunk = 8;
+                                  size_t *max_tasks, size_t *max_blocks, size_t *max_tb) {
+  size_t chunk = ceil_div(st->neig, target), lanes = PSCR_INNER_LANES;
+  if (chunk < lanes) chunk = lanes;
   size_t nt = 0;
   for (size_t b = 0; b < st->nblocks; b++) nt += ceil_div(st->blocks[b].m, chunk);
   st->tasks = malloc((nt ? nt : 1) * sizeof *st->tasks);
   st->groups = malloc((st->nblocks ? st->nblocks : 1) * sizeof *st->groups);
   st->upd = malloc((2 * st->nblocks + 1) * sizeof *st->upd);
   if (!st->tasks || !st->groups || !st->upd) return PSCR_ERR_OUT_OF_MEMORY;
-  for (size_t b = 0; b < st->nblocks; b++) {
+  for (size_t b = 0; b < st->nblocks;) {
     pscr_block *bl = &st->blocks[b];
+    if (2 * bl->m <= lanes) { /* pack following small blocks into one chunk */
+      size_t b1 = b, e = 0;
+      while (b1 < st->nblocks && 2 * st->blocks[b1].m <= lanes && e + st->blocks[b1].m <= lanes)
+        e += st->blocks[b1].m, st->blocks[b1].t0 = st->ntasks, st->blocks[b1++].nt = 1;
+      st->tasks[st->ntasks++] = (pscr_task){b, b1 - b, 0, e}; /* nb == 1: l0..l1 of b */
+      if (b1 - b > *max_tb) *max_tb = b1 - b;
+      b = b1;
+      continue;
+    }
     size_t k = ceil_div(bl->m, chunk);
     bl->t0 = st->ntasks, bl->nt = k;
     for (size_t t = 0; t < k; t++)
-      st->tasks[st->ntasks++] = (pscr_task){b, bl->m * t / k, bl->m * (t + 1) / k};
+      st->tasks[st->ntasks++] = (pscr_task){b, 1, bl->m * t / k, bl->m * (t + 1) / k};
+    b++;
   }
-  for (size_t b = 0; b < st->nblocks;) {
+  for (size_t t = 0; t < st->ntasks;) { /* groups end at block ends */
     pscr_group *g = &st->groups[st->ngroups++];
-    size_t b1 = b, tasks = 0;
-    while (b1 < st->nblocks && (b1 == b || tasks < target)) tasks += st->blocks[b1++].nt;
-    *g = (pscr_group){.b0 = b, .b1 = b1, .e0 = st->blocks[b].e0,
-                      .t0 = st->blocks[b].t0, .t1 = st->blocks[b].t0 + tasks};
+    size_t t1 = t;
+    do
+      t1++;
+    while (t1 < st->ntasks && (t1 - t < target || (st->tasks[t1].nb == 1 && st->tasks[t1].l0 > 0)));
+    size_t b0 = st->tasks[t].b0, b1 = st->tasks[t1 - 1].b0 + st->tasks[t1 - 1].nb;
+    *g = (pscr_group){.b0 = b0, .b1 = b1, .e0 = st->blocks[b0].e0, .t0 = t, .t1 = t1};
     g->e1 = st->blocks[b1 - 1].e0 + st->blocks[b1 - 1].m;
-    group_rows(lev, st, g, b, b1);
-    if (tasks > *max_tasks) *max_tasks = tasks;
-    if (b1 - b > *max_blocks) *max_blocks = b1 - b;
-    b = b1;
+    group_rows(lev, st, g, b0, b1);
+    if (t1 - t > *max_tasks) *max_tasks = t1 - t;
+    if (b1 - b0 > *max_blocks) *max_blocks = b1 - b0;
+    t = t1;
   }
   return PSCR_OK;
 }
@@ -152,7 +165,8 @@ static pscr_status outer_schedule(const pscr_level *lev, pscr_step *st, size_t b
 }
 
 pscr_status pscr_level_schedule(pscr_level *lev, const int *levels, int radix, int threads,
-                                size_t *max_tasks, size_t *max_blocks, size_t *max_slots) {
+                                size_t *max_tasks, size_t *max_blocks, size_t *max_slots,
+                                size_t *max_task_blocks) {
   lev->nsteps = 0;
   for (size_t j = 0; j < lev->n; j++)
     if (levels[j] + 1 > lev->nsteps) lev->nsteps = levels[j] + 1;
@@ -165,7 +179,7 @@ pscr_status pscr_level_schedule(pscr_level *lev, const int *levels, int radix, i
     pscr_step *st = &lev->steps[i - 1];
     pscr_status s = step_blocks(lev, levels, i, st, &eig, &comp);
     if (s == PSCR_OK)
-      s = lev->innermost ? inner_schedule(lev, st, target, max_tasks, max_blocks)
+      s = lev->innermost ? inner_schedule(lev, st, target, max_tasks, max_blocks, max_task_blocks)
                          : outer_schedule(lev, st, lev->batch_max, max_slots);
     if (s != PSCR_OK) return s;
   }

@@ -129,8 +129,8 @@ static pscr_status qr_kernel(JOB *job, void *scratch) {
    * reducible, singular leading part the rank-1 modification cannot mend. The
    * threshold delta for R_mm is SPIKE_MODIFY: modifying a merely ill-conditioned
    * block costs nothing and keeps its spikes small; a modification that leaves
-   * |R~_mm| below SPIKE_MENDED * scale (Q^T A not rank revealing, or a tiny
-   * coupling alpha) is refused. */
+   * |R~_mm| below it too (Q^T A not rank revealing, or a tiny coupling alpha)
+   * is refused: the driver then solves with one partition. */
   R rmm = S_ABS(a), thr = job->direct ? 0 : SPIKE_MODIFY * scale;
   job->pmin = (rmin < rmm ? rmin : rmm) / scale;
   if (m > 1 && !(rmin > (job->direct ? 0 : SPIKE_DELTA * scale))) return PSCR_ERR_SINGULAR;
@@ -143,7 +143,7 @@ static pscr_status qr_kernel(JOB *job, void *scratch) {
       r0[m - 1] += zeta * q;
       r1[m - 2] += zeta * v[m - 2];
       if (m >= 3) r2[m - 3] += zeta * v[m - 3];
-      if (!(S_ABS(r0[m - 1]) >= SPIKE_MENDED * scale)) return PSCR_ERR_SINGULAR;
+      if (!(S_ABS(r0[m - 1]) >= thr)) return PSCR_ERR_SINGULAR;
       job->zeta = zeta;
     } else {
       job->special = 1;

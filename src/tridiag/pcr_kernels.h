@@ -1,6 +1,7 @@
-/* Row kernels shared by CR, PCR and PCR_THOMAS (include after core/scalar.h).
+/* Row kernels of the reductions: CR, PCR and PCR_THOMAS (include after
+ * core/scalar.h; each *_tmpl.c translation unit has one PSCR_Z).
  *
- * The reductions work on NORMALIZED rows (unit diagonal):
+ * CR and PCR work on NORMALIZED rows (unit diagonal):
  *   a_i x_{i-k} + x_i + c_i x_{i+k} = y_i.
  * One reduction step with stride k (seed 002 Sec. II, PCR formulas, with
  * b = 1) subtracts a_i times row i-k and c_i times row i+k:
@@ -8,9 +9,9 @@
  *   a' = -a_i a_{i-k} / b',  c' = -c_i c_{i+k} / b',
  *   y' = (y_i - a_i y_{i-k} - c_i y_{i+k}) / b'.
  * A missing neighbour (outside 0..n-1) is the identity row a = c = y = 0,
- * which makes any n work (no padding to a power of two). Keeping b = 1 saves
- * one array of memory traffic and one division per row and step. */
-/* Each *_tmpl.c translation unit has one PSCR_Z, so a plain guard is enough. */
+ * which makes any n work (no padding to a power of two).
+ * PCR_THOMAS uses the division-free form further down (its steps are the
+ * bulk of its work, and a division costs as much as ten other operations). */
 #ifndef PSCR_TRIDIAG_PCR_KERNELS_H
 #define PSCR_TRIDIAG_PCR_KERNELS_H
 
@@ -26,10 +27,12 @@
 #if PSCR_Z
 #define PK_MUL(x, y)                                                                               \
   CMPLX(creal(x) * creal(y) - cimag(x) * cimag(y), creal(x) * cimag(y) + cimag(x) * creal(y))
+static inline double pk_pow2inv(double x);
+/* 1/x without branches: x is first scaled by a power of two (exact) so that
+ * |x|^2 cannot overflow; NaN for x = 0, which the pivot checks report. */
 static inline T pk_recip_z(T x) {
-  double re = creal(x), im = cimag(x), m = re * re + im * im;
-  if (!(m > 1e-290 && m < 1e290)) return 1.0 / x; /* scaled library division */
-  double q = 1.0 / m;
+  double s = pk_pow2inv(fabs(creal(x)) + fabs(cimag(x)));
+  double re = creal(x) * s, im = cimag(x) * s, q = s / (re * re + im * im);
   return CMPLX(re * q, -im * q);
 }
 #define PK_RECIP(x) pk_recip_z(x)
@@ -48,7 +51,7 @@ static inline uint64_t pk_bits(double x) {
   return u;
 }
 #if PSCR_Z
-#define PK_FLAG(p) ((uint64_t)PK_BAD(p) << 11)
+#define PK_FLAG(p) ((uint64_t)(!(S_ABS1(p) > 0) | !(S_ABS1(p) < INFINITY)) << 11)
 #else
 #define PK_FLAG(p) ((((pk_bits(p) >> 52) - 1) & 0x7ff) + 2)
 #endif
@@ -79,10 +82,9 @@ static inline int FN(pk_load_row)(size_t n, size_t i, const T *dl, const T *d, c
 
 /* Rows lo..hi-1 of an input held in arrays: the same with no branches
  * (caller guarantees 0 < lo and hi < n). Returns 1 if a diagonal was bad. */
-static inline int FN(pk_load_rows)(size_t lo, size_t hi, const T *restrict dl,
-                                   const T *restrict d, const T *restrict du,
-                                   const T *restrict b, T *restrict a, T *restrict c,
-                                   T *restrict y) {
+static inline int FN(pk_load_rows)(size_t lo, size_t hi, const T *restrict dl, const T *restrict d,
+                                   const T *restrict du, const T *restrict b, T *restrict a,
+                                   T *restrict c, T *restrict y) {
   uint64_t acc = 0;
   for (size_t i = lo; i < hi; i++) {
     T r = PK_RECIP(d[i]);
@@ -114,69 +116,9 @@ static inline int FN(pk_step)(size_t lo, size_t hi, size_t k, size_t off, const 
   return PK_FAILED(acc);
 }
 
-/* ---- division-free steps (PCR_THOMAS) ----
- * Rows keep their diagonal b. Row i is multiplied by L R = b_{i-k} b_{i+k}
- * before rows i-k, i+k (times a_i R and c_i L) are subtracted, which needs no
- * division:
- *   a' = -a_i R a_{i-k}, c' = -c_i L c_{i+k},
- *   b' = b_i L R - a_i R c_{i-k} - c_i L a_{i+k},
- *   y' = y_i L R - a_i R y_{i-k} - c_i L y_{i+k},
- * and the new row is scaled by the power of two 2^-e, 2^e <= |b'| < 2^(e+1):
- * exact, and it keeps every b in [1, 2) so that the products cannot overflow.
- * Same rows as the normalized step up to that scaling; the b's that step
- * divides by are checked the same way (PK_FLAG). A missing row: a = c = y = 0,
- * b = 1. */
-static inline double pk_pow2inv(double x) { /* x normal: 2^-e as above */
-  uint64_t u = 0x7fe0000000000000u - (pk_bits(x) & 0x7ff0000000000000u);
-  double r;
-  memcpy(&r, &u, sizeof r);
-  return r;
-}
-#define PK_SCALE(x) pk_pow2inv(S_ABS1(x))
-/* Bits OR-ed into a PK_FAILED accumulator unless the scaled diagonal x has
- * |re| + |im| in [1, 2): catches a zero, subnormal, huge, Inf or NaN
- * pivot in three integer operations. */
-#define PK_SCALED_FLAG(x) ((pk_bits(S_ABS1(x)) & 0x7ff0000000000000u) ^ 0x3ff0000000000000u)
-
-/* Rows lo..hi-1 of the input (0 < lo, hi < n), scaled. Returns 1 on a bad diagonal. */
-static inline int FN(pk_load_scaled)(size_t lo, size_t hi, const T *restrict dl,
-                                     const T *restrict d, const T *restrict du,
-                                     const T *restrict b, T *restrict a, T *restrict bb,
-                                     T *restrict c, T *restrict y) {
-  uint64_t acc = 0;
-  for (size_t i = lo; i < hi; i++) {
-    double s = PK_SCALE(d[i]);
-    T an = dl[i] * s, cn = du[i] * s, bn = d[i] * s;
-    acc |= PK_SCALED_FLAG(bn);
-    a[i - lo] = PK_FLUSH(an), bb[i - lo] = bn, c[i - lo] = PK_FLUSH(cn), y[i - lo] = b[i] * s;
-  }
-  return PK_FAILED(acc);
-}
-
-/* One division-free step on rows lo..hi-1 (lo >= k, hi + k <= length), row i to out[i - off]. */
-static inline int FN(pk_step_scaled)(size_t lo, size_t hi, size_t k, size_t off,
-                                     const T *restrict a, const T *restrict b,
-                                     const T *restrict c, const T *restrict y, T *restrict ao,
-                                     T *restrict bo, T *restrict co, T *restrict yo) {
-  uint64_t acc = 0;
-  for (size_t i = lo; i < hi; i++) {
-    T L = b[i - k], R = b[i + k];
-    T aR = PK_MUL(a[i], R), cL = PK_MUL(c[i], L), LR = PK_MUL(L, R);
-    T piv = PK_MUL(b[i], LR) - PK_MUL(aR, c[i - k]) - PK_MUL(cL, a[i + k]);
-    double s = PK_SCALE(piv), ns = -s;
-    T an = PK_MUL(aR, a[i - k]) * ns, cn = PK_MUL(cL, c[i + k]) * ns, bn = piv * s;
-    acc |= PK_SCALED_FLAG(bn);
-    ao[i - off] = PK_FLUSH(an);
-    bo[i - off] = bn;
-    co[i - off] = PK_FLUSH(cn);
-    yo[i - off] = (PK_MUL(y[i], LR) - PK_MUL(aR, y[i - k]) - PK_MUL(cL, y[i + k])) * s;
-  }
-  return PK_FAILED(acc);
-}
-
 /* The same step for one row whose neighbours may be missing (edges). */
-static inline int FN(pk_step_row)(size_t n, size_t i, size_t k, const T *a, const T *c,
-                                  const T *y, T *ao, T *co, T *yo) {
+static inline int FN(pk_step_row)(size_t n, size_t i, size_t k, const T *a, const T *c, const T *y,
+                                  T *ao, T *co, T *yo) {
   int lft = i >= k, rgt = i + k < n;
   T al = lft ? a[i - k] : 0, cl = lft ? c[i - k] : 0, yl = lft ? y[i - k] : 0;
   T ar = rgt ? a[i + k] : 0, cr = rgt ? c[i + k] : 0, yr = rgt ? y[i + k] : 0;
@@ -187,6 +129,127 @@ static inline int FN(pk_step_row)(size_t n, size_t i, size_t k, const T *a, cons
   co[i] = PK_FLUSH(cn);
   yo[i] = PK_MUL(y[i] - PK_MUL(a[i], yl) - PK_MUL(c[i], yr), r);
   return PK_BAD(piv);
+}
+
+/* ---- division-free steps (PCR_THOMAS) ----
+ * Rows keep their diagonal b. Row i is multiplied by L R = b_{i-k} b_{i+k}
+ * before rows i-k, i+k (times a_i R and c_i L) are subtracted, which needs no
+ * division:
+ *   a' = -a_i R a_{i-k}, c' = -c_i L c_{i+k},
+ *   b' = b_i L R - a_i R c_{i-k} - c_i L a_{i+k},
+ *   y' = y_i L R - a_i R y_{i-k} - c_i L y_{i+k},
+ * and the new row is scaled by the power of two 2^-e, 2^e <= |b'| < 2^(e+1):
+ * exact, and it keeps every b in [1, 2) so that the products cannot overflow.
+ * Same rows as the normalized step up to that scaling; the b's that step
+ * divides by are checked the same way. A missing row: a = c = y = 0, b = 1.
+ * These tiles keep real and imaginary parts in separate arrays ("split"), so
+ * that the loops vectorize over rows for complex data too: pk_s is one
+ * scalar, PK_IN(x) / PK_OUT(x) declare the parts xr (, xi) of an array x as
+ * parameters (so no local may be named like a part: ar, ai, ...). */
+static inline double pk_pow2inv(double x) { /* x normal: 2^-e as above */
+  uint64_t u = 0x7fe0000000000000u - (pk_bits(x) & 0x7ff0000000000000u);
+  double r;
+  memcpy(&r, &u, sizeof r);
+  return r;
+}
+/* Bits OR-ed into a PK_FAILED accumulator unless v (|re| + |im| of a scaled
+ * diagonal) is in [1, 2): a zero, subnormal, huge, Inf or NaN pivot. */
+#define PK_SCALED_FLAG(v) ((pk_bits(v) & 0x7ff0000000000000u) ^ 0x3ff0000000000000u)
+
+#if PSCR_Z
+#define PK_NPART 2
+typedef struct {
+  double re, im;
+} pk_s;
+#define PK_IN(x) const double *restrict x##r, const double *restrict x##i
+#define PK_OUT(x) double *restrict x##r, double *restrict x##i
+#define PK_PARTS(p, o) (p)[0] + (o), (p)[1] + (o) /* a split array's parts, offset o */
+#define PK_AT(X, K) ((pk_s){X##r[K], X##i[K]})
+#define PK_PUT(X, K, V) (X##r[K] = (V).re, X##i[K] = (V).im)
+#define PK_OF(z) ((pk_s){creal(z), cimag(z)})
+static inline pk_s pks_mul(pk_s x, pk_s y) {
+  return (pk_s){x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re};
+}
+static inline pk_s pks_sub(pk_s x, pk_s y) { return (pk_s){x.re - y.re, x.im - y.im}; }
+static inline pk_s pks_scale(pk_s x, double s) { return (pk_s){x.re * s, x.im * s}; }
+static inline double pks_abs1(pk_s x) { return fabs(x.re) + fabs(x.im); }
+static inline pk_s pks_flush(pk_s x) {
+  return (pk_s){fabs(x.re) < PK_TINY ? 0 : x.re, fabs(x.im) < PK_TINY ? 0 : x.im};
+}
+#else
+#define PK_NPART 1
+typedef struct {
+  double re;
+} pk_s;
+#define PK_IN(x) const double *restrict x##r
+#define PK_OUT(x) double *restrict x##r
+#define PK_PARTS(p, o) (p)[0] + (o)
+#define PK_AT(X, K) ((pk_s){X##r[K]})
+#define PK_PUT(X, K, V) (X##r[K] = (V).re)
+#define PK_OF(z) ((pk_s){z})
+static inline pk_s pks_mul(pk_s x, pk_s y) { return (pk_s){x.re * y.re}; }
+static inline pk_s pks_sub(pk_s x, pk_s y) { return (pk_s){x.re - y.re}; }
+static inline pk_s pks_scale(pk_s x, double s) { return (pk_s){x.re * s}; }
+static inline double pks_abs1(pk_s x) { return fabs(x.re); }
+static inline pk_s pks_flush(pk_s x) { return (pk_s){fabs(x.re) < PK_TINY ? 0 : x.re}; }
+#endif
+
+/* Input row i scaled into a, b, c, y at index t (all rows: i = 0, n-1 too).
+ * Returns a PK_FAILED accumulator. */
+static inline uint64_t pk_load_one(size_t n, size_t i, const T *dl, const T *d, const T *du,
+                                   const T *b, PK_OUT(a), PK_OUT(bb), PK_OUT(c), PK_OUT(y),
+                                   size_t t) {
+  pk_s dd = PK_OF(d[i]);
+  double s = pk_pow2inv(pks_abs1(dd));
+  pk_s bn = pks_scale(dd, s);
+  PK_PUT(a, t, pks_flush(pks_scale(PK_OF(i > 0 ? dl[i] : 0), s)));
+  PK_PUT(bb, t, bn);
+  PK_PUT(c, t, pks_flush(pks_scale(PK_OF(i + 1 < n ? du[i] : 0), s)));
+  PK_PUT(y, t, pks_scale(PK_OF(b[i]), s));
+  return PK_SCALED_FLAG(pks_abs1(bn));
+}
+
+/* Rows lo..hi-1 of the input (0 < lo, hi < n), scaled, to index i - lo.
+ * Returns 1 on a bad diagonal. */
+static inline int pk_load_split(size_t lo, size_t hi, const T *restrict dl, const T *restrict d,
+                                const T *restrict du, const T *restrict b, PK_OUT(a), PK_OUT(bb),
+                                PK_OUT(c), PK_OUT(y)) {
+  uint64_t acc = 0;
+  for (size_t i = lo; i < hi; i++) {
+    pk_s dd = PK_OF(d[i]);
+    double s = pk_pow2inv(pks_abs1(dd));
+    pk_s bn = pks_scale(dd, s);
+    acc |= PK_SCALED_FLAG(pks_abs1(bn));
+    PK_PUT(a, i - lo, pks_flush(pks_scale(PK_OF(dl[i]), s)));
+    PK_PUT(bb, i - lo, bn);
+    PK_PUT(c, i - lo, pks_flush(pks_scale(PK_OF(du[i]), s)));
+    PK_PUT(y, i - lo, pks_scale(PK_OF(b[i]), s));
+  }
+  return PK_FAILED(acc);
+}
+
+/* One division-free step on rows lo..hi-1 (lo >= k, hi + k <= length), row i
+ * to out[i - off]. Returns 1 on a bad pivot. */
+static inline int pk_step_split(size_t lo, size_t hi, size_t k, size_t off, PK_IN(a), PK_IN(b),
+                                PK_IN(c), PK_IN(y), PK_OUT(ao), PK_OUT(bo), PK_OUT(co),
+                                PK_OUT(yo)) {
+  uint64_t acc = 0;
+  for (size_t i = lo; i < hi; i++) {
+    pk_s L = PK_AT(b, i - k), R = PK_AT(b, i + k);
+    pk_s aR = pks_mul(PK_AT(a, i), R), cL = pks_mul(PK_AT(c, i), L), LR = pks_mul(L, R);
+    pk_s piv = pks_sub(pks_sub(pks_mul(PK_AT(b, i), LR), pks_mul(aR, PK_AT(c, i - k))),
+                       pks_mul(cL, PK_AT(a, i + k)));
+    double s = pk_pow2inv(pks_abs1(piv)), ns = -s;
+    pk_s bn = pks_scale(piv, s);
+    acc |= PK_SCALED_FLAG(pks_abs1(bn));
+    PK_PUT(ao, i - off, pks_flush(pks_scale(pks_mul(aR, PK_AT(a, i - k)), ns)));
+    PK_PUT(bo, i - off, bn);
+    PK_PUT(co, i - off, pks_flush(pks_scale(pks_mul(cL, PK_AT(c, i + k)), ns)));
+    pk_s yn = pks_sub(pks_sub(pks_mul(PK_AT(y, i), LR), pks_mul(aR, PK_AT(y, i - k))),
+                      pks_mul(cL, PK_AT(y, i + k)));
+    PK_PUT(yo, i - off, pks_scale(yn, s));
+  }
+  return PK_FAILED(acc);
 }
 
 #endif

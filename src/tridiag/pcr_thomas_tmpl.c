@@ -39,7 +39,7 @@
 /* The hot loops are instruction bound with SSE2 (the x86-64 baseline):
  * GCC also builds an AVX2 copy, picked at load time where the CPU has it
  * (same IEEE results: no FMA contraction under -std=c11, no reductions). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) &&   \
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) &&       \
     __GNUC__ >= 11
 #define PT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
@@ -47,8 +47,8 @@
 #endif
 
 #define PT_TILE (65536 / sizeof(T)) /* rows a thread reduces per chunk (8 x 64 KB of tile) */
-#define PT_MAX_LEVELS 10 /* halo 1023 rows: more levels only add work */
-#define PT_ALIGN 8       /* per-thread regions padded to 8 scalars (no false sharing) */
+#define PT_MAX_LEVELS 10            /* halo 1023 rows: more levels only add work */
+#define PT_ALIGN 8                  /* per-thread regions padded to 8 scalars (no false sharing) */
 
 typedef struct {
   size_t n;
@@ -70,56 +70,57 @@ static size_t pt_round(size_t x) { return (x + PT_ALIGN - 1) / PT_ALIGN * PT_ALI
 
 /* ---- the PCR stage: all sp levels of rows lo..hi-1 in cache ---------------------- */
 
-/* Input row g, scaled (pcr_kernels.h), or the identity outside 0..n-1. */
-static int FN(pt_load_edge)(const FN(pt_plan) *p, ptrdiff_t g, T *a, T *b, T *c, T *y) {
-  if (g < 0 || g >= (ptrdiff_t)p->n) {
-    *a = *c = *y = 0, *b = 1;
-    return 0;
-  }
-  size_t i = (size_t)g;
-  double s = PK_SCALE(p->d[i]);
-  T an = i > 0 ? p->dl[i] * s : 0, cn = i + 1 < p->n ? p->du[i] * s : 0;
-  *a = PK_FLUSH(an);
-  *c = PK_FLUSH(cn);
-  *b = p->d[i] * s, *y = p->b[i] * s;
-  return PK_BAD(p->d[i]);
-}
-
-/* Rows lo-H .. hi+H-1 into w (4 arrays of len), then sp division-free steps
- * ping-ponging with 4 more arrays; level l is valid on a window shrunk by
- * 2^(l-1) on each side, so the last one exactly covers lo..hi-1 and goes to
- * oa, ob, oc, oy[0 .. hi-lo). Returns 1 on a bad pivot. */
-PT_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, T *w, T *oa,
+/* Rows lo-H .. hi+H-1 loaded scaled into a split tile (pcr_kernels.h; the
+ * identity row outside 0..n-1), then sp division-free steps ping-ponging
+ * between two sets of 4 arrays of len rows; level l is valid on a window
+ * shrunk by 2^(l-1) on each side, so the last one exactly covers lo..hi-1
+ * and goes to oa, ob, oc, oy[0 .. hi-lo). Returns 1 on a bad pivot. */
+PT_CLONES static int FN(pt_tile)(const FN(pt_plan) * p, size_t lo, size_t hi, double *w, T *oa,
                                  T *ob, T *oc, T *oy) {
   size_t H = p->H, len = hi - lo + 2 * H;
-  T *s[2][4] = {{w, w + len, w + 2 * len, w + 3 * len},
-                {w + 4 * len, w + 5 * len, w + 6 * len, w + 7 * len}};
+  double *s[2][4][PK_NPART]; /* [set][a, b, c, y][real, imaginary part] */
+  for (size_t q = 0; q < 2 * 4 * PK_NPART; q++)
+    s[q / (4 * PK_NPART)][q / PK_NPART % 4][q % PK_NPART] = w + q * len;
+  double *(*in)[PK_NPART] = s[0];
   ptrdiff_t g0 = (ptrdiff_t)lo - (ptrdiff_t)H, g1 = g0 + (ptrdiff_t)len, nn = (ptrdiff_t)p->n;
   ptrdiff_t f0 = g0 > 1 ? g0 : 1, f1 = g1 < nn - 1 ? g1 : nn - 1;
-  T **in = s[0];
   int bad = 0;
-  for (ptrdiff_t g = g0; g < g1 && g < f0; g++)
-    bad |= FN(pt_load_edge)(p, g, in[0] + (g - g0), in[1] + (g - g0), in[2] + (g - g0),
-                            in[3] + (g - g0));
-  if (f0 < f1)
-    bad |= FN(pk_load_scaled)((size_t)f0, (size_t)f1, p->dl, p->d, p->du, p->b,
-                              in[0] + (f0 - g0), in[1] + (f0 - g0), in[2] + (f0 - g0),
-                              in[3] + (f0 - g0));
-  for (ptrdiff_t g = f0 > f1 ? f0 : f1; g < g1; g++)
-    bad |= FN(pt_load_edge)(p, g, in[0] + (g - g0), in[1] + (g - g0), in[2] + (g - g0),
-                            in[3] + (g - g0));
+  for (ptrdiff_t g = g0; g < g1; g++) {
+    size_t t = (size_t)(g - g0);
+    if (g == f0 && f0 < f1) { /* the interior rows at once */
+      bad |= pk_load_split((size_t)f0, (size_t)f1, p->dl, p->d, p->du, p->b, PK_PARTS(in[0], t),
+                           PK_PARTS(in[1], t), PK_PARTS(in[2], t), PK_PARTS(in[3], t));
+      g = f1 - 1;
+    } else if (g >= 0 && g < nn) {
+      bad |= PK_FAILED(pk_load_one(p->n, (size_t)g, p->dl, p->d, p->du, p->b, PK_PARTS(in[0], 0),
+                                   PK_PARTS(in[1], 0), PK_PARTS(in[2], 0), PK_PARTS(in[3], 0), t));
+    } else { /* identity row: a = c = y = 0, b = 1 */
+      for (int q = 0; q < 4 * PK_NPART; q++) in[q / PK_NPART][q % PK_NPART][t] = q == PK_NPART;
+    }
+  }
   size_t v0 = 0, v1 = len;
   for (int l = 1; l <= p->sp; l++) {
     size_t k = (size_t)1 << (l - 1);
     v0 += k, v1 -= k;
-    in = s[(l - 1) & 1];
-    T **out = s[l & 1];
-    if (l < p->sp)
-      bad |= FN(pk_step_scaled)(v0, v1, k, 0, in[0], in[1], in[2], in[3], out[0], out[1],
-                                out[2], out[3]);
-    else
-      bad |= FN(pk_step_scaled)(v0, v1, k, H, in[0], in[1], in[2], in[3], oa, ob, oc, oy);
+    double *(*i)[PK_NPART] = s[(l - 1) & 1], *(*o)[PK_NPART] = s[l & 1];
+#if !PSCR_Z /* the last level straight to the caller's arrays */
+    if (l == p->sp) {
+      bad |= pk_step_split(v0, v1, k, H, PK_PARTS(i[0], 0), PK_PARTS(i[1], 0), PK_PARTS(i[2], 0),
+                           PK_PARTS(i[3], 0), oa, ob, oc, oy);
+      break;
+    }
+#endif
+    bad |= pk_step_split(v0, v1, k, 0, PK_PARTS(i[0], 0), PK_PARTS(i[1], 0), PK_PARTS(i[2], 0),
+                         PK_PARTS(i[3], 0), PK_PARTS(o[0], 0), PK_PARTS(o[1], 0), PK_PARTS(o[2], 0),
+                         PK_PARTS(o[3], 0));
   }
+#if PSCR_Z /* interleave the parts of rows lo..hi-1 of the last level */
+  T *out[4] = {oa, ob, oc, oy};
+  for (int q = 0; q < 4; q++) {
+    const double *re = s[p->sp & 1][q][0] + H, *im = s[p->sp & 1][q][1] + H;
+    for (size_t t = 0; t < hi - lo; t++) out[q][t] = CMPLX(re[t], im[t]);
+  }
+#endif
   return bad;
 }
 
@@ -128,9 +129,9 @@ PT_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, T *
 /* Forward sweep of WB (a constant after inlining) lanes over `rows` row
  * groups: a, b, c, y step by P (the chunk buffer), cc, yy by W (the thread's
  * region). The recurrences live in registers; cp, yp carry them between chunks. */
-static PT_INLINE int FN(pt_fwd)(size_t WB, size_t rows, size_t P, size_t W, const T *a,
-                                const T *b, const T *c, const T *y, T *restrict cp,
-                                T *restrict yp, T *restrict cc, T *restrict yy) {
+static PT_INLINE int FN(pt_fwd)(size_t WB, size_t rows, size_t P, size_t W, const T *a, const T *b,
+                                const T *c, const T *y, T *restrict cp, T *restrict yp,
+                                T *restrict cc, T *restrict yy) {
   T cr[8], yr[8];
   uint64_t acc = 0;
   for (size_t w = 0; w < WB; w++) cr[w] = cp[w], yr[w] = yp[w];
@@ -152,7 +153,7 @@ static PT_INLINE int FN(pt_fwd)(size_t WB, size_t rows, size_t P, size_t W, cons
 
 /* The first nl of the thread's W lanes (from s0) over row groups j0..j1-1 of
  * the chunk starting at row R0, in blocks of <= 8 lanes. */
-static int FN(pt_fwd_lanes)(const FN(pt_plan) *p, size_t s0, size_t nl, size_t W, size_t j0,
+static int FN(pt_fwd_lanes)(const FN(pt_plan) * p, size_t s0, size_t nl, size_t W, size_t j0,
                             size_t j1, size_t R0, T *const *bu, T *cp, T *yp, T *cc, T *yy) {
   int bad = 0;
   size_t rows = j1 - j0, o = j0 * p->P + s0 - R0;
@@ -172,8 +173,8 @@ static int FN(pt_fwd_lanes)(const FN(pt_plan) *p, size_t s0, size_t nl, size_t W
 }
 
 /* Back substitution of the thread's lanes s0..s0+W-1, x written into b. */
-PT_CLONES static void FN(pt_back)(const FN(pt_plan) *p, size_t s0, size_t W, const T *cc, const T *yy,
-                        T *restrict xn) {
+PT_CLONES static void FN(pt_back)(const FN(pt_plan) * p, size_t s0, size_t W, const T *cc,
+                                  const T *yy, T *restrict xn) {
   size_t P = p->P, n = p->n;
   for (size_t w = 0; w < W; w++) xn[w] = 0;
   for (size_t j = p->m; j-- > 0;) {
@@ -189,11 +190,12 @@ PT_CLONES static void FN(pt_back)(const FN(pt_plan) *p, size_t s0, size_t W, con
 }
 
 /* One thread of P+TO; tid < nt. With nt == 1 no barrier is met. */
-static void FN(pt_overlapped)(FN(pt_plan) *p, int tid) {
+static void FN(pt_overlapped)(FN(pt_plan) * p, int tid) {
   size_t P = p->P, n = p->n, C = p->C, H = p->H;
   size_t s0 = (size_t)tid * P / (size_t)p->nt, s1 = (size_t)(tid + 1) * P / (size_t)p->nt;
   size_t W = s1 - s0;
   T *w = p->ws + (size_t)tid * p->per, *cp = w + 8 * pt_round(p->part + 2 * H);
+  double *tile = (double *)w; /* 8 split arrays (pcr_kernels.h) in the room of 8 of T */
   T *yp = cp + p->wmax, *xn = yp + p->wmax;
   T *cc = p->cc + s0 * p->m, *yy = p->yy + s0 * p->m;
   for (size_t q = 0; q < W; q++) cp[q] = yp[q] = 0;
@@ -205,7 +207,7 @@ static void FN(pt_overlapped)(FN(pt_plan) *p, int tid) {
     for (int q = 0; q < 4; q++) bu[q] = base + (size_t)q * C;
     size_t lo = R0 + (size_t)tid * p->part, hi = lo + p->part < R1 ? lo + p->part : R1;
     if (lo < hi)
-      bad |= FN(pt_tile)(p, lo, hi, w, bu[0] + (lo - R0), bu[1] + (lo - R0), bu[2] + (lo - R0),
+      bad |= FN(pt_tile)(p, lo, hi, tile, bu[0] + (lo - R0), bu[1] + (lo - R0), bu[2] + (lo - R0),
                          bu[3] + (lo - R0));
     if (p->nt > 1) {
 #pragma omp barrier
@@ -234,14 +236,14 @@ static void FN(pt_overlapped)(FN(pt_plan) *p, int tid) {
 /* ---- SP+T: shuffled systems, solved by td_thomas --------------------------------- */
 
 /* Row i = j P + s sits at off(s) + j in the shuffled layout. */
-static size_t FN(pt_off)(const FN(pt_plan) *p, size_t s) {
+static size_t FN(pt_off)(const FN(pt_plan) * p, size_t s) {
   size_t q = p->n / p->P, rem = p->n % p->P;
   return s * q + (s < rem ? s : rem);
 }
 
 /* One thread of SP+T: reduce its tiles and scatter them shuffled, solve its
  * systems, then unshuffle its row groups into b. */
-static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
+static void FN(pt_shuffled)(FN(pt_plan) * p, int tid) {
   size_t n = p->n, P = p->P, S = p->part, H = p->H, nt = (size_t)p->nt, t = (size_t)tid;
   T *w = p->ws + t * p->per, *o = w + 8 * pt_round(S + 2 * H), *th = o + 4 * pt_round(S);
   T *sa = p->buf, *sb = sa + n, *sc = sb + n, *sy = sc + n;
@@ -250,7 +252,7 @@ static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
   for (size_t q = t * ntiles / nt; q < (t + 1) * ntiles / nt; q++) {
     size_t lo = q * S, hi = lo + S < n ? lo + S : n, len = hi - lo;
     T *oa = o, *ob = o + S, *oc = o + 2 * S, *oy = o + 3 * S;
-    bad |= FN(pt_tile)(p, lo, hi, w, oa, ob, oc, oy);
+    bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy);
     /* the reduced rows, shuffled (Fig. 4): lo is a multiple of P (so is S),
      * tile row s + P j is row lo / P + j of system s */
     for (size_t s = 0; s < P && s < len; s++) {
@@ -291,7 +293,7 @@ static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
 /* ---- driver ------------------------------------------------------------------------ */
 
 /* Sizes for nt threads; returns the scalars of memory needed. */
-static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
+static size_t FN(pt_setup)(FN(pt_plan) * p, int nt) {
   size_t P = p->P, H = p->H, ntz = (size_t)nt;
   size_t S = PT_TILE > 4 * P ? PT_TILE : 4 * P;
   p->nt = nt;
@@ -309,22 +311,22 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
   return ntz * p->per + 8 * p->C + 2 * P * p->m;
 }
 
-static void FN(pt_carve)(FN(pt_plan) *p, T *mem) {
+static void FN(pt_carve)(FN(pt_plan) * p, T *mem) {
   p->ws = mem;
   p->buf = mem + (size_t)p->nt * p->per;
   p->cc = p->buf + 8 * p->C;
   p->yy = p->cc + p->P * p->m;
 }
 
-static void FN(pt_thread)(FN(pt_plan) *p, int tid) {
+static void FN(pt_thread)(FN(pt_plan) * p, int tid) {
   if (p->variant == TD_PT_SHUFFLED)
     FN(pt_shuffled)(p, tid);
   else
     FN(pt_overlapped)(p, tid);
 }
 
-pscr_status FN(td_pcr_thomas_run)(size_t n, const T *dl, const T *d, const T *du, T *b,
-                                  td_ctl *ctl, int levels) {
+pscr_status FN(td_pcr_thomas_run)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl,
+                                  int levels) {
   int nt = ctl && ctl->threads > 1 ? ctl->threads : 1;
   int sp = levels < 0 ? td_pcr_thomas_levels(n, nt) : levels;
   if (sp > PT_MAX_LEVELS) sp = PT_MAX_LEVELS;

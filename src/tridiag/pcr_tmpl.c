@@ -20,7 +20,8 @@ static int FN(pcr_load)(size_t n, size_t lo, size_t hi, const T *dl, const T *d,
                         const T *b, T *a, T *c, T *y) {
   size_t flo = lo > 1 ? lo : 1, fhi = hi < n - 1 ? hi : n - 1;
   int bad = 0;
-  for (size_t i = lo; i < hi && i < flo; i++) bad += FN(pk_load_row)(n, i, dl, d, du, b, a + i, c + i, y + i);
+  for (size_t i = lo; i < hi && i < flo; i++)
+    bad += FN(pk_load_row)(n, i, dl, d, du, b, a + i, c + i, y + i);
   if (flo < fhi) bad += FN(pk_load_rows)(flo, fhi, dl, d, du, b, a + flo, c + flo, y + flo);
   for (size_t i = flo > fhi ? flo : fhi; i < hi; i++)
     bad += FN(pk_load_row)(n, i, dl, d, du, b, a + i, c + i, y + i);

@@ -18,22 +18,24 @@
 
 #include "tridiag/td.h"
 
-#define SPIKE_MIN_ROWS 4096    /* default partitions have at least this many rows */
+#define SPIKE_BLOCK_ROWS 8192  /* default block size: Y, V, W and factors stay in cache */
+#define SPIKE_MIN_ROWS 2048    /* default partitions have at least this many rows */
 #define SPIKE_DIRECT_PAIRS 64  /* reduced systems of at most 2x this order are solved directly */
 #define SPIKE_GROUP_PAIRS 32   /* blocks of a reduced system hold this many pairs (x2 unknowns) */
 #define SPIKE_DELTA 1.0e-8     /* a block pivot below SPIKE_DELTA * block scale is "singular" */
 #define SPIKE_MODIFY 1.0e-4    /* g-Spike modifies a block when |R_mm| < SPIKE_MODIFY * scale */
-#define SPIKE_MENDED 1.0e-6    /* ... and keeps the modification if |R~_mm| >= SPIKE_MENDED * scale */
 #define SPIKE_BIG 1.0e150      /* spikes above this may overflow the recovery: solve safely */
 
-/* Partitions for n rows: `wanted` (> 0) capped so that every block keeps
- * 2 rows; else one per thread with at least SPIKE_MIN_ROWS rows each. */
+/* Partitions for n rows: `wanted` (> 0) capped so that every block keeps 2 rows;
+ * else one per thread at least, blocks of about SPIKE_BLOCK_ROWS rows (never
+ * fewer than SPIKE_MIN_ROWS), a multiple of the thread count; 1 on one thread. */
 static inline size_t spike_partition_count(size_t n, int threads, int wanted) {
   size_t cap = n / 2 > 0 ? n / 2 : 1;
   if (wanted > 0) return (size_t)wanted < cap ? (size_t)wanted : cap;
   if (threads <= 1) return 1;
-  size_t p = n / SPIKE_MIN_ROWS;
-  if (p > (size_t)threads) p = (size_t)threads;
+  size_t t = (size_t)threads, p = (n + SPIKE_BLOCK_ROWS - 1) / SPIKE_BLOCK_ROWS;
+  p = (p + t - 1) / t * t;
+  if (p > n / SPIKE_MIN_ROWS) p = n / SPIKE_MIN_ROWS;
   return p >= 2 ? p : 1;
 }
 

@@ -13,7 +13,8 @@ static const double gauss[2] = {0.21132486540518711775, 0.78867513459481288225};
 
 /* Random steps: a mesh graded by a random factor up to 1e3 between steps. */
 static void random_steps(pt_rng *r, size_t count, double *h) {
-  for (size_t i = 0; i < count; i++) h[i] = exp(pt_uniform(r, -3.5, 3.5));
+  for (size_t i = 0; i < count; i++)
+    h[i] = exp(pt_uniform(r, -3.5, 3.5));
 }
 
 static double rel(double a, double b) { return fabs(a - b) / fmax(fabs(b), 1e-300); }
@@ -21,13 +22,15 @@ static double rel(double a, double b) { return fabs(a - b) / fmax(fabs(b), 1e-30
 static void uniform_poisson(pt_rng *r) {
   size_t n = 1 + (size_t)pt_uniform(r, 0, NMAX - 1);
   double hs = pt_uniform(r, 1e-4, 2.0), h[NMAX + 1], ad[NMAX], ao[NMAX], md[NMAX];
-  for (size_t i = 0; i <= n; i++) h[i] = hs;
+  for (size_t i = 0; i <= n; i++)
+    h[i] = hs;
   PT_CHECK_STATUS(pscr_factor_poisson_fem(n, h, ad, ao, md), PSCR_OK);
   double worst = 0;
   for (size_t i = 0; i < n; i++) {
     worst = fmax(worst, rel(ad[i], 2.0 / hs));
     worst = fmax(worst, rel(md[i], hs));
-    if (i + 1 < n) worst = fmax(worst, rel(ao[i], -1.0 / hs));
+    if (i + 1 < n)
+      worst = fmax(worst, rel(ao[i], -1.0 / hs));
   }
   PT_CHECK_LE(worst, 4e-16, "uniform Poisson n %zu h %g: A = tridiag(-1,2,-1)/h, M = h I", n, hs);
 }
@@ -40,7 +43,8 @@ static void graded_poisson(pt_rng *r) {
   random_steps(r, n + 1, h);
   PT_CHECK_STATUS(pscr_factor_poisson_fem(n, h, ad, ao, md), PSCR_OK);
   x[0] = pt_uniform(r, -1, 1);
-  for (size_t e = 0; e <= n; e++) x[e + 1] = x[e] + h[e];
+  for (size_t e = 0; e <= n; e++)
+    x[e + 1] = x[e] + h[e];
   for (size_t e = 0; e <= n; e++) { /* element [x_e, x_e+1]: phi = (1-t, t) */
     for (int g = 0; g < 2; g++) {
       double w = 0.5 * h[e], phi[2] = {1 - gauss[g], gauss[g]}, dphi[2] = {-1 / h[e], 1 / h[e]};
@@ -55,23 +59,29 @@ static void graded_poisson(pt_rng *r) {
   for (size_t i = 0; i < n; i++) {
     worst = fmax(worst, rel(ad[i], kd[i + 1]));
     worst = fmax(worst, rel(md[i], mm[i + 1]));
-    if (i + 1 < n) worst = fmax(worst, rel(ao[i], ko[i + 1]));
+    if (i + 1 < n)
+      worst = fmax(worst, rel(ao[i], ko[i + 1]));
   }
   PT_CHECK_LE(worst, 1e-13, "graded Poisson n %zu vs element assembly", n);
   /* A u for u linear: zero in the interior rows, boundary values / step in the end rows */
   double al = pt_uniform(r, -2, 2), be = pt_uniform(r, -2, 2), u[NMAX + 2], scale = 0;
-  for (size_t j = 0; j < n + 2; j++) u[j] = al + be * x[j];
+  for (size_t j = 0; j < n + 2; j++)
+    u[j] = al + be * x[j];
   for (size_t i = 0; i < n; i++) {
-    double au = ad[i] * u[i + 1] + (i > 0 ? ao[i - 1] * u[i] : 0) + (i + 1 < n ? ao[i] * u[i + 2] : 0);
-    if (i == 0) au -= u[0] / h[0];
-    if (i == n - 1) au -= u[n + 1] / h[n];
+    double au =
+        ad[i] * u[i + 1] + (i > 0 ? ao[i - 1] * u[i] : 0) + (i + 1 < n ? ao[i] * u[i + 2] : 0);
+    if (i == 0)
+      au -= u[0] / h[0];
+    if (i == n - 1)
+      au -= u[n + 1] / h[n];
     double mag = fabs(ad[i] * u[i + 1]) + 1;
     scale = fmax(scale, fabs(au) / mag);
   }
   PT_CHECK_LE(scale, 1e-13, "A (linear) = boundary terms only, n %zu", n);
   /* M sums to the domain length less the two half end steps (boundary nodes excluded) */
   double msum = 0, len = x[n + 1] - x[0];
-  for (size_t i = 0; i < n; i++) msum += md[i];
+  for (size_t i = 0; i < n; i++)
+    msum += md[i];
   PT_CHECK_LE(rel(msum + 0.5 * (h[0] + h[n]), len), 1e-14, "sum M + end halves = length");
 }
 
@@ -83,7 +93,8 @@ static void helmholtz_1d(pt_rng *r) {
   random_steps(r, n - 1, h);
   PT_CHECK_STATUS(pscr_factor_helmholtz_abc(n, h, w, ad, ao, md, mo), PSCR_OK);
   x[0] = 0;
-  for (size_t i = 0; i + 1 < n; i++) x[i + 1] = x[i] + h[i];
+  for (size_t i = 0; i + 1 < n; i++)
+    x[i + 1] = x[i] + h[i];
   double worst = 0;
   for (size_t l = 0; l < n; l++) {
     double left = l > 0 ? h[l - 1] : 0, right = l + 1 < n ? h[l] : 0;
@@ -107,7 +118,8 @@ static void helmholtz_1d(pt_rng *r) {
     double s1 = fabs(v1); /* |u|^T |A| |u|: the rounding scale of u^T A u */
     for (int side = 0; side < 2; side++) {
       size_t k = side ? l + 1 : l - 1, e = side ? l : l - 1;
-      if ((side == 0 && l == 0) || (side == 1 && l + 1 == n)) continue;
+      if ((side == 0 && l == 0) || (side == 1 && l + 1 == n))
+        continue;
       double uk = al + be * x[k];
       v1 += ao[2 * e] * uk, vm += mo[2 * e] * uk, r1 += ao[2 * e], s1 += fabs(ao[2 * e] * uk);
     }
@@ -125,8 +137,7 @@ static void helmholtz_1d(pt_rng *r) {
  * -Lap u - w^2 u with du/dn = i w u + i/(2w) d2u/ds2 on the rectangle's edges and the corner
  * condition (du/dn1 + du/dn2) = 3/2 i w u, assembled element by element by quadrature. */
 #define N2 8
-static double complex kron_entry(const double *a[2][2], size_t n2, size_t i, size_t j,
-                                 double w) {
+static double complex kron_entry(const double *a[2][2], size_t n2, size_t i, size_t j, double w) {
   size_t i1 = i / n2, i2 = i % n2, j1 = j / n2, j2 = j % n2;
   double complex f[2][2]; /* f[dim][0] = A entry, f[dim][1] = M entry */
   size_t ii[2] = {i1, i2}, jj[2] = {j1, j2};
@@ -154,7 +165,8 @@ static void helmholtz_2d_weak_form(pt_rng *r) {
     n[d] = 2 + (size_t)pt_uniform(r, 0, N2 - 2);
     random_steps(r, n[d] - 1, h[d]);
     x[d][0] = 0;
-    for (size_t i = 0; i + 1 < n[d]; i++) x[d][i + 1] = x[d][i] + h[d][i];
+    for (size_t i = 0; i + 1 < n[d]; i++)
+      x[d][i + 1] = x[d][i] + h[d][i];
     PT_CHECK_STATUS(pscr_factor_helmholtz_abc(n[d], h[d], w, buf[d][0], buf[d][0] + 2 * NMAX,
                                               buf[d][1], buf[d][1] + 2 * NMAX),
                     PSCR_OK);
@@ -162,7 +174,8 @@ static void helmholtz_2d_weak_form(pt_rng *r) {
   size_t nn = n[0] * n[1];
   double complex *ref = calloc(nn * nn, sizeof *ref);
   PT_CHECK(ref != NULL, "alloc");
-  if (!ref) return;
+  if (!ref)
+    return;
   /* interior: bilinear elements, stiffness - w^2 mass, 2x2 Gauss (exact for these products) */
   for (size_t e1 = 0; e1 + 1 < n[0]; e1++)
     for (size_t e2 = 0; e2 + 1 < n[1]; e2++)
@@ -181,7 +194,7 @@ static void helmholtz_2d_weak_form(pt_rng *r) {
             }
         }
   /* edges: -i w int u v + i/(2w) int u_s v_s, 1D elements along each of the four sides */
-  for (int d = 0; d < 2; d++)       /* the side runs along dimension d */
+  for (int d = 0; d < 2; d++)              /* the side runs along dimension d */
     for (int side = 0; side < 2; side++) { /* the other coordinate at its min or max */
       size_t fixed = side ? n[1 - d] - 1 : 0;
       for (size_t e = 0; e + 1 < n[d]; e++)
@@ -191,8 +204,7 @@ static void helmholtz_2d_weak_form(pt_rng *r) {
             for (int b = 0; b < 2; b++) {
               size_t ia = d == 0 ? (e + a) * n[1] + fixed : fixed * n[1] + e + a;
               size_t ib = d == 0 ? (e + b) * n[1] + fixed : fixed * n[1] + e + b;
-              ref[ia * nn + ib] +=
-                  0.5 * he * (-I * w * p[a] * p[b] + I / (2 * w) * dp[a] * dp[b]);
+              ref[ia * nn + ib] += 0.5 * he * (-I * w * p[a] * p[b] + I / (2 * w) * dp[a] * dp[b]);
             }
         }
     }
@@ -208,8 +220,8 @@ static void helmholtz_2d_weak_form(pt_rng *r) {
       worst = fmax(worst, cabs(kron_entry(fac, n[1], i, j, w) - ref[i * nn + j]));
       scale = fmax(scale, cabs(ref[i * nn + j]));
     }
-  PT_CHECK_LE(worst / scale, 1e-13, "2D ABC weak form vs Kronecker form, n %zu x %zu, w %g",
-              n[0], n[1], w);
+  PT_CHECK_LE(worst / scale, 1e-13, "2D ABC weak form vs Kronecker form, n %zu x %zu, w %g", n[0],
+              n[1], w);
   free(ref);
 }
 
@@ -217,7 +229,8 @@ static void helmholtz_2d_weak_form(pt_rng *r) {
 static void bad_input(void) {
   double h[4] = {0.25, 0.25, 0.25, 0.25}, out[4][8], save[4][8];
   for (int k = 0; k < 4; k++)
-    for (int i = 0; i < 8; i++) out[k][i] = save[k][i] = 1234.5 + k + i;
+    for (int i = 0; i < 8; i++)
+      out[k][i] = save[k][i] = 1234.5 + k + i;
   double *ad = out[0], *ao = out[1], *md = out[2], *mo = out[3];
   PT_CHECK_STATUS(pscr_factor_poisson_fem(0, h, ad, ao, md), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_factor_poisson_fem(3, NULL, ad, ao, md), PSCR_ERR_INVALID_ARGUMENT);
@@ -243,7 +256,8 @@ static void bad_input(void) {
       double hb[4] = {0.25, 0.25, 0.25, 0.25};
       hb[pos] = badv[v];
       PT_CHECK_STATUS(pscr_factor_poisson_fem(3, hb, ad, ao, md), want[v]);
-      if (pos < 3) PT_CHECK_STATUS(pscr_factor_helmholtz_abc(4, hb, 1, ad, ao, md, mo), want[v]);
+      if (pos < 3)
+        PT_CHECK_STATUS(pscr_factor_helmholtz_abc(4, hb, 1, ad, ao, md, mo), want[v]);
     }
   PT_CHECK(pt_equal_bytes(out, save, sizeof out), "outputs untouched on bad input");
   /* n = 1 (Poisson) needs no off-diagonal */

@@ -9,7 +9,7 @@
 
 /* Shifted systems solved together, interleaved so the compiler vectorizes
  * across systems (the Thomas recurrences are sequential within one). */
-#define PSCR_CPU_V 8
+#define PSCR_CPU_V PSCR_INNER_LANES
 
 /* Complex products and magnitudes without C99 Annex G's NaN recovery calls:
  * the hot loops stay inline and vectorizable. */

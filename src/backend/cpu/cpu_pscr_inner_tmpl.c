@@ -38,17 +38,18 @@ static inline T FN(rhs_at)(const FN(chunk) * c, size_t n, size_t i, int v) {
 }
 
 /* Forward sweep of V interleaved systems: P = 1/pivots, Z = modified rhs.
+ * The rhs is Rh (interleaved, when not NULL) plus the chunk's sources.
  * mg: min over rows of |d| - |l| - |u| (complex: |d|^2 - (|l|_1+|u|_1)^2);
  * lo, hi: min / max of |pivot| (complex: |pivot|^2). */
-static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, T *restrict P,
-                               T *restrict Z, R *mg, R *lo, R *hi, const int dom) {
+static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, const T *Rh,
+                               T *restrict P, T *restrict Z, R *mg, R *lo, R *hi, const int dom) {
   size_t n = m->n;
   T op[V], rp[V], zp[V];
   R mgv[V], lov[V], hiv[V];
   for (int v = 0; v < V; v++) op[v] = rp[v] = zp[v] = 0, mgv[v] = lov[v] = INFINITY, hiv[v] = 0;
   for (size_t i = 0; i < n; i++) {
     T rhs[V];
-    for (int v = 0; v < V; v++) rhs[v] = 0;
+    for (int v = 0; v < V; v++) rhs[v] = Rh ? Rh[i * V + v] : 0;
     for (size_t r = 0; r < c->nsrc; r++) {
       T s = c->xb[c->dpos[r] * n + i];
       for (int v = 0; v < V; v++) rhs[v] += SMUL(c->wr[r * V + v], s);
@@ -170,14 +171,14 @@ static pscr_status FN(gtsv)(size_t n, T *dl, T *d, T *du, T *du2, T *b) {
 }
 
 /* System v alone into column v of Z: AUTO = partial pivoting, else the registry's solver. */
-static pscr_status FN(one)(const FN(tri) * m, const FN(chunk) * c, int v, pscr_td_algorithm alg,
-                           T *w, T *Z) {
+static pscr_status FN(one)(const FN(tri) * m, const FN(chunk) * c, const T *Rh, int v,
+                           pscr_td_algorithm alg, T *w, T *Z) {
   size_t n = m->n;
   T *l = w, *d = w + n, *u = w + 2 * n, *b = w + 3 * n, *extra = w + 4 * n, sg = c->sg[v];
   for (size_t i = 0; i < n; i++) {
     d[i] = m->ad[i] + SMUL(sg, m->md[i]);
     u[i] = i + 1 < n ? m->ao[i] + SMUL(sg, m->mo[i]) : 0;
-    b[i] = FN(rhs_at)(c, n, i, v);
+    b[i] = (Rh ? Rh[i * V + v] : 0) + FN(rhs_at)(c, n, i, v);
   }
   pscr_status st;
   if (alg == PSCR_TD_AUTO) {
@@ -195,84 +196,150 @@ static pscr_status FN(one)(const FN(tri) * m, const FN(chunk) * c, int v, pscr_t
 }
 
 size_t FN(cpu_pscr_inner_scratch)(size_t n_last, size_t max_nd) {
-  return (2 * V + 9) * n_last + (2 * max_nd + 8) * V;
+  return (5 * V + 9) * n_last + (2 * max_nd + 8) * V;
 }
 
-/* One task: eigenpairs l0..l1-1 of one block for vector p of the batch. */
-static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T *ws) {
-  const pscr_step *st = a->step;
-  const pscr_group *g = a->group;
-  const pscr_task *tk = &st->tasks[t];
-  const pscr_block *b = &st->blocks[tk->block];
-  FN(tri) m = {a->kron.n[0], a->kron.ad[0], a->kron.ao[0], a->kron.md[0], a->kron.mo[0]};
-  size_t n = m.n, nr = 2 + b->nd;
+/* The chunk's V systems (nv real ones, the others padding). With acc, the
+ * sums are formed in the backward sweep when every system stayed on Thomas
+ * (*fused = 1); otherwise the solutions are left in Z. */
+static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk) * ch, const T *Rh, int nv,
+                                   pscr_td_algorithm alg, T *P, T *Z, T *gen, size_t nout,
+                                   const T *wo, T *acc, int *fused) {
+  int ok[V] = {0}, all = 1;
+  *fused = 0;
+  if (alg == PSCR_TD_AUTO || alg == PSCR_TD_THOMAS) {
+    R mg[V], lo[V], hi[V];
+    if (alg == PSCR_TD_AUTO)
+      FN(forward)(m, ch, Rh, P, Z, mg, lo, hi, 1);
+    else
+      FN(forward)(m, ch, Rh, P, Z, mg, lo, hi, 0);
+    for (int v = 0; v < nv; v++) {
+      if (alg == PSCR_TD_THOMAS && !(lo[v] > 0)) return PSCR_ERR_SINGULAR;
+      ok[v] = alg == PSCR_TD_THOMAS || mg[v] > 0;
+#if PSCR_Z
+      ok[v] = ok[v] && lo[v] >= DBL_MIN && hi[v] <= DBL_MAX;
+#endif
+      all = all && ok[v];
+    }
+    if (all && acc) {
+      FN(backward)(m, ch->sg, P, Z, nout, wo, acc, 0);
+      *fused = 1;
+      return PSCR_OK;
+    }
+    FN(backward)(m, ch->sg, P, Z, 0, wo, acc, 1);
+  }
+  for (int v = 0; v < nv; v++) {
+    if (ok[v]) continue;
+    pscr_status s = FN(one)(m, ch, Rh, v, alg, gen, Z);
+    if (s != PSCR_OK) return s;
+  }
+  return PSCR_OK;
+}
+
+/* Lane v of a chunk: shift and weights of eigenpair l of block b (on = 0: padding). */
+static void FN(lane)(const pscr_stage_args *a, const pscr_block *b, size_t l, int v, T on, T c,
+                     FN(chunk) * ch, T *wo) {
+  const T *w = (const T *)a->comp + b->comp + l * (2 + b->nd);
   int back = a->phase == PSCR_BACK;
-  size_t nout = back ? b->nd : 2;
-  const T *x = (const T *)a->x + p * a->x_stride, *lam = (const T *)a->lambda + b->eig;
-  const T *comp = (const T *)a->comp + b->comp, *lao = a->lev_ao, *lmo = a->lev_mo;
-  T c = ((const T *)a->shift)[p];
-  T *acc = (T *)a->acc + (p * (g->t1 - g->t0) + (t - g->t0)) * a->acc_item;
-  T *P = ws, *Z = P + V * n, *gs = Z + V * n, *ge = gs + n, *gen = ge + n;
-  T *wr = gen + 7 * n, *wo = wr + b->nd * V, *w0 = wo + (b->nd > 2 ? b->nd : 2) * V;
-  T *wm = w0 + V, *sg = wm + V;
-  FN(chunk) ch = {b->nd, x + b->s * n, st->dpos + b->d, NULL, NULL, wr, w0, wm, sg};
-  memset(acc, 0, nout * n * sizeof *acc);
-  if (back && b->s > 0) { /* K̂ u_{s-1} of (28), (29) */
+  T *sg = (T *)ch->sg, *wr = (T *)ch->wr, *w0 = (T *)ch->w0, *wm = (T *)ch->wm;
+  sg[v] = c + ((const T *)a->lambda)[b->eig + l];
+  for (size_t r = 0; r < ch->nsrc; r++) wr[r * V + v] = on * w[2 + r];
+  w0[v] = -on * w[0], wm[v] = -on * w[1];
+  for (size_t q = 0; q < (back ? b->nd : 2); q++) wo[q * V + v] = on * w[back ? 2 + q : q];
+}
+
+/* K̂ u_{s-1} and Ǩ u_{e+1} of (28), (29) for block b into gs, ge (NULL: no neighbour). */
+static void FN(boundary)(const pscr_stage_args *a, const pscr_block *b, const T *x, T c, T *gs,
+                         T *ge, const T **gsp, const T **gep) {
+  const T *lao = a->lev_ao, *lmo = a->lev_mo;
+  size_t n = a->len;
+  *gsp = *gep = NULL;
+  if (a->phase != PSCR_BACK) return;
+  if (b->s > 0) {
     size_t j = b->s - 1;
     FN(cpu_pscr_kron)(&a->kron, lao[j] + SMUL(c, lmo[j]), lmo[j], x + j * n, gs, 0, n, 0, NULL);
-    ch.gs = gs;
+    *gsp = gs;
   }
-  if (back && b->s + b->m < a->lev_n) { /* Ǩ u_{e+1} */
+  if (b->s + b->m < a->lev_n) {
     size_t j = b->s + b->m - 1;
     FN(cpu_pscr_kron)(&a->kron, lao[j] + SMUL(c, lmo[j]), lmo[j], x + (j + 1) * n, ge, 0, n, 0,
                       NULL);
-    ch.ge = ge;
+    *gep = ge;
   }
-  for (size_t l = tk->l0; l < tk->l1; l += V) {
-    int nv = tk->l1 - l < V ? (int)(tk->l1 - l) : V;
-    for (int v = 0; v < V; v++) { /* padding repeats system 0 with zero weights */
-      size_t e = v < nv ? l + v : l;
-      const T *w = comp + e * nr;
-      T on = v < nv ? 1 : 0;
-      sg[v] = c + lam[e];
-      for (size_t r = 0; r < b->nd; r++) wr[r * V + v] = on * w[2 + r];
-      w0[v] = -on * w[0], wm[v] = -on * w[1];
-      for (size_t q = 0; q < nout; q++) wo[q * V + v] = on * w[back ? 2 + q : q];
-    }
-    int ok[V] = {0}, all = 1;
-    if (a->alg == PSCR_TD_AUTO || a->alg == PSCR_TD_THOMAS) {
-      R mg[V], lo[V], hi[V];
-      if (a->alg == PSCR_TD_AUTO)
-        FN(forward)(&m, &ch, P, Z, mg, lo, hi, 1);
-      else
-        FN(forward)(&m, &ch, P, Z, mg, lo, hi, 0);
-      for (int v = 0; v < nv; v++) {
-        if (a->alg == PSCR_TD_THOMAS && !(lo[v] > 0)) return PSCR_ERR_SINGULAR;
-        ok[v] = a->alg == PSCR_TD_THOMAS || mg[v] > 0;
-#if PSCR_Z
-        ok[v] = ok[v] && lo[v] >= DBL_MIN && hi[v] <= DBL_MAX;
-#endif
-        all = all && ok[v];
-      }
-    } else {
-      all = 0;
-    }
-    if (all) {
-      FN(backward)(&m, sg, P, Z, nout, wo, acc, 0);
-      continue;
-    }
-    if (a->alg == PSCR_TD_AUTO || a->alg == PSCR_TD_THOMAS) FN(backward)(&m, sg, P, Z, 0, wo, acc, 1);
-    for (int v = 0; v < nv; v++) {
-      if (ok[v]) continue;
-      pscr_status s = FN(one)(&m, &ch, v, a->alg, gen, Z);
+}
+
+/* One task for vector p of the batch: a slice of one block (right-hand sides
+ * formed in the sweep from the block's rows D), or small blocks packed into
+ * one chunk (right-hand sides gathered into Rh first). */
+static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T *ws) {
+  const pscr_step *st = a->step;
+  const pscr_task *tk = &st->tasks[t];
+  FN(tri) m = {a->kron.n[0], a->kron.ad[0], a->kron.ao[0], a->kron.md[0], a->kron.mo[0]};
+  size_t n = m.n, nom = a->acc_blk / n;
+  int back = a->phase == PSCR_BACK;
+  const T *x = (const T *)a->x + p * a->x_stride;
+  T c = ((const T *)a->shift)[p];
+  T *acc = (T *)a->acc + (p * (a->group->t1 - a->group->t0) + (t - a->group->t0)) * a->acc_item;
+  T *P = ws, *Z = P + V * n, *Rh = Z + V * n, *gen = Rh + V * n, *gb = gen + 7 * n;
+  T *wr = gb + 2 * V * n, *wo = wr + st->max_nd * V, *w0 = wo + nom * V, *wm = w0 + V, *sg = wm + V;
+  FN(chunk) ch = {0, NULL, NULL, NULL, NULL, wr, w0, wm, sg};
+  int fused;
+  if (tk->nb == 1) {
+    const pscr_block *b = &st->blocks[tk->b0];
+    size_t nout = back ? b->nd : 2;
+    ch.nsrc = b->nd, ch.xb = x + b->s * n, ch.dpos = st->dpos + b->d;
+    FN(boundary)(a, b, x, c, gb, gb + n, &ch.gs, &ch.ge);
+    memset(acc, 0, nout * n * sizeof *acc);
+    for (size_t l = tk->l0; l < tk->l1; l += V) {
+      int nv = tk->l1 - l < V ? (int)(tk->l1 - l) : V;
+      for (int v = 0; v < V; v++) FN(lane)(a, b, v < nv ? l + v : l, v, v < nv, c, &ch, wo);
+      pscr_status s = FN(solve_chunk)(&m, &ch, NULL, nv, a->alg, P, Z, gen, nout, wo, acc, &fused);
       if (s != PSCR_OK) return s;
+      if (fused) continue;
+      for (size_t i = 0; i < n; i++)
+        for (size_t q = 0; q < nout; q++) {
+          T sum = 0;
+          for (int v = 0; v < nv; v++) sum += SMUL(wo[q * V + v], Z[i * V + v]);
+          acc[q * n + i] += sum;
+        }
     }
-    for (size_t i = 0; i < n; i++)
-      for (size_t q = 0; q < nout; q++) {
-        T s = 0;
-        for (int v = 0; v < nv; v++) s += SMUL(wo[q * V + v], Z[i * V + v]);
-        acc[q * n + i] += s;
+    return PSCR_OK;
+  }
+  /* packed: lane v holds eigenpair lv[v] of block b0 + jb[v] */
+  size_t jb[V], lv[V];
+  int nv = 0;
+  memset(Rh, 0, V * n * sizeof *Rh);
+  for (size_t j = 0; j < tk->nb; j++) {
+    const pscr_block *b = &st->blocks[tk->b0 + j];
+    const T *gs, *ge;
+    FN(boundary)(a, b, x, c, gb, gb + n, &gs, &ge);
+    memset(acc + j * a->acc_blk, 0, (back ? b->nd : 2) * n * sizeof *acc);
+    for (size_t l = 0; l < b->m; l++, nv++) {
+      const T *w = (const T *)a->comp + b->comp + l * (2 + b->nd);
+      jb[nv] = j, lv[nv] = l;
+      for (size_t r = 0; r < b->nd; r++) {
+        const T *f = x + (b->s + st->dpos[b->d + r]) * n;
+        for (size_t i = 0; i < n; i++) Rh[i * V + nv] += SMUL(w[2 + r], f[i]);
       }
+      if (gs)
+        for (size_t i = 0; i < n; i++) Rh[i * V + nv] -= SMUL(w[0], gs[i]);
+      if (ge)
+        for (size_t i = 0; i < n; i++) Rh[i * V + nv] -= SMUL(w[1], ge[i]);
+    }
+  }
+  for (int v = 0; v < V; v++) { /* shifts and output weights; padding repeats lane 0 */
+    int u = v < nv ? v : 0;
+    FN(lane)(a, &st->blocks[tk->b0 + jb[u]], lv[u], v, v < nv, c, &ch, wo);
+  }
+  pscr_status s = FN(solve_chunk)(&m, &ch, Rh, nv, a->alg, P, Z, gen, 0, wo, NULL, &fused);
+  if (s != PSCR_OK) return s;
+  for (int v = 0; v < nv; v++) {
+    const pscr_block *b = &st->blocks[tk->b0 + jb[v]];
+    T *ab = acc + jb[v] * a->acc_blk;
+    for (size_t q = 0; q < (back ? b->nd : 2); q++) {
+      T w = wo[q * V + v];
+      for (size_t i = 0; i < n; i++) ab[q * n + i] += SMUL(w, Z[i * V + v]);
+    }
   }
   return PSCR_OK;
 }

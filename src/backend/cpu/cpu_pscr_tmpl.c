@@ -25,7 +25,22 @@ void FN(cpu_pscr_kron)(const pscr_kron *k, T alpha, T beta, const T *v, T *y, si
   const T *ad = k->ad[0], *ao = k->ao[0], *md = k->md[0], *mo = k->mo[0];
   size_t n = k->n[0];
   if (k->ndims == 1) {
-    for (size_t i = r0; i < r1; i++) {
+    size_t a0 = r0 > 1 ? r0 : 1, a1 = r1 + 1 < n ? r1 : (n > 1 ? n - 1 : 1);
+    for (size_t i = r0; i < r1 && i < a0; i++) {
+      T s = FN(op1)(ad, ao, md, mo, n, alpha, beta, v, i);
+      y[i] = subtract ? y[i] - s : s;
+    }
+    if (subtract) /* interior rows, branch-free */
+      for (size_t i = a0; i < a1; i++)
+        y[i] -= SMUL(SMUL(alpha, md[i]) + SMUL(beta, ad[i]), v[i]) +
+                SMUL(SMUL(alpha, mo[i - 1]) + SMUL(beta, ao[i - 1]), v[i - 1]) +
+                SMUL(SMUL(alpha, mo[i]) + SMUL(beta, ao[i]), v[i + 1]);
+    else
+      for (size_t i = a0; i < a1; i++)
+        y[i] = SMUL(SMUL(alpha, md[i]) + SMUL(beta, ad[i]), v[i]) +
+               SMUL(SMUL(alpha, mo[i - 1]) + SMUL(beta, ao[i - 1]), v[i - 1]) +
+               SMUL(SMUL(alpha, mo[i]) + SMUL(beta, ao[i]), v[i + 1]);
+    for (size_t i = a1 > a0 ? a1 : a0; i < r1; i++) {
       T s = FN(op1)(ad, ao, md, mo, n, alpha, beta, v, i);
       y[i] = subtract ? y[i] - s : s;
     }
@@ -78,10 +93,11 @@ static pscr_status FN(stage_y2b)(const pscr_stage_args *a) {
     if (q >= (back ? b->nd : 2)) continue;
     T *dst = back ? (T *)a->x + p * a->x_stride + (b->s + st->dpos[b->d + q]) * n
                   : (T *)a->vbuf + ((p * nbg + bi) * 2 + q) * n;
-    const T *acc = (const T *)a->acc + (p * ntg + b->t0 - g->t0) * a->acc_item + q * n;
+    const T *acc = (const T *)a->acc + (p * ntg + b->t0 - g->t0) * a->acc_item +
+                   (g->b0 + bi - st->tasks[b->t0].b0) * a->acc_blk + q * n;
     size_t i0 = seg * SEG, i1 = i0 + SEG < n ? i0 + SEG : n;
     for (size_t i = i0; i < i1; i++) dst[i] = acc[i];
-    for (size_t t = 1; t < b->nt; t++) {
+    for (size_t t = 1; t < b->nt; t++) { /* a large block: one block per task */
       const T *at = acc + t * a->acc_item;
       for (size_t i = i0; i < i1; i++) dst[i] += at[i];
     }

@@ -1,0 +1,17 @@
+/* CUDA driver emulator for developing kernels without a GPU (see README). */
+#ifndef PSCR_CUDA_EMU_H
+#define PSCR_CUDA_EMU_H
+#include <stddef.h>
+
+struct emu_kernel {
+  const char *name;
+  void (*run)(void **args);
+  int barrier; /* uses BARRIER(): run work-items as fibers */
+};
+
+extern int emu_tid, emu_gid, emu_wg;
+void emu_barrier(void);
+void *emu_local(size_t bytes);
+long emu_param(int index, long def);
+int emu_atomic_add(int *p, int v);
+#endif

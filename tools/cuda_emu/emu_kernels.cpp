@@ -1,0 +1,63 @@
+/* The single-source tridiagonal kernels compiled for the host, for the CUDA
+ * driver emulator (emu.cpp): one work-group at a time, work-items as fibers
+ * that switch at BARRIER(). Compiled twice, -DPSCR_COMPLEX=0 and 1. Tuning
+ * macros read the -D options NVRTC got for the module being run. */
+#include <math.h>
+#include <stddef.h>
+#include <utility>
+
+#include "emu.h"
+
+struct double2 {
+  double x, y;
+};
+static inline double2 make_double2(double x, double y) { return {x, y}; }
+
+#define KERNEL static void
+#define GLOBAL
+#define LOCAL static
+#define LOCAL_P
+#define BARRIER() emu_barrier()
+#define LOCAL_ID() ((long)emu_tid)
+#define GROUP_ID() ((long)emu_gid)
+#define LOCAL_SIZE() ((long)emu_wg)
+#define DEVICE static inline
+#define MAKE_Z(re, im) make_double2(re, im)
+#define LOCAL_ARRAY(type, name, count) type *name = (type *)emu_local(sizeof(type) * (size_t)(count))
+#define ATOMIC_ADD(p, v) emu_atomic_add(p, v)
+typedef unsigned char uchar;
+#define EMU_PARAM(name, def) , name
+#include "emu_params.h"
+#undef EMU_PARAM
+
+#include "common/td_scalar.h"
+#include "common/td_rows.h"
+#include "common/td_cr.h"
+#include "common/td_part.h"
+#include "common/td_smem.h"
+#include "common/td_spike.h"
+#if __has_include("common/td_tile.h")
+#include "common/td_tile.h"
+#endif
+#if __has_include("common/td_gspike.h")
+#include "common/td_gspike.h"
+#endif
+
+template <typename... A, size_t... I>
+static void call_impl(void (*f)(A...), void **args, std::index_sequence<I...>) {
+  f(*(A *)args[I]...);
+}
+template <typename... A> static void call(void (*f)(A...), void **args) {
+  call_impl(f, args, std::index_sequence_for<A...>{});
+}
+
+#define EMU_ENTRY(name, barrier) {#name, [](void **a) { call(name, a); }, barrier},
+#if PSCR_COMPLEX
+extern const emu_kernel emu_kernels_z[];
+const emu_kernel emu_kernels_z[] = {
+#else
+extern const emu_kernel emu_kernels_d[];
+const emu_kernel emu_kernels_d[] = {
+#endif
+#include "emu_list.h"
+    {nullptr, nullptr, 0}};

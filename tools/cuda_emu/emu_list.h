@@ -1,0 +1,12 @@
+/* Every kernel entry point: EMU_ENTRY(name, uses_barrier). */
+EMU_ENTRY(td_gen, 0)
+EMU_ENTRY(td_put, 0)
+EMU_ENTRY(td_scan, 0)
+EMU_ENTRY(td_cr_reduce, 0)
+EMU_ENTRY(td_cr_backsub, 0)
+EMU_ENTRY(td_pcr_step, 0)
+EMU_ENTRY(td_part_fwd, 0)
+EMU_ENTRY(td_part_bwd, 0)
+EMU_ENTRY(td_crpcr, 1)
+EMU_ENTRY(td_spike_up, 0)
+EMU_ENTRY(td_spike_down, 0)
