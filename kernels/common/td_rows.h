@@ -44,6 +44,27 @@ DEVICE void td_row(TD_SRC_PARAMS, long sys, long r, long n, scalar *a, scalar *d
   *c = cc;
 }
 
+/* td_row without the flag store (returns 0 on NaN/Inf), so that loads of
+ * consecutive rows can be issued together. */
+DEVICE int td_row_ok(TD_SRC_PARAMS, long sys, long r, long n, scalar *a, scalar *d, scalar *c) {
+  scalar aa = S_ZERO, dd, cc = S_ZERO;
+  if (shift != 0) {
+    scalar s = shift[sys];
+    dd = S_FMA(cd[r], s, md[r]);
+    if (r > 0) aa = mdl != 0 ? S_FMA(cdl[r], s, mdl[r]) : cdl[r];
+    if (r + 1 < n) cc = mdu != 0 ? S_FMA(cdu[r], s, mdu[r]) : cdu[r];
+  } else {
+    long i = sys * sstride + (r + 1) * rstep - 1;
+    dd = cd[i];
+    if (r > 0) aa = cdl[i];
+    if (r + 1 < n) cc = cdu[i];
+  }
+  *a = aa;
+  *d = dd;
+  *c = cc;
+  return S_ISFINITE(aa) && S_ISFINITE(dd) && S_ISFINITE(cc);
+}
+
 /* The coupling of row r to the row before it (r > 0), for SPIKE partitions. */
 DEVICE scalar td_row_sub(TD_SRC_PARAMS, long sys, long r) {
   if (shift != 0) return mdl != 0 ? S_FMA(cdl[r], shift[sys], mdl[r]) : cdl[r];

@@ -5,7 +5,9 @@
  *   local-memory variable), LOCAL_P (what a pointer into local memory points
  *   to), BARRIER(), LOCAL_ID(), GROUP_ID(), LOCAL_SIZE() (as long),
  *   DEVICE (helper function qualifier), MAKE_Z(re, im) (a double2 value),
- *   LOCAL_ARRAY(type, name, count) (the kernel's one local-memory buffer).
+ *   LOCAL_ARRAY(type, name, count) (the kernel's one local-memory buffer),
+ *   ATOMIC_ADD(p, v) (32-bit integer add on global memory: atomicAdd /
+ *   atomic_add; used only by the g-Spike kernels of td_gspike.h).
  * Only what OpenCL C 1.2 also accepts is used here. */
 #ifndef PSCR_TD_SCALAR_H
 #define PSCR_TD_SCALAR_H
@@ -35,6 +37,9 @@ DEVICE double s_abs1(scalar a) { return fabs(a.x) + fabs(a.y); }
 DEVICE double s_abs(scalar a) { return hypot(a.x, a.y); }
 DEVICE int s_isfinite(scalar a) { return isfinite(a.x) && isfinite(a.y); }
 DEVICE int s_iszero(scalar a) { return a.x == 0.0 && a.y == 0.0; }
+DEVICE scalar s_conj(scalar a) { return MAKE_Z(a.x, -a.y); }
+DEVICE scalar s_scale(double r, scalar a) { return MAKE_Z(r * a.x, r * a.y); }
+DEVICE scalar s_real(double r) { return MAKE_Z(r, 0.0); }
 #define S_ZERO MAKE_Z(0.0, 0.0)
 #define S_ONE MAKE_Z(1.0, 0.0)
 #else
@@ -48,6 +53,9 @@ typedef double scalar;
 #define s_abs(a) fabs(a)
 #define s_isfinite(a) isfinite(a)
 #define s_iszero(a) ((a) == 0.0)
+#define s_conj(a) (a)
+#define s_scale(r, a) ((r) * (a))
+#define s_real(r) ((double)(r))
 #define S_ZERO 0.0
 #define S_ONE 1.0
 #endif
@@ -61,6 +69,10 @@ typedef double scalar;
 #define S_ABS1(a) s_abs1(a)
 #define S_ISFINITE(a) s_isfinite(a)
 #define S_ISZERO(a) s_iszero(a)
+#define S_CONJ(a) s_conj(a)
+/* real r times a, and the scalar of real value r */
+#define S_SCALE(r, a) s_scale(r, a)
+#define S_REAL(r) s_real(r)
 /* a + b c and a - b c */
 #define S_FMA(a, b, c) s_add(a, s_mul(b, c))
 #define S_FMS(a, b, c) s_sub(a, s_mul(b, c))
@@ -69,6 +81,9 @@ typedef double scalar;
 #define TD_FLAG_NONFINITE 0
 #define TD_FLAG_SINGULAR 1
 #define TD_FLAG_NOT_DOMINANT 2
+#define TD_FLAG_FALLBACK 3 /* g-Spike: a block it cannot solve, redo as one partition */
+#define TD_FLAG_MODIFIED 4 /* g-Spike: count of modified (singular) partitions */
+#define TD_FLAG_WORDS 8    /* words the host clears and reads */
 
 #define TD_GID() ((long)GROUP_ID() * (long)LOCAL_SIZE() + (long)LOCAL_ID())
 

@@ -13,6 +13,7 @@
 #define MAKE_Z(re, im) make_double2(re, im)
 /* The kernel's one local buffer: dynamic shared memory (may exceed 48 KiB). */
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]
+#define ATOMIC_ADD(p, v) atomicAdd(p, v)
 typedef unsigned char uchar;
 
 #include "common/td_scalar.h"
@@ -21,3 +22,5 @@ typedef unsigned char uchar;
 #include "common/td_part.h"
 #include "common/td_smem.h"
 #include "common/td_spike.h"
+#include "common/td_tile.h"
+#include "common/td_gspike.h"

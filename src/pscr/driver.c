@@ -1,7 +1,14 @@
 /* The ONE PSCR driver: levels, steps, groups and which stage runs when
  * (seed 003 (13)-(16) with (24)-(29), section 4.3). Backends only run stages. */
+#include "core/threads.h"
 #include "core/timer.h"
 #include "pscr/pscr_internal.h"
+
+/* Where the innermost level works: its workspace areas and thread count. */
+typedef struct {
+  void *acc, *vbuf, *scratch;
+  int threads;
+} inner_ws;
 
 static pscr_stage_args level_args(const pscr_plan *p, int L) {
   const pscr_level *lev = &p->lev[L];
@@ -24,11 +31,12 @@ static pscr_stage_args level_args(const pscr_plan *p, int L) {
 /* The last PSCR level: a batch of vectors x + b*x_stride with c = shift[b];
  * its inner systems (A_last + (c + lambda) M_last) are tridiagonal. */
 static pscr_status inner_level(const pscr_plan *p, int L, void *x, size_t x_stride, size_t batch,
-                               const void *shift) {
+                               const void *shift, inner_ws ws) {
   const pscr_level *lev = &p->lev[L];
   const pscr_stage_ops *ops = p->ops;
   pscr_stage_args a = level_args(p, L);
   a.x = x, a.x_stride = x_stride, a.batch = batch, a.shift = shift;
+  a.acc = ws.acc, a.vbuf = ws.vbuf, a.scratch = ws.scratch, a.threads = ws.threads;
   pscr_status st = PSCR_OK;
   a.phase = PSCR_REDUCE; /* (13)-(14) for i = 1..k-1 */
   for (int i = 1; i < lev->nsteps && st == PSCR_OK; i++) {
@@ -52,6 +60,30 @@ static pscr_status inner_level(const pscr_plan *p, int L, void *x, size_t x_stri
   return st;
 }
 
+/* The group's nk 2D subproblems (9) in p->y with c = p->y_shift[k]: one
+ * batch through the stages, or one subproblem per host thread (CPU). */
+static pscr_status solve_2d(const pscr_plan *p, size_t nk) {
+  const pscr_level *lev = &p->lev[0];
+  inner_ws ws = {p->acc, p->vbuf, p->scratch, p->threads};
+  if (!p->ops->host_batch) return inner_level(p, 1, p->y, lev->len, nk, p->y_shift, ws);
+  size_t e = pscr_dtype_size(p->dtype);
+  pscr_status st = PSCR_OK;
+  long long n = (long long)nk;
+#pragma omp parallel for num_threads(p->threads) if (p->threads > 1 && n > 1) schedule(dynamic, 1)
+  for (long long k = 0; k < n; k++) {
+    size_t t = (size_t)pscr_thread_id();
+    inner_ws w = {(char *)p->acc + t * p->acc_area * e, (char *)p->vbuf + t * p->vbuf_area * e,
+                  (char *)p->scratch + t * p->scratch_len * e, 1};
+    pscr_status s = inner_level(p, 1, (char *)p->y + (size_t)k * lev->len * e, lev->len, 1,
+                                (const char *)p->y_shift + (size_t)k * e, w);
+    if (s != PSCR_OK) {
+#pragma omp critical(pscr_driver_status)
+      if (st == PSCR_OK) st = s;
+    }
+  }
+  return st;
+}
+
 /* 3D level 0: each subproblem of (26)/(28) is a 2D problem (9), solved by
  * level 1 for a group of eigenpairs at once. */
 static pscr_status outer_level(const pscr_plan *p, void *x) {
@@ -66,8 +98,7 @@ static pscr_status outer_level(const pscr_plan *p, void *x) {
     for (size_t g = 0; g < a.step->ngroups && st == PSCR_OK; g++) {
       a.group = &a.step->groups[g];
       st = ops->stage_11(&a);
-      if (st == PSCR_OK)
-        st = inner_level(p, 1, p->y, lev->len, a.group->e1 - a.group->e0, p->y_shift);
+      if (st == PSCR_OK) st = solve_2d(p, a.group->e1 - a.group->e0);
       if (st == PSCR_OK) st = ops->stage_12a(&a);
       if (st == PSCR_OK) st = ops->stage_12c(&a);
     }
@@ -78,8 +109,7 @@ static pscr_status outer_level(const pscr_plan *p, void *x) {
     for (size_t g = 0; g < a.step->ngroups && st == PSCR_OK; g++) {
       a.group = &a.step->groups[g];
       st = ops->stage_21(&a);
-      if (st == PSCR_OK)
-        st = inner_level(p, 1, p->y, lev->len, a.group->e1 - a.group->e0, p->y_shift);
+      if (st == PSCR_OK) st = solve_2d(p, a.group->e1 - a.group->e0);
       if (st == PSCR_OK) st = ops->stage_22a(&a);
       if (st == PSCR_OK) st = ops->stage_22c(&a);
     }
@@ -88,7 +118,8 @@ static pscr_status outer_level(const pscr_plan *p, void *x) {
 }
 
 pscr_status pscr_run(pscr_plan *plan, void *f) {
-  return plan->ndim == 2 ? inner_level(plan, 0, f, plan->total, 1, plan->c)
+  inner_ws ws = {plan->acc, plan->vbuf, plan->scratch, plan->threads};
+  return plan->ndim == 2 ? inner_level(plan, 0, f, plan->total, 1, plan->c, ws)
                          : outer_level(plan, f);
 }
 

@@ -166,8 +166,8 @@ cleanup:
 
 /* Levels, schedules and workspace. */
 static pscr_status build(pscr_plan *p) {
-  int nlev = p->ndim - 1;
-  size_t bt = (size_t)(p->threads > 2 ? p->threads : 2); /* 2D subproblems solved together */
+  int nlev = p->ndim - 1, host = nlev == 2 && p->ops->host_batch;
+  size_t bt = 2 * (size_t)p->threads; /* 3D: 2D subproblems solved together */
   size_t max_tasks = 0, max_blocks = 0, max_slots = 0, max_tb = 1;
   for (int L = 0; L < nlev; L++) {
     pscr_level *lev = &p->lev[L];
@@ -175,11 +175,12 @@ static pscr_status build(pscr_plan *p) {
     lev->len = 1;
     for (int d = L + 1; d < p->ndim; d++) lev->len *= p->n[d];
     lev->innermost = L == nlev - 1;
-    lev->batch_max = L == 0 && lev->innermost ? 1 : bt;
+    lev->batch_max = (L == 0 && lev->innermost) || (L == 1 && host) ? 1 : bt;
     int *levels = malloc(lev->n * sizeof *levels);
     if (levels == NULL) return PSCR_ERR_OUT_OF_MEMORY;
     pscr_partition_levels(lev->n, p->radix, levels);
-    pscr_status st = pscr_level_schedule(lev, levels, p->radix, p->threads, &max_tasks,
+    pscr_status st = pscr_level_schedule(lev, levels, p->radix, L == 1 && host ? 1 : p->threads,
+                                         &max_tasks,
                                          &max_blocks, &max_slots, &max_tb);
     free(levels);
     if (st != PSCR_OK) return st;
@@ -191,8 +192,11 @@ static pscr_status build(pscr_plan *p) {
   p->acc_blk = max_nd * n_last;
   p->acc_item = max_tb * p->acc_blk;
   p->scratch_len = p->ops->scratch_len(n_last, p->ndim == 3 ? p->n[2] : 0, max_nd);
-  pscr_status st = dev_alloc(p, in->batch_max * max_tasks * p->acc_item, &p->acc);
-  if (st == PSCR_OK) st = dev_alloc(p, in->batch_max * max_blocks * 2 * n_last, &p->vbuf);
+  size_t areas = host ? (size_t)p->threads : 1;
+  p->acc_area = in->batch_max * max_tasks * p->acc_item;
+  p->vbuf_area = in->batch_max * max_blocks * 2 * n_last;
+  pscr_status st = dev_alloc(p, areas * p->acc_area, &p->acc);
+  if (st == PSCR_OK) st = dev_alloc(p, areas * p->vbuf_area, &p->vbuf);
   if (st == PSCR_OK) st = dev_alloc(p, (size_t)p->threads * p->scratch_len, &p->scratch);
   if (st == PSCR_OK && nlev == 2) {
     st = dev_alloc(p, bt * p->lev[0].len, &p->y);

@@ -130,6 +130,10 @@ typedef pscr_status (*pscr_stage_fn)(const pscr_stage_args *a);
 
 typedef struct {
   const char *name;
+  /* 1: the driver solves the independent 2D subproblems of a 3D group on host
+   * threads, one per thread with single-threaded stages (CPU); 0: as one
+   * batch through the stages (devices). */
+  int host_batch;
   /* scalars of per-thread scratch for rows of length n_last (innermost),
    * kron rows of length n_kron (outer T applications) and blocks of max_nd rows of D */
   size_t (*scratch_len)(size_t n_last, size_t n_kron, size_t max_nd);
@@ -167,9 +171,10 @@ struct pscr_plan {
   void *fac[3][4]; /* device copies: a_diag, a_off, m_diag, m_off (zeros when diagonal) */
   void *c;         /* device: c (one scalar) */
   pscr_level lev[PSCR_MAX_LEVELS];
-  /* workspace */
+  /* workspace; acc and vbuf: one area of acc_area / vbuf_area scalars per
+   * thread when the 2D subproblems of 3D run on host threads */
   void *acc, *vbuf, *scratch, *y, *y_shift, *slots;
-  size_t acc_item, acc_blk, scratch_len;
+  size_t acc_item, acc_blk, scratch_len, acc_area, vbuf_area;
   double plan_seconds, last_solve_seconds;
   size_t bytes;
 };

@@ -18,13 +18,14 @@
 
 #include "tridiag/td.h"
 
-#define SPIKE_BLOCK_ROWS 8192  /* default block size: Y, V, W and factors stay in cache */
-#define SPIKE_MIN_ROWS 2048    /* default partitions have at least this many rows */
-#define SPIKE_DIRECT_PAIRS 64  /* reduced systems of at most 2x this order are solved directly */
-#define SPIKE_GROUP_PAIRS 32   /* blocks of a reduced system hold this many pairs (x2 unknowns) */
-#define SPIKE_DELTA 1.0e-8     /* a block pivot below SPIKE_DELTA * block scale is "singular" */
-#define SPIKE_MODIFY 1.0e-4    /* g-Spike modifies a block when |R_mm| < SPIKE_MODIFY * scale */
-#define SPIKE_BIG 1.0e150      /* spikes above this may overflow the recovery: solve safely */
+#define SPIKE_BLOCK_ROWS 8192 /* default block size: Y, V, W and factors stay in cache */
+#define SPIKE_MIN_ROWS 2048   /* default partitions have at least this many rows */
+#define SPIKE_DIRECT_PAIRS 64 /* reduced systems of at most 2x this order are solved directly */
+#define SPIKE_GROUP_PAIRS 32  /* blocks of a reduced system hold this many pairs (x2 unknowns) */
+#define SPIKE_DELTA 1.0e-8    /* a block pivot below SPIKE_DELTA * block scale is "singular" */
+#define SPIKE_MODIFY 1.0e-4   /* g-Spike modifies a block when |R_mm| < SPIKE_MODIFY * scale */
+#define SPIKE_COND 1.0e11     /* ||A|| ||x|| / ||b|| above this: (near) singular, one partition */
+#define SPIKE_BIG 1.0e150     /* spikes above this may overflow the recovery: solve safely */
 
 /* Partitions for n rows: `wanted` (> 0) capped so that every block keeps 2 rows;
  * else one per thread at least, blocks of about SPIKE_BLOCK_ROWS rows (never
@@ -57,23 +58,24 @@ static inline void *spike_take(spike_arena *a, size_t bytes) {
   return p;
 }
 
-#define SPIKE_TYPES(T, S)                                                                          \
-  typedef struct {                                                                                 \
-    size_t m;                     /* order of the block */                                         \
-    const T *dl, *d, *du, *f;     /* the block and its right-hand side */                          \
-    int left, right;              /* coupling columns present */                                   \
-    int direct;                   /* whole system: no couplings, exact singularity test only */    \
-    T cl[2], cr[2];               /* left coupling (rows 0, 1), right (rows m-2, m-1) */           \
-    T *y, *w, *v;                 /* out: Y, W (if left), V (if right), m entries each */          \
-    T zeta;                       /* out (g-Spike): welcome fill-in factor, 0 if none */           \
-    int special;                  /* out (g-Spike): singular last block, v holds U */              \
-    T db;                         /* out (g-Spike, special): R_mm */                               \
-    double amax;                  /* out: max |output| (inf if any is not finite) */               \
-    double pmin;                  /* out: min |pivot| / scale (2x2: |Delta| / scale^2) */          \
-  } spike_job_##S;                                                                                 \
-  /* PSCR_ERR_SINGULAR: the block (or, direct, the system) is numerically singular. */            \
-  typedef pscr_status (*spike_kernel_##S)(spike_job_##S *job, void *scratch);                      \
-  pscr_status spike_solve_##S(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl,  \
+#define SPIKE_TYPES(T, S)                                                                        \
+  typedef struct {                                                                               \
+    size_t m;                 /* order of the block */                                           \
+    const T *dl, *d, *du, *f; /* the block and its right-hand side */                            \
+    int left, right;          /* coupling columns present */                                     \
+    int direct;               /* whole system: no couplings, only a ~zero pivot is singular */   \
+    T cl[2], cr[2];           /* left coupling (rows 0, 1), right (rows m-2, m-1) */             \
+    T *y, *w, *v;             /* out: Y, W (if left), V (if right), m entries each */            \
+    T zeta;                   /* out (g-Spike): welcome fill-in factor, 0 if none */             \
+    int special;              /* out (g-Spike): singular last block, v holds U */                \
+    T db;                     /* out (g-Spike, special): R_mm */                                 \
+    double amax;              /* out: max |output| (inf if any is not finite) */                 \
+    double pmin;              /* out: min |pivot| / scale (2x2: |Delta| / scale^2) */            \
+    double scale;             /* out: max |a_ij| of the block (|re| + |im|) */                   \
+  } spike_job_##S;                                                                               \
+  /* PSCR_ERR_SINGULAR: the block (or, direct, the system) is numerically singular. */           \
+  typedef pscr_status (*spike_kernel_##S)(spike_job_##S * job, void *scratch);                   \
+  pscr_status spike_solve_##S(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl, \
                               spike_kernel_##S kernel, size_t scratch_row_bytes);
 
 SPIKE_TYPES(double, d)

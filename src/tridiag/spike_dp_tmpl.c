@@ -51,8 +51,8 @@ static pscr_status dp_kernel(JOB *job, void *scratch) {
   R scale = S_ABS1(d[0]), rel = job->direct ? 0 : SPIKE_DELTA, pmin = INFINITY;
   job->zeta = 0;
   job->special = 0;
-  T bh = d[0];  /* (1,1) entry of the current Schur complement A_s (eq. 12) */
-  T fy = f[0];  /* current entry of L^{-1} f */
+  T bh = d[0]; /* (1,1) entry of the current Schur complement A_s (eq. 12) */
+  T fy = f[0]; /* current entry of L^{-1} f */
   T fw = w ? rhs_w(job, 0) : 0, fv = v ? rhs_v(job, 0) : 0;
   size_t k = 0;
   while (k < m) {
@@ -70,7 +70,8 @@ static pscr_status dp_kernel(JOB *job, void *scratch) {
     T a3 = k + 2 < m ? dl[k + 2] : 0, c2 = k + 2 < m ? du[k + 1] : 0;
     R sigma = max2(max2(S_ABS(a2), S_ABS(a3)), max2(S_ABS(b2), max2(S_ABS(c1), S_ABS(c2))));
     scale = max2(scale, sigma);
-    if (S_ABS(bh) * sigma >= KAPPA * S_ABS(a2) * S_ABS(c1)) { /* 1x1: |b1| sigma1 >= kappa |a2 c1| */
+    /* 1x1 if |b1| sigma1 >= kappa |a2 c1|, written so that it cannot overflow (|c1| <= sigma1) */
+    if (sigma == 0 || S_ABS(bh) >= KAPPA * S_ABS(a2) * (S_ABS(c1) / sigma)) {
       if (!pivot_ok(bh, scale, rel, &pmin)) return PSCR_ERR_SINGULAR;
       T inv = 1 / bh;
       y[k] = fy * inv;
@@ -123,6 +124,7 @@ static pscr_status dp_kernel(JOB *job, void *scratch) {
   if (v) amax = max2(amax, backward(m, g, step, v));
   job->amax = amax;
   job->pmin = pmin;
+  job->scale = scale;
   return PSCR_OK;
 }
 

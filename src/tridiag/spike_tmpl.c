@@ -18,9 +18,9 @@
  * A~_{j+1}^{-1} A_{j+1} e_1 = e_1; the recovery x = P_mu x~ then cancels it, so
  * step 3 uses the spikes of the original couplings and the tips t~ as solved.
  * A block the kernel finds numerically singular (and cannot modify) makes that
- * level fall back to one direct solve; a (nearly) singular reduced system makes
- * the whole system fall back to one partition, whose verdict is final. b is
- * written only by step 3. */
+ * level fall back to one direct solve; a (nearly) singular A, seen in the size
+ * of the tips, makes the whole system fall back to one partition, whose
+ * verdict is final. b is written only by step 3. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +43,9 @@ typedef struct {
   int threads;
 } ops;
 
-enum { BLOCK_OK = 0, BLOCK_FAILED = 1, BLOCK_SPECIAL = 2 };
+/* Block outcome bits: failed (singular, not finite), special last block, and
+ * outputs so large that the recovery must be checked before b is written. */
+enum { BLOCK_FAILED = 1, BLOCK_SPECIAL = 2, BLOCK_BIG = 4 };
 
 static void pairs_take(pairs *P, spike_arena *a, size_t np) {
   T **f[] = {&P->wt, &P->wb, &P->vt, &P->vb, &P->yt, &P->yb, &P->ut, &P->db, &P->xt, &P->xb};
@@ -129,9 +131,9 @@ static pscr_status reduced_direct(pairs *P, const ops *o) {
     build_block(P, 0, P->np, tdl, td, tdu, tf);
     JOB job = {.m = N, .dl = tdl, .d = td, .du = tdu, .f = tf, .direct = 1, .y = x};
     pscr_status st = o->kernel(&job, scratch);
-    /* Near-singular: let the caller redo the whole system with one partition,
-     * whose verdict (exact zero pivot or tiny R_nn) is the one reported. */
-    if (st == PSCR_OK && !(isfinite(job.amax) && job.pmin > SPIKE_DELTA)) st = PSCR_ERR_SINGULAR;
+    /* A zero pivot: the caller redoes the whole system with one partition,
+     * whose verdict is the one reported (near-singular: see partitioned()). */
+    if (st == PSCR_OK && !(isfinite(job.amax) && job.pmin > 0)) st = PSCR_ERR_SINGULAR;
     if (st == PSCR_OK) scatter_block(P, 0, P->np, x);
     free(a.base);
     return st;
@@ -161,8 +163,16 @@ static void level_solve(void *ctx, size_t g, int tid) {
   T *tdl = (T *)(L->scratch + (size_t)tid * L->stride);
   T *td = tdl + L->cap, *tdu = td + L->cap, *tf = tdu + L->cap;
   build_block(L->P, a, m, tdl, td, tdu, tf);
-  JOB job = {.m = M, .dl = tdl, .d = td, .du = tdu, .f = tf, .left = g > 0, .right = g + 1 < L->G,
-             .y = L->Y + 2 * a, .w = L->W + 2 * a, .v = L->V + 2 * a};
+  JOB job = {.m = M,
+             .dl = tdl,
+             .d = td,
+             .du = tdu,
+             .f = tf,
+             .left = g > 0,
+             .right = g + 1 < L->G,
+             .y = L->Y + 2 * a,
+             .w = L->W + 2 * a,
+             .v = L->V + 2 * a};
   if (job.left) {
     job.cl[0] = L->P->wt[a];
     job.cl[1] = L->P->wb[a];
@@ -172,11 +182,12 @@ static void level_solve(void *ctx, size_t g, int tid) {
     job.cr[1] = L->P->vb[a + m - 1];
   }
   pscr_status st = L->o->kernel(&job, tf + L->cap);
-  L->flag[g] = st != PSCR_OK || !(job.amax <= SPIKE_BIG) ? BLOCK_FAILED
-               : job.special                              ? BLOCK_SPECIAL
-                                                          : BLOCK_OK;
+  /* overflow in the recovery shows as non-finite tips at the level below */
+  L->flag[g] = st != PSCR_OK || !isfinite(job.amax) ? BLOCK_FAILED
+               : job.special                        ? BLOCK_SPECIAL
+                                                    : 0;
   L->zeta[g] = job.zeta;
-  take_tips(L->next, g, &job);
+  if (L->flag[g] != BLOCK_FAILED) take_tips(L->next, g, &job);
 }
 
 /* x = Y - V t~_{g+1} - W b_{g-1} (U b_g for a special block), back to pair order. */
@@ -231,8 +242,14 @@ static pscr_status reduced_solve(pairs *P, const ops *o) {
     size_t q = g * np / G, lo = start[g - 1] + 1, hi = (g + 1) * np / G - wnd - 1;
     start[g] = q;
     for (size_t k = 0; k <= wnd; k++) {
-      if (q >= lo + k && pairs_split(P, q - k)) { start[g] = q - k; break; }
-      if (q + k <= hi && pairs_split(P, q + k)) { start[g] = q + k; break; }
+      if (q >= lo + k && pairs_split(P, q - k)) {
+        start[g] = q - k;
+        break;
+      }
+      if (q + k <= hi && pairs_split(P, q + k)) {
+        start[g] = q + k;
+        break;
+      }
     }
   }
   run_loop(threads, G, level_solve, &L);
@@ -261,26 +278,39 @@ typedef struct {
   const size_t *start;
   T *Y, *V, *W, *zeta;
   unsigned char *flag;
+  double *norm; /* per block: max |a_ij|, max |f_i| */
   pairs *P;
   char *scratch;
   size_t stride;
   KERNEL kernel;
-  T *out; /* recovery target: b, or Y when the tips are too large to trust */
+  T *out; /* recovery target: b, or Y when the recovery might overflow */
 } top;
 
 static void top_solve(void *ctx, size_t j, int tid) {
   top *c = ctx;
   size_t s = c->start[j], e = c->start[j + 1];
-  JOB job = {.m = e - s, .dl = c->dl + s, .d = c->d + s, .du = c->du + s, .f = c->b + s,
-             .left = j > 0, .right = j + 1 < c->p, .y = c->Y + s, .w = c->W + s, .v = c->V + s};
+  JOB job = {.m = e - s,
+             .dl = c->dl + s,
+             .d = c->d + s,
+             .du = c->du + s,
+             .f = c->b + s,
+             .left = j > 0,
+             .right = j + 1 < c->p,
+             .y = c->Y + s,
+             .w = c->W + s,
+             .v = c->V + s};
   if (job.left) job.cl[0] = c->dl[s];
   if (job.right) job.cr[1] = c->du[e - 1];
   pscr_status st = c->kernel(&job, c->scratch + (size_t)tid * c->stride);
-  c->flag[j] = st != PSCR_OK || !(job.amax <= SPIKE_BIG) ? BLOCK_FAILED
-               : job.special                              ? BLOCK_SPECIAL
-                                                          : BLOCK_OK;
+  double fmax = 0;
+  for (size_t i = s; i < e; i++) fmax = fmax > S_ABS1(c->b[i]) ? fmax : S_ABS1(c->b[i]);
+  c->norm[2 * j] = job.scale;
+  c->norm[2 * j + 1] = fmax;
+  c->flag[j] = st != PSCR_OK || !isfinite(job.amax)
+                   ? BLOCK_FAILED
+                   : (job.special ? BLOCK_SPECIAL : 0) | (job.amax <= SPIKE_BIG ? 0 : BLOCK_BIG);
   c->zeta[j] = job.zeta;
-  take_tips(c->P, j, &job);
+  if (c->flag[j] != BLOCK_FAILED) take_tips(c->P, j, &job);
 }
 
 static void top_recover(void *ctx, size_t j, int tid) {
@@ -290,7 +320,7 @@ static void top_recover(void *ctx, size_t j, int tid) {
   const T *y = c->Y + s, *v = c->V + s, *w = c->W + s;
   T *x = c->out + s;
   T bp = j > 0 ? c->P->xb[j - 1] : 0;
-  if (c->flag[j] == BLOCK_SPECIAL) { /* x_k + U_k b_j + W_k b_{j-1} = Y_k, x_{m-1} = b_j */
+  if (c->flag[j] & BLOCK_SPECIAL) { /* x_k + U_k b_j + W_k b_{j-1} = Y_k, x_{m-1} = b_j */
     T bs = c->P->xb[j];
     for (size_t k = 0; k + 1 < m; k++) x[k] = y[k] - v[k] * bs - w[k] * bp;
     x[m - 1] = bs;
@@ -325,6 +355,7 @@ static pscr_status partitioned(size_t n, const T *dl, const T *d, const T *du, T
     pairs_take(&P, &a, p);
     start = spike_take(&a, (p + 1) * sizeof *start);
     c.flag = spike_take(&a, p);
+    c.norm = spike_take(&a, 2 * p * sizeof(double));
     c.stride = (cap * o->row_bytes + 63) & ~(size_t)63;
     c.scratch = spike_take(&a, (size_t)threads * c.stride);
     if (pass == 0 && (a.base = malloc(a.used)) == NULL) return PSCR_ERR_OUT_OF_MEMORY;
@@ -338,8 +369,14 @@ static pscr_status partitioned(size_t n, const T *dl, const T *d, const T *du, T
     size_t hi = spike_block_start(n, p, j + 1) - wnd - 2;
     start[j] = q;
     for (size_t k = 0; k <= wnd; k++) {
-      if (q >= lo + k && rows_split(dl, du, q - k)) { start[j] = q - k; break; }
-      if (q + k <= hi && rows_split(dl, du, q + k)) { start[j] = q + k; break; }
+      if (q >= lo + k && rows_split(dl, du, q - k)) {
+        start[j] = q - k;
+        break;
+      }
+      if (q + k <= hi && rows_split(dl, du, q + k)) {
+        start[j] = q + k;
+        break;
+      }
     }
   }
   run_loop(threads, p, top_solve, &c);
@@ -350,21 +387,33 @@ static pscr_status partitioned(size_t n, const T *dl, const T *d, const T *du, T
       *fallback = 1;
       goto cleanup;
     }
-    *modified += c.flag[j] == BLOCK_SPECIAL || c.zeta[j] != 0;
+    *modified += (c.flag[j] & BLOCK_SPECIAL) || c.zeta[j] != 0;
     if (j + 1 < p) P.wt[j + 1] += c.zeta[j]; /* W~_{j+1} = W_{j+1} + zeta_j e_1 */
   }
   st = reduced_solve(&P, o);
   if (st == PSCR_ERR_SINGULAR) *fallback = 1;
   if (st != PSCR_OK) goto cleanup;
-  int safe = 1;
-  for (size_t j = 0; j < p; j++)
-    safe &= S_ABS1(P.xt[j]) <= SPIKE_BIG && S_ABS1(P.xb[j]) <= SPIKE_BIG;
-  c.out = safe ? b : c.Y; /* huge tips: recover in workspace and check before touching b */
+  /* ||A|| |tips| / ||b|| bounds cond(A) from below (|t~| <= 2 ||x||): a (nearly)
+   * singular A, or b = 0, is left to one partition, whose verdict is final. */
+  double anorm = 0, bnorm = 0, tips = 0;
+  int safe = 1; /* x = Y - V t - W b cannot overflow: |Y|, |V|, |W|, |t|, |b| <= SPIKE_BIG */
+  for (size_t j = 0; j < p; j++) {
+    double tj = fmax(S_ABS1(P.xt[j]), S_ABS1(P.xb[j]));
+    anorm = fmax(anorm, c.norm[2 * j]);
+    bnorm = fmax(bnorm, c.norm[2 * j + 1]);
+    tips = tj > tips || tj != tj ? tj : tips;
+    safe &= !(c.flag[j] & BLOCK_BIG) && tj <= SPIKE_BIG;
+  }
+  if (!(bnorm > 0 && anorm * tips <= SPIKE_COND * bnorm)) {
+    *fallback = 1;
+    goto cleanup;
+  }
+  c.out = safe ? b : c.Y; /* else recover in workspace and check before touching b */
   run_loop(threads, p, top_recover, &c);
   if (!safe) {
     for (size_t i = 0; i < n; i++)
-      if (!S_ISFINITE(c.Y[i])) {
-        st = PSCR_ERR_SINGULAR;
+      if (!S_ISFINITE(c.Y[i])) { /* let one partition decide */
+        *fallback = 1;
         goto cleanup;
       }
     memcpy(b, c.Y, n * sizeof *b);

@@ -13,7 +13,10 @@ pscr_status pscr_cuda_compile_ptx(int complex_, int wg, int smem_n, int d_max, c
 static const char *const entries[] = {"td_gen",        "td_put",      "td_scan",
                                       "td_cr_reduce",  "td_cr_backsub", "td_pcr_step",
                                       "td_part_fwd",   "td_part_bwd", "td_crpcr",
-                                      "td_spike_up",   "td_spike_down"};
+                                      "td_spike_up",   "td_spike_down", "td_tile_solve",
+                                      "td_tile_fwd",   "td_tile_bwd", "td_tile_gup",
+                                      "td_tile_gdown", "td_gs_tile",  "td_gs_level",
+                                      "td_gs_recover", "td_gs_direct", "td_gs_whole"};
 
 int main(void) {
   if (pscr_cuda_compile_ptx == NULL) return PT_SKIP;

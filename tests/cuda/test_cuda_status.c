@@ -10,7 +10,8 @@
 
 static const pscr_td_algorithm algs[] = {PSCR_TD_THOMAS,        PSCR_TD_CR,
                                          PSCR_TD_PCR,           PSCR_TD_CR_PCR_THOMAS,
-                                         PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_AUTO};
+                                         PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_GSPIKE,
+                                         PSCR_TD_AUTO};
 
 int main(void) {
   if (!pscr_backend_available(PSCR_BACKEND_CUDA)) return PT_SKIP;

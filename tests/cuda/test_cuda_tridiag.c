@@ -14,7 +14,8 @@ static const size_t sizes[] = {1, 2, 3, 31, 32, 33, 1000, 4097, (1u << 20) + 1};
 
 static const pscr_td_algorithm algs[] = {PSCR_TD_THOMAS,        PSCR_TD_CR,
                                          PSCR_TD_PCR,           PSCR_TD_CR_PCR_THOMAS,
-                                         PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_AUTO};
+                                         PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_GSPIKE,
+                                         PSCR_TD_AUTO};
 #define NALGS (sizeof algs / sizeof algs[0])
 
 static int pivoting(pscr_td_algorithm a) {

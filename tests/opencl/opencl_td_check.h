@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opencl_lsan.h"
+#include "core/timer.h"
 #include "testing.h"
 
 #if PSCR_HAVE_OPENCL
@@ -27,10 +29,8 @@ static double rel_diff(pscr_dtype t, size_t count, const void *x, const void *y)
   double num = 0, den = 0;
   for (size_t i = 0; i < count; i++) {
     double e = cabs(pt_get(t, x, i) - pt_get(t, y, i)), m = cabs(pt_get(t, y, i));
-    if (!(e <= num))
-      num = e;
-    if (m > den)
-      den = m;
+    if (!(e <= num)) num = e;
+    if (m > den) den = m;
   }
   return den > 0 ? num / den : num;
 }
@@ -53,15 +53,16 @@ static void check_batch(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td
   PT_CHECK_STATUS(pscr_tridiag_solve(cpu, calg, t, n, batch, stride, dl, d, du, ref, NULL),
                   PSCR_OK);
   pscr_td_report rep = {0};
+  double wall = pscr_wtime();
   pscr_status st = pscr_tridiag_solve(ocl, alg, t, n, batch, stride, dl, d, du, x, &rep);
+  wall = pscr_wtime() - wall;
   PT_CHECK(st == PSCR_OK, "%s n %zu batch %zu: %s", alg_name(alg), n, batch,
            pscr_status_string(st));
   if (st == PSCR_OK) {
     double err = 0;
     for (size_t s = 0; s < batch; s++) {
       double es = rel_diff(t, n, (char *)x + s * stride * e, (char *)ref + s * stride * e);
-      if (!(es <= err))
-        err = es;
+      if (!(es <= err)) err = es;
       if (stride > n) /* the padding between systems is not touched */
         PT_CHECK(s + 1 == batch ||
                      pt_equal_bytes((char *)x + (s * stride + n) * e,
@@ -69,10 +70,11 @@ static void check_batch(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td
                  "padding %s", alg_name(alg));
     }
     PT_CHECK_LE(err, 1e-12, "%s dtype %d n %zu batch %zu", alg_name(alg), t, n, batch);
-    if (!(err <= *worst))
-      *worst = err;
+    if (!(err <= *worst)) *worst = err;
     PT_CHECK(alg == PSCR_TD_AUTO ? rep.used != PSCR_TD_AUTO : rep.used == alg, "report.used");
-    PT_CHECK(rep.seconds >= 0, "report.seconds");
+    /* device time of the solve: within the call's wall time, > 0 for real work */
+    PT_CHECK(rep.seconds <= wall && (n * batch < 1000 ? rep.seconds >= 0 : rep.seconds > 0),
+             "report.seconds %.3e, wall %.3e", rep.seconds, wall);
   }
   free(dl), free(d), free(du), free(b), free(x), free(ref);
 }
@@ -81,8 +83,7 @@ static void check_shifted(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_
                           pscr_dtype t, size_t n, size_t nshift, int diagonal_m, double *worst) {
   size_t e = pt_size(t);
   void *a[3], *m[3];
-  for (int k = 0; k < 3; k++)
-    a[k] = pt_alloc(t, n), m[k] = pt_alloc(t, n);
+  for (int k = 0; k < 3; k++) a[k] = pt_alloc(t, n), m[k] = pt_alloc(t, n);
   /* A + s M strictly dominant for every shift: M's diagonal has A's phase,
    * |M's off-diagonals| <= 0.15, Re s >= 0.5 >= 3 |Im s| (no algorithm here pivots). */
   pt_fill_dominant(r, t, n, 1, n, a[0], a[1], a[2], 0.2);
@@ -112,16 +113,13 @@ static void check_shifted(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_
     double err = 0;
     for (size_t s = 0; s < nshift; s++) {
       double es = rel_diff(t, n, (char *)x + s * n * e, (char *)ref + s * n * e);
-      if (!(es <= err))
-        err = es;
+      if (!(es <= err)) err = es;
     }
     PT_CHECK_LE(err, 1e-12, "%s shifted dtype %d n %zu nshift %zu diag %d", alg_name(alg), t, n,
                 nshift, diagonal_m);
-    if (!(err <= *worst))
-      *worst = err;
+    if (!(err <= *worst)) *worst = err;
   }
-  for (int k = 0; k < 3; k++)
-    free(a[k]), free(m[k]);
+  for (int k = 0; k < 3; k++) free(a[k]), free(m[k]);
   free(shift), free(b), free(x), free(ref);
 }
 
@@ -140,8 +138,7 @@ static void check_pivoting(pscr_context *ocl, pt_rng *r, pscr_td_algorithm alg, 
   if (st == PSCR_OK) {
     double be = pt_backward_error(t, n, dl, d, du, x, b);
     PT_CHECK_LE(be, 1e-12, "%s non-dominant dtype %d n %zu", alg_name(alg), t, n);
-    if (!(be <= *worst))
-      *worst = be;
+    if (!(be <= *worst)) *worst = be;
   }
   free(dl), free(d), free(du), free(b), free(x);
 }
@@ -158,8 +155,7 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
   void *host[4] = {dl, d, du, b};
   for (int k = 0; k < 4; k++) {
     PT_CHECK_STATUS(pscr_array_create(ocl, t, count, &a[k]), PSCR_OK);
-    if (a[k])
-      PT_CHECK_STATUS(pscr_array_write(a[k], host[k]), PSCR_OK);
+    if (a[k]) PT_CHECK_STATUS(pscr_array_write(a[k], host[k]), PSCR_OK);
   }
   if (a[0] && a[1] && a[2] && a[3]) {
     /* NaN in the second system's diagonal, on the device: NONFINITE, b untouched. */
@@ -212,8 +208,7 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
     pscr_array_destroy(small);
     pscr_array_destroy(cpu_arr);
   }
-  for (int k = 0; k < 4; k++)
-    pscr_array_destroy(a[k]);
+  for (int k = 0; k < 4; k++) pscr_array_destroy(a[k]);
   free(dl), free(d), free(du), free(b), free(x);
 }
 
@@ -222,23 +217,19 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
 static int common_kernels(char names[MAX_KERNELS][64]) {
   int count = 0;
   for (const ocl_source_file *f = pscr_opencl_sources(); f->path; f++) {
-    if (strncmp(f->path, "common/", 7) != 0)
-      continue;
+    if (strncmp(f->path, "common/", 7) != 0) continue;
     size_t len = strlen(f->text);
     char *s = malloc(len + 1);
-    if (s == NULL)
-      continue;
+    if (s == NULL) continue;
     size_t k = 0;
     for (size_t i = 0; i < len; i++) { /* drop comments and preprocessor lines */
       if (f->text[i] == '/' && f->text[i + 1] == '*') {
         const char *end = strstr(f->text + i + 2, "*/");
         i = end ? (size_t)(end - f->text) + 1 : len;
       } else if (f->text[i] == '/' && f->text[i + 1] == '/') {
-        while (i < len && f->text[i] != '\n')
-          i++;
+        while (i < len && f->text[i] != '\n') i++;
       } else if (f->text[i] == '#' && (k == 0 || s[k - 1] == '\n')) {
-        while (i < len && (f->text[i] != '\n' || f->text[i - 1] == '\\'))
-          i++;
+        while (i < len && (f->text[i] != '\n' || f->text[i - 1] == '\\')) i++;
       } else {
         s[k++] = f->text[i];
       }
@@ -249,13 +240,10 @@ static int common_kernels(char names[MAX_KERNELS][64]) {
           isalnum((unsigned char)p[6]) || p[6] == '_')
         continue;
       char *paren = strchr(p, '('), *q = paren;
-      if (paren == NULL)
-        break;
-      while (q > p && isspace((unsigned char)q[-1]))
-        q--;
+      if (paren == NULL) break;
+      while (q > p && isspace((unsigned char)q[-1])) q--;
       char *end = q;
-      while (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_'))
-        q--;
+      while (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) q--;
       if (end > q && end - q < 64 && count < MAX_KERNELS) {
         memcpy(names[count], q, (size_t)(end - q));
         names[count++][end - q] = '\0';
@@ -278,21 +266,30 @@ static void check_coverage(pscr_context *ocl) {
 }
 
 static int td_check_main(pscr_dtype t, const char *name) {
-  if (!pscr_backend_available(PSCR_BACKEND_OPENCL))
-    return PT_SKIP;
+  if (!pscr_backend_available(PSCR_BACKEND_OPENCL)) return PT_SKIP;
   pt_rng r;
   pt_rng_seed(&r, pt_fresh_seed());
   pscr_context *ocl = NULL, *cpu = NULL;
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ocl), PSCR_OK);
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &cpu), PSCR_OK);
-  if (ocl == NULL || cpu == NULL)
-    goto done;
+  if (ocl == NULL || cpu == NULL) goto done;
   static const size_t ones[] = {1, 2, 3, 7, 64, 1000, 4097, 65539};
   static const size_t batch_n[][3] = {{5, 3, 8}, {300, 17, 301}, {2100, 4, 2100}, {5000, 2, 5003}};
   static const size_t shifted[][2] = {{1, 3}, {33, 4}, {1000, 9}, {5000, 2}};
   for (size_t k = 0; k < NALGS; k++) {
     pscr_td_algorithm alg = gpu_algs[k];
     double worst = 0;
+    if (alg == PSCR_TD_GSPIKE) {
+      /* No GPU g-Spike kernels yet (CUDA answers UNSUPPORTED too): the same answer
+       * here; once its kernels land, check_coverage fails until they are wired. */
+      double x[2] = {1, 0}, two[2] = {2, 0}; /* one element of either dtype */
+      pscr_status st = pscr_tridiag_solve(ocl, alg, t, 1, 1, 1, two, two, two, x, NULL);
+      PT_CHECK(st == PSCR_OK || st == PSCR_ERR_UNSUPPORTED, "gspike: %s", pscr_status_string(st));
+      if (st == PSCR_ERR_UNSUPPORTED) {
+        fprintf(stderr, "%-18s UNSUPPORTED on GPUs (no kernels yet)\n", alg_name(alg));
+        continue;
+      }
+    }
     for (size_t i = 0; i < sizeof ones / sizeof *ones; i++)
       check_batch(ocl, cpu, &r, alg, t, ones[i], 1, ones[i], &worst);
     for (size_t i = 0; i < sizeof batch_n / sizeof *batch_n; i++)
@@ -302,8 +299,7 @@ static int td_check_main(pscr_dtype t, const char *name) {
         check_shifted(ocl, cpu, &r, alg, t, shifted[i][0], shifted[i][1], diag, &worst);
     double piv = 0;
     if (alg == PSCR_TD_SPIKE_DIAG_PIVOT || alg == PSCR_TD_GSPIKE || alg == PSCR_TD_AUTO)
-      for (size_t n = 10; n <= 10000; n *= 10)
-        check_pivoting(ocl, &r, alg, t, n, &piv);
+      for (size_t n = 10; n <= 10000; n *= 10) check_pivoting(ocl, &r, alg, t, n, &piv);
     check_bad(ocl, cpu, &r, alg, t);
     fprintf(stderr, "%-18s worst rel. diff to CPU %.2e, non-dominant backward error %.2e\n",
             alg_name(alg), worst, piv);

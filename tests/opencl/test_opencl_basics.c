@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opencl_lsan.h"
 #include "testing.h"
 
 #if PSCR_HAVE_OPENCL
@@ -120,8 +121,7 @@ static void check_programs(pscr_context *ctx, pt_rng *r) {
     double x[1000], y[1000], z[2] = {pt_uniform(r, -1, 1), pt_uniform(r, -1, 1)};
     double a = pt_uniform(r, 1, 2);
     long off = 7;
-    for (int i = 0; i < n; i++)
-      x[i] = pt_uniform(r, -1, 1);
+    for (int i = 0; i < n; i++) x[i] = pt_uniform(r, -1, 1);
     pscr_array *ax = NULL, *ay = NULL;
     PT_CHECK_STATUS(pscr_array_create(ctx, PSCR_F64, (size_t)n, &ax), PSCR_OK);
     PT_CHECK_STATUS(pscr_array_create(ctx, PSCR_F64, (size_t)n, &ay), PSCR_OK);
@@ -141,8 +141,7 @@ static void check_programs(pscr_context *ctx, pt_rng *r) {
       double worst = 0;
       for (int i = 0; i < n; i++) {
         double e = fabs(y[i] - (a * x[i] + (double)off + z[0] - z[1] * 3.0));
-        if (!(e <= worst))
-          worst = e;
+        if (!(e <= worst)) worst = e;
       }
       PT_CHECK_LE(worst, 1e-14, "kernel arguments");
     }
@@ -158,8 +157,7 @@ static void check_embedded(pscr_context *ctx) {
   int shims = 0;
   for (const ocl_source_file *f = pscr_opencl_sources(); f->path; f++) {
     size_t len = strlen(f->path);
-    if (len < 3 || strcmp(f->path + len - 3, ".cl") != 0)
-      continue;
+    if (len < 3 || strcmp(f->path + len - 3, ".cl") != 0) continue;
     shims++;
     for (int z = 0; z < 2; z++) {
       ocl_program *p = NULL;
@@ -176,8 +174,7 @@ static void check_embedded(pscr_context *ctx) {
 static void check_tuning(pt_rng *r) {
   pscr_context *ctx = NULL;
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
-  if (ctx == NULL)
-    return;
+  if (ctx == NULL) return;
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "no_such_knob", 4), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "part_wg", 33), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "crpcr_dmax", 100000), PSCR_ERR_INVALID_ARGUMENT);
@@ -220,8 +217,7 @@ static void check_tuning(pt_rng *r) {
 }
 
 int main(void) {
-  if (!pscr_backend_available(PSCR_BACKEND_OPENCL))
-    return PT_SKIP;
+  if (!pscr_backend_available(PSCR_BACKEND_OPENCL)) return PT_SKIP;
   pt_rng r;
   uint64_t seed = pt_fresh_seed();
   pt_rng_seed(&r, seed);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <utility>
 
+#include <stdio.h>
 #include "emu.h"
 
 struct double2 {
@@ -13,7 +14,7 @@ struct double2 {
 };
 static inline double2 make_double2(double x, double y) { return {x, y}; }
 
-#define KERNEL static void
+#define KERNEL static
 #define GLOBAL
 #define LOCAL static
 #define LOCAL_P
@@ -26,9 +27,7 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 #define LOCAL_ARRAY(type, name, count) type *name = (type *)emu_local(sizeof(type) * (size_t)(count))
 #define ATOMIC_ADD(p, v) emu_atomic_add(p, v)
 typedef unsigned char uchar;
-#define EMU_PARAM(name, def) , name
 #include "emu_params.h"
-#undef EMU_PARAM
 
 #include "common/td_scalar.h"
 #include "common/td_rows.h"

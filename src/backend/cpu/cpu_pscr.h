@@ -23,7 +23,7 @@
 #endif
 
 /* y (=, or -= when subtract) (alpha Mb + beta Ab) v on rows r0..r1-1 of the
- * kron's first dimension (elements for one dimension); scr: 3 * n[1] scalars. */
+ * kron's first dimension (elements for one dimension); scr: 6 * n[1] scalars. */
 void FN(cpu_pscr_kron)(const pscr_kron *k, T alpha, T beta, const T *v, T *y, size_t r0,
                        size_t r1, int subtract, T *scr);
 

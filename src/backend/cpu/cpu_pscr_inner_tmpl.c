@@ -20,48 +20,79 @@ typedef struct {
   const T *ad, *ao, *md, *mo; /* A_last, M_last */
 } FN(tri);
 
-/* V systems: shifts sg, rhs_v[i] = sum_r wr[r][v] xb[dpos[r]*n + i] + w0[v] gs[i] + wm[v] ge[i]. */
+/* V systems with shifts sg and right-hand sides (26) / (28)
+ *   rhs_v[i] = sum_r wr[r][v] f_r[i] + w0[v] gs[i] + wm[v] ge[i]:
+ * one block: f_r = xb + dpos[r]*n, shared by the lanes (gs, ge NULL: none);
+ * packed blocks (lp != NULL): lane v's own rows lp[r*V+v], lgs[v], lge[v]. */
 typedef struct {
   size_t nsrc;
   const T *xb;
   const size_t *dpos;
   const T *gs, *ge;
   const T *wr, *w0, *wm, *sg;
+  const T *const *lp, *const *lgs, *const *lge;
 } FN(chunk);
 
 static inline T FN(rhs_at)(const FN(chunk) * c, size_t n, size_t i, int v) {
   T s = 0;
+  if (c->lp) {
+    for (size_t r = 0; r < c->nsrc; r++) s += SMUL(c->wr[r * V + v], c->lp[r * V + v][i]);
+    return s + SMUL(c->w0[v], c->lgs[v][i]) + SMUL(c->wm[v], c->lge[v][i]);
+  }
   for (size_t r = 0; r < c->nsrc; r++) s += SMUL(c->wr[r * V + v], c->xb[c->dpos[r] * n + i]);
   if (c->gs) s += SMUL(c->w0[v], c->gs[i]);
   if (c->ge) s += SMUL(c->wm[v], c->ge[i]);
   return s;
 }
 
+/* Row i of the V right-hand sides, formed from the sources (26) / (28). */
+static inline void FN(rhs_row)(const FN(chunk) * c, size_t n, size_t i, T *rhs) {
+  for (int v = 0; v < V; v++) rhs[v] = 0;
+  if (c->lp) {
+    for (size_t r = 0; r < c->nsrc; r++)
+      for (int v = 0; v < V; v++) rhs[v] += SMUL(c->wr[r * V + v], c->lp[r * V + v][i]);
+    for (int v = 0; v < V; v++)
+      rhs[v] += SMUL(c->w0[v], c->lgs[v][i]) + SMUL(c->wm[v], c->lge[v][i]);
+  } else {
+    for (size_t r = 0; r < c->nsrc; r++) {
+      T s = c->xb[c->dpos[r] * n + i];
+      for (int v = 0; v < V; v++) rhs[v] += SMUL(c->wr[r * V + v], s);
+    }
+  }
+  if (c->gs) {
+    T s = c->gs[i];
+    for (int v = 0; v < V; v++) rhs[v] += SMUL(c->w0[v], s);
+  }
+  if (c->ge) {
+    T s = c->ge[i];
+    for (int v = 0; v < V; v++) rhs[v] += SMUL(c->wm[v], s);
+  }
+}
+
+/* 1/p and its magnitude for the singularity / range tests (complex: |p|^2). */
+#if PSCR_Z
+#define RCP_DEN(p, rp, den)                                                                       \
+  do {                                                                                             \
+    den = creal(p) * creal(p) + cimag(p) * cimag(p);                                               \
+    R inv_ = 1.0 / den;                                                                            \
+    rp = CMPLX(creal(p) * inv_, -cimag(p) * inv_);                                                 \
+  } while (0)
+#else
+#define RCP_DEN(p, rp, den) (den = fabs(p), rp = 1.0 / (p))
+#endif
+
 /* Forward sweep of V interleaved systems: P = 1/pivots, Z = modified rhs.
- * The rhs is Rh (interleaved, when not NULL) plus the chunk's sources.
  * mg: min over rows of |d| - |l| - |u| (complex: |d|^2 - (|l|_1+|u|_1)^2);
  * lo, hi: min / max of |pivot| (complex: |pivot|^2). */
-static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, const T *Rh,
-                               T *restrict P, T *restrict Z, R *mg, R *lo, R *hi, const int dom) {
+static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, T *restrict P,
+                               T *restrict Z, R *mg, R *lo, R *hi, const int dom) {
   size_t n = m->n;
   T op[V], rp[V], zp[V];
   R mgv[V], lov[V], hiv[V];
   for (int v = 0; v < V; v++) op[v] = rp[v] = zp[v] = 0, mgv[v] = lov[v] = INFINITY, hiv[v] = 0;
   for (size_t i = 0; i < n; i++) {
     T rhs[V];
-    for (int v = 0; v < V; v++) rhs[v] = Rh ? Rh[i * V + v] : 0;
-    for (size_t r = 0; r < c->nsrc; r++) {
-      T s = c->xb[c->dpos[r] * n + i];
-      for (int v = 0; v < V; v++) rhs[v] += SMUL(c->wr[r * V + v], s);
-    }
-    if (c->gs) {
-      T s = c->gs[i];
-      for (int v = 0; v < V; v++) rhs[v] += SMUL(c->w0[v], s);
-    }
-    if (c->ge) {
-      T s = c->ge[i];
-      for (int v = 0; v < V; v++) rhs[v] += SMUL(c->wm[v], s);
-    }
+    FN(rhs_row)(c, n, i, rhs);
     T adi = m->ad[i], mdi = m->md[i], aoi = 0, moi = 0;
     if (i + 1 < n) aoi = m->ao[i], moi = m->mo[i];
 #pragma omp simd
@@ -71,25 +102,25 @@ static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, const T *
       T g = SMUL(op[v], rp[v]); /* l_i = o_{i-1} / p_{i-1} */
       T piv = d - SMUL(g, op[v]);
       zp[v] = rhs[v] - SMUL(g, zp[v]);
+      R den;
 #if PSCR_Z
       if (dom) {
         R off = SNORM1(op[v]) + SNORM1(o);
         R dd = creal(d) * creal(d) + cimag(d) * cimag(d) - off * off;
         mgv[v] = dd < mgv[v] ? dd : mgv[v];
       }
-      R den = creal(piv) * creal(piv) + cimag(piv) * cimag(piv), inv = 1.0 / den;
+      RCP_DEN(piv, rp[v], den);
       lov[v] = den < lov[v] ? den : lov[v];
       hiv[v] = den > hiv[v] ? den : hiv[v];
-      rp[v] = CMPLX(creal(piv) * inv, -cimag(piv) * inv);
 #else
-      if (dom) {
+      if (dom) { /* dominance proves nonzero pivots */
         R dd = fabs(d) - (fabs(op[v]) + fabs(o));
         mgv[v] = dd < mgv[v] ? dd : mgv[v];
+        rp[v] = 1.0 / piv;
       } else {
-        R den = fabs(piv);
+        RCP_DEN(piv, rp[v], den);
         lov[v] = den < lov[v] ? den : lov[v];
       }
-      rp[v] = 1.0 / piv;
 #endif
       op[v] = o;
       P[i * V + v] = rp[v];
@@ -99,10 +130,28 @@ static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, const T *
   for (int v = 0; v < V; v++) mg[v] = mgv[v], lo[v] = lov[v], hi[v] = hiv[v];
 }
 
-/* Backward sweep; acc_o[i] += sum_v wo[o][v] x_v[i] (store = 0) or x into Z (store = 1). */
+/* Row i of the solutions x: acc_o[i] += sum_v wo[o][v] x_v (outp NULL), or
+ * outp[v][o*n + i] += wo[o][v] x_v (packed lanes), or x into Z (store). */
+static inline void FN(emit)(size_t n, size_t i, const T *x, size_t nout, const T *wo, T *acc,
+                            T *const *outp, T *Z, const int store) {
+  if (store) {
+    for (int v = 0; v < V; v++) Z[i * V + v] = x[v];
+  } else if (outp) {
+    for (int v = 0; v < V; v++)
+      for (size_t q = 0; q < nout; q++) outp[v][q * n + i] += SMUL(wo[q * V + v], x[v]);
+  } else {
+    for (size_t q = 0; q < nout; q++) {
+      T s = 0;
+      for (int v = 0; v < V; v++) s += SMUL(wo[q * V + v], x[v]);
+      acc[q * n + i] += s;
+    }
+  }
+}
+
+/* Backward sweep of Thomas, the sums formed on the way (emit). */
 static inline void FN(backward)(const FN(tri) * m, const T *sg, const T *restrict P,
                                 T *restrict Z, size_t nout, const T *wo, T *restrict acc,
-                                const int store) {
+                                T *const *outp, const int store) {
   size_t n = m->n;
   T xn[V];
   for (int v = 0; v < V; v++) xn[v] = 0;
@@ -115,15 +164,76 @@ static inline void FN(backward)(const FN(tri) * m, const T *sg, const T *restric
       x[v] = SMUL(Z[i * V + v] - SMUL(o, xn[v]), P[i * V + v]);
       xn[v] = x[v];
     }
-    if (store) {
-      for (int v = 0; v < V; v++) Z[i * V + v] = x[v];
-    } else {
-      for (size_t q = 0; q < nout; q++) {
-        T s = 0;
-        for (int v = 0; v < V; v++) s += SMUL(wo[q * V + v], x[v]);
-        acc[q * n + i] += s;
-      }
+    FN(emit)(n, i, x, nout, wo, acc, outp, Z, store);
+  }
+}
+
+/* Partial pivoting of V interleaved systems: LAPACK xgtsv's elimination with
+ * the row interchange chosen per lane by selects (|d| < |l|: swap rows i,
+ * i+1). P = 1/pivots, U, U2 = the super-diagonals of U, Z = modified rhs;
+ * lo, hi: min / max |pivot| (complex: |pivot|^2). */
+static inline void FN(forward_piv)(const FN(tri) * m, const FN(chunk) * c, T *restrict P,
+                                   T *restrict U, T *restrict U2, T *restrict Z, R *lo, R *hi) {
+  size_t n = m->n;
+  const T *sg = c->sg;
+  T di[V], ui[V], bi[V], rhs[V];
+  R lov[V], hiv[V];
+  FN(rhs_row)(c, n, 0, rhs);
+  T ao0 = n > 1 ? m->ao[0] : 0, mo0 = n > 1 ? m->mo[0] : 0;
+  for (int v = 0; v < V; v++) {
+    di[v] = m->ad[0] + SMUL(sg[v], m->md[0]), ui[v] = ao0 + SMUL(sg[v], mo0), bi[v] = rhs[v];
+    lov[v] = INFINITY, hiv[v] = 0;
+  }
+  for (size_t i = 0; i + 1 < n; i++) {
+    FN(rhs_row)(c, n, i + 1, rhs);
+    T adn = m->ad[i + 1], mdn = m->md[i + 1], aol = m->ao[i], mol = m->mo[i], aon = 0, mon = 0;
+    if (i + 2 < n) aon = m->ao[i + 1], mon = m->mo[i + 1];
+#pragma omp simd
+    for (int v = 0; v < V; v++) {
+      T l = aol + SMUL(sg[v], mol), dn = adn + SMUL(sg[v], mdn), un = aon + SMUL(sg[v], mon);
+      int sw = SNORM1(di[v]) < SNORM1(l);
+      T piv = sw ? l : di[v], oth = sw ? di[v] : l, rp;
+      R den;
+      RCP_DEN(piv, rp, den);
+      lov[v] = den < lov[v] ? den : lov[v];
+      hiv[v] = den > hiv[v] ? den : hiv[v];
+      T f = SMUL(oth, rp);
+      P[i * V + v] = rp;
+      U[i * V + v] = sw ? dn : ui[v];
+      U2[i * V + v] = sw ? un : 0;
+      Z[i * V + v] = sw ? rhs[v] : bi[v];
+      T d2 = sw ? ui[v] - SMUL(f, dn) : dn - SMUL(f, ui[v]);
+      T u2 = sw ? -SMUL(f, un) : un;
+      T b2 = sw ? bi[v] - SMUL(f, rhs[v]) : rhs[v] - SMUL(f, bi[v]);
+      di[v] = d2, ui[v] = u2, bi[v] = b2;
     }
+  }
+  for (int v = 0; v < V; v++) {
+    T rp;
+    R den;
+    RCP_DEN(di[v], rp, den);
+    lov[v] = den < lov[v] ? den : lov[v];
+    hiv[v] = den > hiv[v] ? den : hiv[v];
+    P[(n - 1) * V + v] = rp, U[(n - 1) * V + v] = 0, U2[(n - 1) * V + v] = 0;
+    Z[(n - 1) * V + v] = bi[v];
+    lo[v] = lov[v], hi[v] = hiv[v];
+  }
+}
+
+static inline void FN(backward_piv)(size_t n, const T *restrict P, const T *restrict U,
+                                    const T *restrict U2, T *restrict Z, size_t nout, const T *wo,
+                                    T *restrict acc, T *const *outp, const int store) {
+  T x1[V], x2[V];
+  for (int v = 0; v < V; v++) x1[v] = x2[v] = 0;
+  for (size_t i = n; i-- > 0;) {
+    T x[V];
+#pragma omp simd
+    for (int v = 0; v < V; v++) {
+      x[v] = SMUL(Z[i * V + v] - SMUL(U[i * V + v], x1[v]) - SMUL(U2[i * V + v], x2[v]),
+                  P[i * V + v]);
+      x2[v] = x1[v], x1[v] = x[v];
+    }
+    FN(emit)(n, i, x, nout, wo, acc, outp, Z, store);
   }
 }
 
@@ -171,14 +281,14 @@ static pscr_status FN(gtsv)(size_t n, T *dl, T *d, T *du, T *du2, T *b) {
 }
 
 /* System v alone into column v of Z: AUTO = partial pivoting, else the registry's solver. */
-static pscr_status FN(one)(const FN(tri) * m, const FN(chunk) * c, const T *Rh, int v,
-                           pscr_td_algorithm alg, T *w, T *Z) {
+static pscr_status FN(one)(const FN(tri) * m, const FN(chunk) * c, int v, pscr_td_algorithm alg,
+                           T *w, T *Z) {
   size_t n = m->n;
   T *l = w, *d = w + n, *u = w + 2 * n, *b = w + 3 * n, *extra = w + 4 * n, sg = c->sg[v];
   for (size_t i = 0; i < n; i++) {
     d[i] = m->ad[i] + SMUL(sg, m->md[i]);
     u[i] = i + 1 < n ? m->ao[i] + SMUL(sg, m->mo[i]) : 0;
-    b[i] = (Rh ? Rh[i * V + v] : 0) + FN(rhs_at)(c, n, i, v);
+    b[i] = FN(rhs_at)(c, n, i, v);
   }
   pscr_status st;
   if (alg == PSCR_TD_AUTO) {
@@ -196,42 +306,67 @@ static pscr_status FN(one)(const FN(tri) * m, const FN(chunk) * c, const T *Rh, 
 }
 
 size_t FN(cpu_pscr_inner_scratch)(size_t n_last, size_t max_nd) {
-  return (5 * V + 9) * n_last + (2 * max_nd + 8) * V;
+  return (6 * V + 8) * n_last + (2 * max_nd + 8) * V;
 }
 
-/* The chunk's V systems (nv real ones, the others padding). With acc, the
- * sums are formed in the backward sweep when every system stayed on Thomas
- * (*fused = 1); otherwise the solutions are left in Z. */
-static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk) * ch, const T *Rh, int nv,
-                                   pscr_td_algorithm alg, T *P, T *Z, T *gen, size_t nout,
-                                   const T *wo, T *acc, int *fused) {
-  int ok[V] = {0}, all = 1;
-  *fused = 0;
-  if (alg == PSCR_TD_AUTO || alg == PSCR_TD_THOMAS) {
-    R mg[V], lo[V], hi[V];
+#if PSCR_Z
+#define RANGE_OK(lo, hi) ((lo) >= DBL_MIN && (hi) <= DBL_MAX) /* |p|^2 neither under- nor overflowed */
+#else
+#define RANGE_OK(lo, hi) 1
+#endif
+
+/* The chunk's V systems (nv real ones, the others padding with zero weights)
+ * and their sums into acc (or the packed lanes' outp), formed in the backward
+ * sweep. AUTO: Thomas while every row is dominant, else the whole chunk by
+ * partial pivoting (*hint = 1 after a chunk whose lanes all failed: the next
+ * chunk, with nearby shifts, goes to pivoting directly). */
+static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk) * ch, int nv,
+                                   pscr_td_algorithm alg, T *P, T *Z, T *U, T *U2, T *gen,
+                                   size_t nout, const T *wo, T *acc, T *const *outp, int *hint) {
+  size_t n = m->n;
+  R mg[V], lo[V], hi[V];
+  int ok[V] = {0}, all = 1, none = 1;
+  if (alg == PSCR_TD_THOMAS || (alg == PSCR_TD_AUTO && !*hint)) {
     if (alg == PSCR_TD_AUTO)
-      FN(forward)(m, ch, Rh, P, Z, mg, lo, hi, 1);
+      FN(forward)(m, ch, P, Z, mg, lo, hi, 1);
     else
-      FN(forward)(m, ch, Rh, P, Z, mg, lo, hi, 0);
+      FN(forward)(m, ch, P, Z, mg, lo, hi, 0);
     for (int v = 0; v < nv; v++) {
       if (alg == PSCR_TD_THOMAS && !(lo[v] > 0)) return PSCR_ERR_SINGULAR;
-      ok[v] = alg == PSCR_TD_THOMAS || mg[v] > 0;
-#if PSCR_Z
-      ok[v] = ok[v] && lo[v] >= DBL_MIN && hi[v] <= DBL_MAX;
-#endif
-      all = all && ok[v];
+      ok[v] = (alg == PSCR_TD_THOMAS || mg[v] > 0) && RANGE_OK(lo[v], hi[v]);
+      all = all && ok[v], none = none && !ok[v];
     }
-    if (all && acc) {
-      FN(backward)(m, ch->sg, P, Z, nout, wo, acc, 0);
-      *fused = 1;
+    if (all) {
+      FN(backward)(m, ch->sg, P, Z, nout, wo, acc, outp, 0);
+      *hint = 0;
       return PSCR_OK;
     }
-    FN(backward)(m, ch->sg, P, Z, 0, wo, acc, 1);
+    if (alg == PSCR_TD_THOMAS) FN(backward)(m, ch->sg, P, Z, nout, wo, acc, outp, 1);
+    *hint = none;
   }
-  for (int v = 0; v < nv; v++) {
+  if (alg == PSCR_TD_AUTO) {
+    FN(forward_piv)(m, ch, P, U, U2, Z, lo, hi);
+    all = 1;
+    for (int v = 0; v < nv; v++) {
+      if (!(lo[v] > 0)) return PSCR_ERR_SINGULAR; /* an exact zero pivot after pivoting */
+      ok[v] = RANGE_OK(lo[v], hi[v]);
+      all = all && ok[v];
+    }
+    if (all) {
+      FN(backward_piv)(n, P, U, U2, Z, nout, wo, acc, outp, 0);
+      return PSCR_OK;
+    }
+    FN(backward_piv)(n, P, U, U2, Z, nout, wo, acc, outp, 1);
+  }
+  for (int v = 0; v < nv; v++) { /* the rest one by one: other algorithms, extreme ranges */
     if (ok[v]) continue;
-    pscr_status s = FN(one)(m, ch, Rh, v, alg, gen, Z);
+    pscr_status s = FN(one)(m, ch, v, alg, gen, Z);
     if (s != PSCR_OK) return s;
+  }
+  for (size_t i = 0; i < n; i++) {
+    T x[V];
+    for (int v = 0; v < V; v++) x[v] = v < nv ? Z[i * V + v] : 0;
+    FN(emit)(n, i, x, nout, wo, acc, outp, Z, 0);
   }
   return PSCR_OK;
 }
@@ -268,9 +403,9 @@ static void FN(boundary)(const pscr_stage_args *a, const pscr_block *b, const T 
   }
 }
 
-/* One task for vector p of the batch: a slice of one block (right-hand sides
- * formed in the sweep from the block's rows D), or small blocks packed into
- * one chunk (right-hand sides gathered into Rh first). */
+/* One task for vector p of the batch: a slice of one block (its rows D
+ * shared by the lanes), or small blocks packed into one chunk (each lane
+ * reads its own block's rows; #D <= m <= V/2 there). */
 static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T *ws) {
   const pscr_step *st = a->step;
   const pscr_task *tk = &st->tasks[t];
@@ -280,10 +415,11 @@ static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T 
   const T *x = (const T *)a->x + p * a->x_stride;
   T c = ((const T *)a->shift)[p];
   T *acc = (T *)a->acc + (p * (a->group->t1 - a->group->t0) + (t - a->group->t0)) * a->acc_item;
-  T *P = ws, *Z = P + V * n, *Rh = Z + V * n, *gen = Rh + V * n, *gb = gen + 7 * n;
-  T *wr = gb + 2 * V * n, *wo = wr + st->max_nd * V, *w0 = wo + nom * V, *wm = w0 + V, *sg = wm + V;
-  FN(chunk) ch = {0, NULL, NULL, NULL, NULL, wr, w0, wm, sg};
-  int fused;
+  T *P = ws, *Z = P + V * n, *U = Z + V * n, *U2 = U + V * n, *gen = U2 + V * n;
+  T *gb = gen + 7 * n, *zero = gb + 2 * V * n;
+  int hint = 0;
+  T *wr = zero + n, *wo = wr + st->max_nd * V, *w0 = wo + nom * V, *wm = w0 + V, *sg = wm + V;
+  FN(chunk) ch = {0, NULL, NULL, NULL, NULL, wr, w0, wm, sg, NULL, NULL, NULL};
   if (tk->nb == 1) {
     const pscr_block *b = &st->blocks[tk->b0];
     size_t nout = back ? b->nd : 2;
@@ -293,55 +429,40 @@ static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T 
     for (size_t l = tk->l0; l < tk->l1; l += V) {
       int nv = tk->l1 - l < V ? (int)(tk->l1 - l) : V;
       for (int v = 0; v < V; v++) FN(lane)(a, b, v < nv ? l + v : l, v, v < nv, c, &ch, wo);
-      pscr_status s = FN(solve_chunk)(&m, &ch, NULL, nv, a->alg, P, Z, gen, nout, wo, acc, &fused);
+      pscr_status s = FN(solve_chunk)(&m, &ch, nv, a->alg, P, Z, U, U2, gen, nout, wo, acc, NULL, &hint);
       if (s != PSCR_OK) return s;
-      if (fused) continue;
-      for (size_t i = 0; i < n; i++)
-        for (size_t q = 0; q < nout; q++) {
-          T sum = 0;
-          for (int v = 0; v < nv; v++) sum += SMUL(wo[q * V + v], Z[i * V + v]);
-          acc[q * n + i] += sum;
-        }
     }
     return PSCR_OK;
   }
-  /* packed: lane v holds eigenpair lv[v] of block b0 + jb[v] */
-  size_t jb[V], lv[V];
+  /* packed: lane v holds eigenpair lv of block b0 + jb[v]; padding repeats lane 0 */
+  const T *lp[V / 2 * V], *lgs[V], *lge[V], *bgs[V], *bge[V];
+  T *outp[V];
+  size_t jb[V], lv[V], nd = 0;
   int nv = 0;
-  memset(Rh, 0, V * n * sizeof *Rh);
+  memset(zero, 0, n * sizeof *zero);
   for (size_t j = 0; j < tk->nb; j++) {
     const pscr_block *b = &st->blocks[tk->b0 + j];
-    const T *gs, *ge;
-    FN(boundary)(a, b, x, c, gb, gb + n, &gs, &ge);
+    FN(boundary)(a, b, x, c, gb + 2 * j * n, gb + (2 * j + 1) * n, &bgs[j], &bge[j]);
     memset(acc + j * a->acc_blk, 0, (back ? b->nd : 2) * n * sizeof *acc);
-    for (size_t l = 0; l < b->m; l++, nv++) {
-      const T *w = (const T *)a->comp + b->comp + l * (2 + b->nd);
-      jb[nv] = j, lv[nv] = l;
-      for (size_t r = 0; r < b->nd; r++) {
-        const T *f = x + (b->s + st->dpos[b->d + r]) * n;
-        for (size_t i = 0; i < n; i++) Rh[i * V + nv] += SMUL(w[2 + r], f[i]);
-      }
-      if (gs)
-        for (size_t i = 0; i < n; i++) Rh[i * V + nv] -= SMUL(w[0], gs[i]);
-      if (ge)
-        for (size_t i = 0; i < n; i++) Rh[i * V + nv] -= SMUL(w[1], ge[i]);
-    }
+    for (size_t l = 0; l < b->m; l++) jb[nv] = j, lv[nv++] = l;
+    if (b->nd > nd) nd = b->nd;
   }
-  for (int v = 0; v < V; v++) { /* shifts and output weights; padding repeats lane 0 */
+  ch.nsrc = nd, ch.lp = lp, ch.lgs = lgs, ch.lge = lge;
+  for (int v = 0; v < V; v++) {
     int u = v < nv ? v : 0;
-    FN(lane)(a, &st->blocks[tk->b0 + jb[u]], lv[u], v, v < nv, c, &ch, wo);
+    const pscr_block *b = &st->blocks[tk->b0 + jb[u]];
+    for (size_t r = 0; r < nd; r++) /* rows past the block's #D get weight 0 */
+      lp[r * V + v] = x + (b->s + st->dpos[b->d + (r < b->nd ? r : 0)]) * n;
+    lgs[v] = bgs[jb[u]] ? bgs[jb[u]] : zero;
+    lge[v] = bge[jb[u]] ? bge[jb[u]] : zero;
+    outp[v] = acc + jb[u] * a->acc_blk;
+    FN(lane)(a, b, lv[u], v, v < nv, c, &ch, wo);
+    for (size_t r = b->nd; r < nd; r++) wr[r * V + v] = 0;
+    for (size_t q = back ? b->nd : 2; q < (back ? nd : 2); q++) wo[q * V + v] = 0;
   }
-  pscr_status s = FN(solve_chunk)(&m, &ch, Rh, nv, a->alg, P, Z, gen, 0, wo, NULL, &fused);
-  if (s != PSCR_OK) return s;
-  for (int v = 0; v < nv; v++) {
-    const pscr_block *b = &st->blocks[tk->b0 + jb[v]];
-    T *ab = acc + jb[v] * a->acc_blk;
-    for (size_t q = 0; q < (back ? b->nd : 2); q++) {
-      T w = wo[q * V + v];
-      for (size_t i = 0; i < n; i++) ab[q * n + i] += SMUL(w, Z[i * V + v]);
-    }
-  }
-  return PSCR_OK;
+  /* lanes with fewer outputs add 0 to unused rows of their block's sums */
+  return FN(solve_chunk)(&m, &ch, nv, a->alg, P, Z, U, U2, gen, back ? nd : 2, wo, NULL, outp,
+                         &hint);
 }
 
 static pscr_status FN(inner_stage)(const pscr_stage_args *a) {

@@ -20,10 +20,50 @@ static inline T FN(op1)(const T *ad, const T *ao, const T *md, const T *mo, size
   return s;
 }
 
+/* m = M v, a = A v along one dimension of order nb (branch-free interior). */
+static void FN(mv_row)(const T *ad, const T *ao, const T *md, const T *mo, size_t nb, const T *v,
+                       T *restrict m, T *restrict a) {
+  if (nb == 1) {
+    m[0] = SMUL(md[0], v[0]), a[0] = SMUL(ad[0], v[0]);
+    return;
+  }
+  m[0] = SMUL(md[0], v[0]) + SMUL(mo[0], v[1]), a[0] = SMUL(ad[0], v[0]) + SMUL(ao[0], v[1]);
+  for (size_t j = 1; j + 1 < nb; j++) {
+    m[j] = SMUL(mo[j - 1], v[j - 1]) + SMUL(md[j], v[j]) + SMUL(mo[j], v[j + 1]);
+    a[j] = SMUL(ao[j - 1], v[j - 1]) + SMUL(ad[j], v[j]) + SMUL(ao[j], v[j + 1]);
+  }
+  size_t e = nb - 1;
+  m[e] = SMUL(mo[e - 1], v[e - 1]) + SMUL(md[e], v[e]);
+  a[e] = SMUL(ao[e - 1], v[e - 1]) + SMUL(ad[e], v[e]);
+}
+
+/* Output row i of the 2-dimension operator from the window rows i-1, i, i+1. */
+static void FN(kron2_row)(const T *ad, const T *ao, const T *md, const T *mo, size_t n, size_t nb,
+                          T alpha, T beta, T *const *mw, T *const *aw, size_t i, T *y,
+                          int subtract) {
+  T ca[3] = {0, 0, 0}, cm[3] = {0, 0, 0};
+  const T *mr[3], *ar[3];
+  for (int t = 0; t < 3; t++) {
+    size_t ii = i + (size_t)t - 1; /* wraps for i = 0, t = 0: skipped below */
+    int ok = (t > 0 || i > 0) && (t < 2 || i + 1 < n);
+    mr[t] = mw[(ok ? ii : i) % 3], ar[t] = aw[(ok ? ii : i) % 3];
+    if (!ok) continue;
+    T ma = t == 1 ? md[i] : mo[t == 0 ? i - 1 : i], aa = t == 1 ? ad[i] : ao[t == 0 ? i - 1 : i];
+    ca[t] = SMUL(alpha, ma) + SMUL(beta, aa), cm[t] = SMUL(beta, ma);
+  }
+  T *yr = y + i * nb;
+  for (size_t j = 0; j < nb; j++) {
+    T s = SMUL(ca[0], mr[0][j]) + SMUL(cm[0], ar[0][j]) + SMUL(ca[1], mr[1][j]) +
+          SMUL(cm[1], ar[1][j]) + SMUL(ca[2], mr[2][j]) + SMUL(cm[2], ar[2][j]);
+    yr[j] = subtract ? yr[j] - s : s;
+  }
+}
+
 void FN(cpu_pscr_kron)(const pscr_kron *k, T alpha, T beta, const T *v, T *y, size_t r0,
                        size_t r1, int subtract, T *scr) {
   const T *ad = k->ad[0], *ao = k->ao[0], *md = k->md[0], *mo = k->mo[0];
   size_t n = k->n[0];
+  if (r1 <= r0) return;
   if (k->ndims == 1) {
     size_t a0 = r0 > 1 ? r0 : 1, a1 = r1 + 1 < n ? r1 : (n > 1 ? n - 1 : 1);
     for (size_t i = r0; i < r1 && i < a0; i++) {
@@ -46,25 +86,18 @@ void FN(cpu_pscr_kron)(const pscr_kron *k, T alpha, T beta, const T *v, T *y, si
     }
     return;
   }
-  /* 2 dims: (alpha Ma + beta Aa) (x) Mb' + beta Ma (x) Ab', row i of dimension a */
-  const T *bad = k->ad[1], *bao = k->ao[1], *bmd = k->md[1], *bmo = k->mo[1];
-  size_t nb = k->n[1];
-  T *mrow = scr, *arow = scr + nb, *sum = scr + 2 * nb;
-  for (size_t i = r0; i < r1; i++) {
-    for (size_t j = 0; j < nb; j++) sum[j] = 0;
-    for (size_t ii = i > 0 ? i - 1 : 0; ii <= i + 1 && ii < n; ii++) {
-      T ma = ii == i ? md[i] : mo[ii < i ? ii : i], aa = ii == i ? ad[i] : ao[ii < i ? ii : i];
-      T ca = SMUL(alpha, ma) + SMUL(beta, aa), cm = SMUL(beta, ma);
-      const T *vr = v + ii * nb;
-      for (size_t j = 0; j < nb; j++) {
-        mrow[j] = FN(op1)(bad, bao, bmd, bmo, nb, 1, 0, vr, j);
-        arow[j] = FN(op1)(bad, bao, bmd, bmo, nb, 0, 1, vr, j);
-      }
-      for (size_t j = 0; j < nb; j++) sum[j] += SMUL(ca, mrow[j]) + SMUL(cm, arow[j]);
-    }
-    T *yr = y + i * nb;
-    for (size_t j = 0; j < nb; j++) yr[j] = subtract ? yr[j] - sum[j] : sum[j];
+  /* 2 dims: (alpha Ma + beta Aa) (x) Mb' + beta Ma (x) Ab', row i of dimension a.
+   * Mb' v_ii and Ab' v_ii once per row ii, in a window of three rows; output
+   * row i is formed when row i+1 is in. */
+  size_t nb = k->n[1], hi = r1 < n ? r1 : n - 1;
+  T *mw[3] = {scr, scr + nb, scr + 2 * nb}, *aw[3] = {scr + 3 * nb, scr + 4 * nb, scr + 5 * nb};
+  for (size_t ii = r0 > 0 ? r0 - 1 : 0; ii <= hi; ii++) {
+    FN(mv_row)(k->ad[1], k->ao[1], k->md[1], k->mo[1], nb, v + ii * nb, mw[ii % 3], aw[ii % 3]);
+    if (ii >= r0 + 1 && ii <= r1)
+      FN(kron2_row)(ad, ao, md, mo, n, nb, alpha, beta, mw, aw, ii - 1, y, subtract);
   }
+  if (hi + 1 == n && hi >= r0 && hi < r1)
+    FN(kron2_row)(ad, ao, md, mo, n, nb, alpha, beta, mw, aw, hi, y, subtract);
 }
 
 /* Rows of the kron's first dimension per work item of a T application. */
@@ -251,11 +284,12 @@ static pscr_status FN(stage_22c)(const pscr_stage_args *a) {
 }
 
 static size_t FN(scratch_len)(size_t n_last, size_t n_kron, size_t max_nd) {
-  return FN(cpu_pscr_inner_scratch)(n_last, max_nd) + 3 * n_kron;
+  return FN(cpu_pscr_inner_scratch)(n_last, max_nd) + 6 * n_kron;
 }
 
 const pscr_stage_ops FN(pscr_cpu_stages) = {
     .name = "cpu",
+    .host_batch = 1,
     .scratch_len = FN(scratch_len),
     .stage_11_td_12a = FN(cpu_stage_11_td_12a),
     .stage_21_td_22a = FN(cpu_stage_21_td_22a),

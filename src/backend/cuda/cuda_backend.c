@@ -100,6 +100,12 @@ static pscr_status cuda_init(pscr_context *ctx, int device_index) {
   s->part_wg = 128;
   s->crpcr_wg = 256;
   s->crpcr_dmax = 64;
+  s->tile_q = 16;
+  s->tile_w = 256;
+  s->merge_w = 256;
+  s->gs_q = 32;
+  s->gs_w = 64;
+  s->gs_gp = 16;
   CU(d->cuDevicePrimaryCtxRetain(&s->cu, s->dev));
   CU(d->cuCtxPushCurrent(s->cu));
   /* A blocking stream: ordered after work on the legacy default stream, so
@@ -107,9 +113,9 @@ static pscr_status cuda_init(pscr_context *ctx, int device_index) {
   st = cuda_status(d->cuStreamCreate(&s->stream, CU_STREAM_DEFAULT));
   if (st == PSCR_OK) st = cuda_status(d->cuEventCreate(&s->ev0, CU_EVENT_DEFAULT));
   if (st == PSCR_OK) st = cuda_status(d->cuEventCreate(&s->ev1, CU_EVENT_DEFAULT));
-  if (st == PSCR_OK) st = cuda_status(d->cuMemAlloc(&s->flags, 4 * sizeof(int)));
+  if (st == PSCR_OK) st = cuda_status(d->cuMemAlloc(&s->flags, 8 * sizeof(int)));
   if (st == PSCR_OK)
-    st = cuda_status(d->cuMemAllocHost((void **)&s->flags_host, 4 * sizeof(int)));
+    st = cuda_status(d->cuMemAllocHost((void **)&s->flags_host, 8 * sizeof(int)));
   CUcontext dummy;
   d->cuCtxPopCurrent(&dummy);
 cleanup:
@@ -229,6 +235,18 @@ pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) {
     s->crpcr_wg = value;
   else if (strcmp(name, "crpcr_dmax") == 0 && value <= s->crpcr_wg)
     s->crpcr_dmax = value;
+  else if (strcmp(name, "tile_q") == 0 && value >= 2 && value <= 64 && !(value & (value - 1)))
+    s->tile_q = value;
+  else if (strcmp(name, "tile_w") == 0 && value % 32 == 0 && value <= 1024)
+    s->tile_w = value;
+  else if (strcmp(name, "merge_w") == 0 && value % 32 == 0 && value <= 512)
+    s->merge_w = value;
+  else if (strcmp(name, "gs_q") == 0 && value >= 2 && value <= 64 && !(value & (value - 1)))
+    s->gs_q = value;
+  else if (strcmp(name, "gs_w") == 0 && value % 32 == 0 && value <= 256)
+    s->gs_w = value;
+  else if (strcmp(name, "gs_gp") == 0 && value >= 2 && value <= 32)
+    s->gs_gp = value;
   else
     return PSCR_ERR_INVALID_ARGUMENT;
   return PSCR_OK;

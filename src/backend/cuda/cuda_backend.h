@@ -46,7 +46,7 @@ typedef struct {
   CUevent ev0, ev1;
   int arch;             /* compute capability, e.g. 90 */
   int smem_optin;       /* shared memory per block after opting in (bytes) */
-  CUdeviceptr flags;    /* TD_FLAG_* words, cleared before each solve */
+  CUdeviceptr flags;    /* TD_FLAG_* words (8), cleared before each solve */
   int *flags_host;      /* pinned copy */
   CUdeviceptr work;     /* scratch, grown on demand */
   size_t work_bytes;
@@ -57,6 +57,12 @@ typedef struct {
   int part_wg;    /* work-group of the partition kernels */
   int crpcr_wg;   /* CR_PCR_THOMAS work-group (TD_WG) */
   int crpcr_dmax; /* stage C -> D switch (TD_D_MAX) */
+  int tile_q;     /* rows per work-item of the tiled engine (power of 2) */
+  int tile_w;     /* work-items per tile of the multi-tile passes */
+  int merge_w;    /* work-items of the tile-record merge (2x records each) */
+  int gs_q;       /* g-Spike rows per level-0 partition (power of 2) */
+  int gs_w;       /* g-Spike partitions per tile */
+  int gs_gp;      /* g-Spike pairs per reduced-level block */
 } cuda_state;
 
 static inline cuda_state *cuda_of(pscr_context *ctx) { return (cuda_state *)ctx->impl; }

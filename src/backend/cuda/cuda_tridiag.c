@@ -2,44 +2,20 @@
  * algorithm (kernels in kernels/common/td_*.h). One entry point serves plain
  * batches and shifted systems; the kernels read either through the same
  * "source" arguments (td_rows.h). Status words are written by the kernels and
- * read back once per solve: NaN/Inf -> NONFINITE, zero pivot -> SINGULAR. */
+ * read back once per solve: NaN/Inf -> NONFINITE, zero pivot -> SINGULAR.
+ * CR_PCR_THOMAS and SPIKE_DIAG_PIVOT run on the tiled engine (cuda_tile.c),
+ * GSPIKE in cuda_gspike.c; THOMAS, CR and PCR are the baselines here. */
 #include <stdint.h>
 #include <string.h>
 
-#include "backend/cuda/cuda_backend.h"
-
-#define TD_LINE_WG 256 /* work-group of the row-parallel kernels */
-
-typedef struct {
-  CUdeviceptr dl, d, du, mdl, md, mdu, shift;
-  long long sstride, rstep;
-} td_src;
-
-typedef struct {
-  pscr_context *ctx;
-  cuda_state *s;
-  CUmodule mod;
-  cuda_params par;
-  size_t esize;
-  int partitions;
-} td_job;
-
-#define SRC_ARGS(src)                                                                              \
-  &(src).dl, &(src).d, &(src).du, &(src).mdl, &(src).md, &(src).mdu, &(src).shift,                 \
-      &(src).sstride, &(src).rstep
-
-#define TRY(expr)                                                                                  \
-  do {                                                                                             \
-    st = (expr);                                                                                   \
-    if (st != PSCR_OK) goto cleanup;                                                               \
-  } while (0)
+#include "backend/cuda/cuda_td.h"
 
 static pscr_status launch(td_job *j, const char *name, size_t items, int wg, unsigned smem,
                           void **args) {
-  return cuda_launch(j->ctx, j->mod, name, items, wg, smem, args);
+  return td_launch(j, name, items, wg, smem, args);
 }
 
-static size_t align256(size_t x) { return (x + 255) & ~(size_t)255; }
+#define align256 td_align
 
 /* THOMAS (P = 1, no pivoting) and SPIKE_DIAG_PIVOT (P partitions of m rows). */
 static pscr_status solve_partitions(td_job *j, td_src src, long long n, long long batch,
@@ -189,46 +165,21 @@ cleanup:
   return st;
 }
 
-/* CR_PCR_THOMAS: stage A (global CR) only while the system exceeds local memory. */
-static pscr_status solve_crpcr(td_job *j, td_src src, long long n, long long batch,
-                               CUdeviceptr b) {
-  pscr_status st = PSCR_OK;
-  if (n <= j->par.smem_n) {
-    unsigned smem = (unsigned)(4 * (size_t)n * j->esize);
-    void *args[] = {SRC_ARGS(src), &n, &b, &j->s->flags};
-    return launch(j, "td_crpcr", (size_t)batch * (size_t)j->par.wg, j->par.wg, smem, args);
-  }
-  CUdeviceptr arr[8];
-  long long S;
-  TRY(gen(j, src, n, batch, b, 1, arr));
-  TRY(cr_reduce(j, n, batch, arr, j->par.smem_n, &S));
-  {
-    td_src view = {arr[0], arr[1], arr[2], 0, 0, 0, 0, n, S};
-    long long nv = n / S;
-    unsigned smem = (unsigned)(4 * (size_t)nv * j->esize);
-    void *args[] = {SRC_ARGS(view), &nv, &arr[3], &j->s->flags};
-    TRY(launch(j, "td_crpcr", (size_t)batch * (size_t)j->par.wg, j->par.wg, smem, args));
-  }
-  TRY(cr_backsub(j, n, batch, arr, S / 2));
-  TRY(put(j, src, n, batch, arr[3], arr[1], 0, b));
-cleanup:
-  return st;
-}
-
-/* Clears the status words (4 ints). */
+/* Clears the status words. */
 static pscr_status flags_clear(td_job *j) {
-  return cuda_status(j->s->drv.cuMemsetD32Async(j->s->flags, 0, 4, j->s->stream));
+  return cuda_status(j->s->drv.cuMemsetD32Async(j->s->flags, 0, TD_FLAG_WORDS, j->s->stream));
 }
 
-/* Waits for the stream and reads the status words. */
-static pscr_status flags_read(td_job *j, int out[4]) {
+pscr_status td_flags_read(td_job *j, int *out) {
   cuda_driver *d = &j->s->drv;
-  pscr_status st = cuda_status(
-      d->cuMemcpyDtoHAsync(j->s->flags_host, j->s->flags, 4 * sizeof(int), j->s->stream));
+  size_t bytes = TD_FLAG_WORDS * sizeof(int);
+  pscr_status st =
+      cuda_status(d->cuMemcpyDtoHAsync(j->s->flags_host, j->s->flags, bytes, j->s->stream));
   if (st == PSCR_OK) st = cuda_status(d->cuStreamSynchronize(j->s->stream));
-  if (st == PSCR_OK) memcpy(out, j->s->flags_host, 4 * sizeof(int));
+  if (st == PSCR_OK) memcpy(out, j->s->flags_host, bytes);
   return st;
 }
+#define flags_read td_flags_read
 
 static pscr_status solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype, size_t n_,
                          size_t batch_, td_src src, CUdeviceptr b, pscr_td_report *rep) {
@@ -242,7 +193,7 @@ static pscr_status solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dt
   while (4 * (size_t)job.par.smem_n * job.esize > (size_t)s->smem_optin && job.par.smem_n > 256)
     job.par.smem_n /= 2;
   long long n = (long long)n_, batch = (long long)batch_;
-  int fl[4] = {0, 0, 0, 0};
+  int fl[TD_FLAG_WORDS] = {0};
   CUcontext dummy;
   pscr_status st = cuda_status(d->cuCtxPushCurrent(s->cu));
   if (st != PSCR_OK) return st;
@@ -264,13 +215,12 @@ static pscr_status solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dt
   if (rep) rep->used = alg;
   switch (alg) {
   case PSCR_TD_THOMAS: TRY(solve_partitions(&job, src, n, batch, b, n, 0)); break;
-  case PSCR_TD_SPIKE_DIAG_PIVOT:
-    TRY(solve_partitions(&job, src, n, batch, b, s->spike_m, 1));
-    break;
+  case PSCR_TD_SPIKE_DIAG_PIVOT: TRY(td_solve_tiled(&job, src, n, batch, b, 1)); break;
   case PSCR_TD_CR: TRY(solve_cr(&job, src, n, batch, b)); break;
   case PSCR_TD_PCR: TRY(solve_pcr(&job, src, n, batch, b)); break;
   case PSCR_TD_CR_PCR_THOMAS:
-  case PSCR_TD_PCR_THOMAS: TRY(solve_crpcr(&job, src, n, batch, b)); break;
+  case PSCR_TD_PCR_THOMAS: TRY(td_solve_tiled(&job, src, n, batch, b, 0)); break;
+  case PSCR_TD_GSPIKE: TRY(td_solve_gspike(&job, src, n, batch, b)); break;
   default: st = PSCR_ERR_UNSUPPORTED; goto cleanup;
   }
   TRY(cuda_status(d->cuEventRecord(s->ev1, s->stream)));
@@ -282,7 +232,9 @@ static pscr_status solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dt
   if (rep) {
     float ms = 0;
     if (d->cuEventElapsedTime(&ms, s->ev0, s->ev1) == CUDA_SUCCESS) rep->seconds = 1e-3 * ms;
-    rep->partitions = alg == PSCR_TD_SPIKE_DIAG_PIVOT ? job.partitions : 0;
+    int spike = alg == PSCR_TD_SPIKE_DIAG_PIVOT || alg == PSCR_TD_GSPIKE;
+    rep->partitions = spike ? job.partitions : 0;
+    rep->modified_blocks = job.modified_blocks;
   }
 cleanup:
   d->cuCtxPopCurrent(&dummy);

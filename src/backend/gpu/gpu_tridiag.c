@@ -31,8 +31,7 @@ typedef struct {
 #define TRY(expr)                                                                                  \
   do {                                                                                             \
     st = (expr);                                                                                   \
-    if (st != PSCR_OK)                                                                             \
-      goto cleanup;                                                                                \
+    if (st != PSCR_OK) goto cleanup;                                                               \
   } while (0)
 
 void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
@@ -46,8 +45,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
 }
 
 pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
-  if (t == NULL || name == NULL || value < 1)
-    return PSCR_ERR_INVALID_ARGUMENT;
+  if (t == NULL || name == NULL || value < 1) return PSCR_ERR_INVALID_ARGUMENT;
   if (strcmp(name, "spike_m") == 0)
     t->spike_m = value;
   else if (strcmp(name, "part_wg") == 0 && value % 32 == 0 && value <= 1024)
@@ -104,14 +102,15 @@ static pscr_status solve_partitions(td_job *j, gpu_td_src src, long long n, long
   }
   gpu_ptr w, none = {0};
   TRY(j->g->work(j->g, total, &w));
-  gpu_ptr wu = w, wy = gpu_at(w, off_y), ww = spikes ? gpu_at(w, off_w) : none;
-  gpu_ptr wp = pivot ? gpu_at(w, off_p) : none, node = gpu_at(w, off_node);
+  size_t rbytes = rows * es;
+  gpu_ptr wu = gpu_sub(w, 0, rbytes), wy = gpu_sub(w, off_y, rbytes);
+  gpu_ptr ww = spikes ? gpu_sub(w, off_w, rbytes) : none;
+  gpu_ptr wp = pivot ? gpu_sub(w, off_p, rows) : none;
+  gpu_ptr node = gpu_sub(w, off_node, 7 * (size_t)G * es);
   gpu_ptr vals[TD_MAX_LEVELS], outs[TD_MAX_LEVELS];
   vals[0] = node; /* level 0: the partitions' node records (7 fields, stride G) */
-  for (int l = 1; l <= levels; l++)
-    vals[l] = gpu_at(w, off_vals[l]);
-  for (int l = 0; l <= levels; l++)
-    outs[l] = gpu_at(w, off_outs[l]);
+  for (int l = 1; l <= levels; l++) vals[l] = gpu_sub(w, off_vals[l], 6 * (size_t)cnt[l] * es);
+  for (int l = 0; l <= levels; l++) outs[l] = gpu_sub(w, off_outs[l], 2 * (size_t)cnt[l] * es);
   gpu_ptr flags = j->g->flags;
   {
     gpu_arg args[] = {SRC_ARGS(src),  GPU_LONG(n),     GPU_LONG(m),   GPU_LONG(P),   GPU_LONG(G),
@@ -125,8 +124,7 @@ static pscr_status solve_partitions(td_job *j, gpu_td_src src, long long n, long
                       GPU_PTR(flags)};
     TRY(launch(j, "td_spike_up", (size_t)cnt[l + 1], j->line_wg, 0, NARGS(args), args));
   }
-  if (spikes)
-    TRY(j->g->zero(j->g, outs[levels], 2 * (size_t)cnt[levels] * es));
+  if (spikes) TRY(j->g->zero(j->g, outs[levels], 2 * (size_t)cnt[levels] * es));
   for (int l = levels - 1; l >= 0; l--) {
     gpu_arg args[] = {GPU_LONG(Pl[l]),     GPU_LONG(cnt[l]),    GPU_PTR(vals[l]),
                       GPU_PTR(outs[l]),    GPU_LONG(Pl[l + 1]), GPU_LONG(cnt[l + 1]),
@@ -152,8 +150,8 @@ static pscr_status gen(td_job *j, gpu_td_src src, long long n, long long batch, 
   size_t one = align_up(j, (size_t)n * (size_t)batch * j->esize);
   gpu_ptr w;
   TRY(j->g->work(j->g, 4 * (size_t)sets * one, &w));
-  for (int i = 0; i < 4 * sets; i++)
-    arr[i] = gpu_at(w, (size_t)i * one);
+  size_t len = (size_t)n * (size_t)batch * j->esize;
+  for (int i = 0; i < 4 * sets; i++) arr[i] = gpu_sub(w, (size_t)i * one, len);
   long long total = n * batch;
   gpu_arg args[] = {SRC_ARGS(src),   GPU_LONG(n),     GPU_LONG(total),
                     GPU_PTR(b),      GPU_PTR(arr[0]), GPU_PTR(arr[1]),
@@ -247,8 +245,7 @@ static pscr_status crpcr_groups(td_job *j, gpu_td_src src, long long nv, long lo
 /* CR_PCR_THOMAS: stage A (global CR) only while the system exceeds local memory. */
 static pscr_status solve_crpcr(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b) {
   pscr_status st = PSCR_OK;
-  if (n <= j->par.smem_n)
-    return crpcr_groups(j, src, n, batch, b);
+  if (n <= j->par.smem_n) return crpcr_groups(j, src, n, batch, b);
   gpu_ptr arr[8];
   long long S;
   TRY(gen(j, src, n, batch, b, 1, arr));
@@ -272,16 +269,12 @@ static gpu_td_params choose_params(const gpu_device *g, pscr_dtype dtype, size_t
                      .wg = g->tune.crpcr_wg,
                      .smem_n = dtype == PSCR_C128 ? 2048 : 4096,
                      .d_max = g->tune.crpcr_dmax};
-  while ((size_t)p.wg > g->max_wg && p.wg > 32)
-    p.wg /= 2;
-  if (p.d_max > p.wg)
-    p.d_max = p.wg;
+  while ((size_t)p.wg > g->max_wg && p.wg > 32) p.wg /= 2;
+  if (p.d_max > p.wg) p.d_max = p.wg;
   /* + 64 bytes for the kernel's other local variables */
-  while (4 * (size_t)p.smem_n * es + 64 > g->local_bytes && p.smem_n > 256)
-    p.smem_n /= 2;
+  while (4 * (size_t)p.smem_n * es + 64 > g->local_bytes && p.smem_n > 256) p.smem_n /= 2;
   if (g->shrink_local)
-    while (p.smem_n > 256 && (size_t)p.smem_n / 2 >= n)
-      p.smem_n /= 2;
+    while (p.smem_n > 256 && (size_t)p.smem_n / 2 >= n) p.smem_n /= 2;
   return p;
 }
 
@@ -293,8 +286,7 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
   long long n = (long long)n_, batch = (long long)batch_;
   int fl[4] = {0, 0, 0, 0};
   pscr_status st = PSCR_OK;
-  if (alg == PSCR_TD_LAPACK)
-    return PSCR_ERR_UNSUPPORTED;
+  if (alg == PSCR_TD_LAPACK) return PSCR_ERR_UNSUPPORTED;
   TRY(g->module(g, &job.par));
   TRY(g->flags_clear(g));
   TRY(g->timer_start(g));
@@ -310,8 +302,7 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
     alg = fl[2] ? PSCR_TD_SPIKE_DIAG_PIVOT : PSCR_TD_CR_PCR_THOMAS;
     TRY(g->flags_clear(g));
   }
-  if (rep)
-    rep->used = alg;
+  if (rep) rep->used = alg;
   switch (alg) {
   case PSCR_TD_THOMAS: TRY(solve_partitions(&job, src, n, batch, b, n, 0)); break;
   case PSCR_TD_SPIKE_DIAG_PIVOT:
@@ -339,7 +330,7 @@ cleanup:
 }
 
 static gpu_ptr native(const pscr_array *a) {
-  gpu_ptr p = {a ? a->native : NULL, 0};
+  gpu_ptr p = {a ? a->native : NULL, 0, 0};
   return p;
 }
 

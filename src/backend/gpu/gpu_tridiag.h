@@ -17,15 +17,19 @@
 #include "core/context.h"
 
 /* A device address: a native buffer (CUdeviceptr cast, or cl_mem) plus a byte
- * offset into it. {NULL, 0} is the null pointer of the kernels. */
+ * offset into it; len > 0 bounds a sub-array of the work buffer (OpenCL makes
+ * it a sub-buffer of exactly that region: overlapping sub-buffers written by one
+ * kernel are undefined there). {NULL, 0, 0} is the null pointer of the kernels. */
 typedef struct {
   void *mem;
-  size_t off;
+  size_t off, len;
 } gpu_ptr;
 
-static inline gpu_ptr gpu_at(gpu_ptr p, size_t bytes) {
-  p.off += bytes;
-  return p;
+/* The sub-array of `len` bytes at byte `off` of the work buffer w. */
+static inline gpu_ptr gpu_sub(gpu_ptr w, size_t off, size_t len) {
+  w.off += off;
+  w.len = len;
+  return w;
 }
 
 /* Kernel arguments: `long` and `int` of the kernels, and pointers. */

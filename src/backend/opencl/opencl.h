@@ -53,12 +53,16 @@ typedef struct {
   cl_mem flags;         /* the 4 TD_FLAG_* status words */
   cl_mem work;          /* scratch, grown on demand */
   size_t work_bytes;
-  struct ocl_sub { /* sub-buffers of `work` at byte offsets, made once */
-    size_t off;
+  struct ocl_sub { /* sub-buffers of `work` (byte regions), made once */
+    size_t off, len;
     cl_mem mem;
   } * subs;
   size_t nsubs;
-  double t0; /* timer start (wall clock after the queue drained) */
+  /* solve timing: profiling events of the first and last launch (CUDA events'
+   * counterpart), the wall clock where profiling gives nothing */
+  int timing;
+  cl_event ev_first, ev_last;
+  double t0;
   gpu_td_tuning tune;
 } ocl_state;
 

@@ -17,16 +17,12 @@ static ocl_state *state(const pscr_context *ctx) { return ctx->impl; }
 
 static void opencl_fini(pscr_context *ctx) {
   ocl_state *s = state(ctx);
-  if (s == NULL)
-    return;
+  if (s == NULL) return;
   ocl_tridiag_free(s);
   ocl_cache_free(s);
-  if (s->queue)
-    clReleaseCommandQueue(s->queue);
-  if (s->context)
-    clReleaseContext(s->context);
-  for (size_t i = 0; i < s->ncounters; i++)
-    free(s->counters[i].name);
+  if (s->queue) clReleaseCommandQueue(s->queue);
+  if (s->context) clReleaseContext(s->context);
+  for (size_t i = 0; i < s->ncounters; i++) free(s->counters[i].name);
   free(s->counters);
   free(s->log);
   free(s);
@@ -35,16 +31,13 @@ static void opencl_fini(pscr_context *ctx) {
 
 static pscr_status opencl_init(pscr_context *ctx, int device_index) {
   ocl_state *s = calloc(1, sizeof *s);
-  if (s == NULL)
-    return PSCR_ERR_OUT_OF_MEMORY;
+  if (s == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   ctx->impl = s;
   gpu_td_tuning_default(&s->tune);
   int fp64 = 0;
   pscr_status st = ocl_find_device(device_index, &s->platform, &s->device, &fp64);
-  if (st == PSCR_OK && !fp64)
-    st = PSCR_ERR_UNSUPPORTED; /* double precision is required */
-  if (st != PSCR_OK)
-    goto cleanup;
+  if (st == PSCR_OK && !fp64) st = PSCR_ERR_UNSUPPORTED; /* double precision is required */
+  if (st != PSCR_OK) goto cleanup;
   cl_int err =
       clGetDeviceInfo(s->device, CL_DEVICE_NAME, sizeof s->device_name - 1, s->device_name, NULL);
   if (err == CL_SUCCESS)
@@ -77,33 +70,30 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
     st = ocl_status(err);
     goto cleanup;
   }
-  s->queue = clCreateCommandQueue(s->context, s->device, 0, &err); /* in order */
+  /* in order; profiling for the solve times of pscr_td_report */
+  s->queue = clCreateCommandQueue(s->context, s->device, CL_QUEUE_PROFILING_ENABLE, &err);
   if (err != CL_SUCCESS) {
     s->queue = NULL;
     st = ocl_status(err);
   }
 cleanup:
-  if (st != PSCR_OK)
-    opencl_fini(ctx);
+  if (st != PSCR_OK) opencl_fini(ctx);
   return st;
 }
 
 static pscr_status opencl_alloc(pscr_context *ctx, size_t bytes, void **native) {
   ocl_state *s = state(ctx);
-  if (bytes > s->max_alloc)
-    return PSCR_ERR_OUT_OF_MEMORY;
+  if (bytes > s->max_alloc) return PSCR_ERR_OUT_OF_MEMORY;
   cl_int err;
   cl_mem m = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
-  if (err != CL_SUCCESS)
-    return ocl_status(err);
+  if (err != CL_SUCCESS) return ocl_status(err);
   *native = m;
   return PSCR_OK;
 }
 
 static void opencl_release(pscr_context *ctx, void *native) {
   (void)ctx;
-  if (native)
-    clReleaseMemObject((cl_mem)native);
+  if (native) clReleaseMemObject((cl_mem)native);
 }
 
 static pscr_status opencl_write(pscr_context *ctx, void *native, size_t offset, const void *host,
@@ -133,16 +123,14 @@ const char *pscr_opencl_build_log(const pscr_context *ctx) {
 unsigned long pscr_opencl_launch_count(const pscr_context *ctx, const char *name) {
   const ocl_state *s = opencl_state(ctx);
   for (size_t i = 0; s && name && i < s->ncounters; i++)
-    if (strcmp(s->counters[i].name, name) == 0)
-      return s->counters[i].count;
+    if (strcmp(s->counters[i].name, name) == 0) return s->counters[i].count;
   return 0;
 }
 
 size_t pscr_opencl_cached_programs(const pscr_context *ctx) {
   const ocl_state *s = opencl_state(ctx);
   size_t n = 0;
-  for (const ocl_program *p = s ? s->cache : NULL; p; p = p->next)
-    n++;
+  for (const ocl_program *p = s ? s->cache : NULL; p; p = p->next) n++;
   return n;
 }
 
@@ -161,8 +149,7 @@ pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) {
   if (ctx == NULL || ctx->backend != PSCR_BACKEND_OPENCL || name == NULL)
     return PSCR_ERR_INVALID_ARGUMENT;
   if (strcmp(name, "shrink_local") == 0) { /* per-size local arrays (default: GPUs only) */
-    if (value != 0 && value != 1)
-      return PSCR_ERR_INVALID_ARGUMENT;
+    if (value != 0 && value != 1) return PSCR_ERR_INVALID_ARGUMENT;
     state(ctx)->local_is_local = value;
     return PSCR_OK;
   }

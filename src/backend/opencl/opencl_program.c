@@ -15,12 +15,10 @@ typedef struct {
 } sbuf;
 
 static void sb_add(sbuf *b, const char *s, size_t n) {
-  if (b->failed)
-    return;
+  if (b->failed) return;
   if (b->len + n + 1 > b->cap) {
     size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + n + 1)
-      cap *= 2;
+    while (cap < b->len + n + 1) cap *= 2;
     char *p = realloc(b->p, cap);
     if (p == NULL) {
       b->failed = 1;
@@ -48,8 +46,7 @@ typedef struct {
 
 static const ocl_source_file *find_file(const ocl_source_file *files, const char *path) {
   for (const ocl_source_file *f = files; f->path != NULL; f++)
-    if (strcmp(f->path, path) == 0)
-      return f;
+    if (strcmp(f->path, path) == 0) return f;
   return NULL;
 }
 
@@ -67,20 +64,15 @@ static const ocl_source_file *find_include(const ocl_source_file *files, const c
     char *up;
     while ((up = strstr(path, "/../")) != NULL) {
       char *start = up;
-      while (start > path && start[-1] != '/')
-        start--;
-      if (up - start == 2 && start[0] == '.' && start[1] == '.')
-        break;
+      while (start > path && start[-1] != '/') start--;
+      if (up - start == 2 && start[0] == '.' && start[1] == '.') break;
       memmove(start, up + 4, strlen(up + 4) + 1);
     }
-    while (strncmp(path, "./", 2) == 0)
-      memmove(path, path + 2, strlen(path + 2) + 1);
+    while (strncmp(path, "./", 2) == 0) memmove(path, path + 2, strlen(path + 2) + 1);
     const ocl_source_file *f = find_file(files, path);
-    if (f)
-      return f;
+    if (f) return f;
   }
-  if (len >= sizeof path)
-    return NULL;
+  if (len >= sizeof path) return NULL;
   memcpy(path, name, len);
   path[len] = '\0';
   return find_file(files, path);
@@ -89,24 +81,16 @@ static const ocl_source_file *find_include(const ocl_source_file *files, const c
 /* If `line` is #include "name", sets *name, *len and returns 1. */
 static int parse_include(const char *line, const char **name, size_t *len) {
   const char *p = line;
-  while (*p == ' ' || *p == '\t')
-    p++;
-  if (*p++ != '#')
-    return 0;
-  while (*p == ' ' || *p == '\t')
-    p++;
-  if (strncmp(p, "include", 7) != 0)
-    return 0;
+  while (*p == ' ' || *p == '\t') p++;
+  if (*p++ != '#') return 0;
+  while (*p == ' ' || *p == '\t') p++;
+  if (strncmp(p, "include", 7) != 0) return 0;
   p += 7;
-  while (*p == ' ' || *p == '\t')
-    p++;
-  if (*p++ != '"')
-    return 0;
+  while (*p == ' ' || *p == '\t') p++;
+  if (*p++ != '"') return 0;
   const char *end = p;
-  while (*end && *end != '"' && *end != '\n')
-    end++;
-  if (*end != '"')
-    return 0;
+  while (*end && *end != '"' && *end != '\n') end++;
+  if (*end != '"') return 0;
   *name = p;
   *len = (size_t)(end - p);
   return 1;
@@ -114,17 +98,12 @@ static int parse_include(const char *line, const char **name, size_t *len) {
 
 static int is_pragma_once(const char *line) {
   const char *p = line;
-  while (*p == ' ' || *p == '\t')
-    p++;
-  if (*p++ != '#')
-    return 0;
-  while (*p == ' ' || *p == '\t')
-    p++;
-  if (strncmp(p, "pragma", 6) != 0)
-    return 0;
+  while (*p == ' ' || *p == '\t') p++;
+  if (*p++ != '#') return 0;
+  while (*p == ' ' || *p == '\t') p++;
+  if (strncmp(p, "pragma", 6) != 0) return 0;
   p += 6;
-  while (*p == ' ' || *p == '\t')
-    p++;
+  while (*p == ' ' || *p == '\t') p++;
   return strncmp(p, "once", 4) == 0;
 }
 
@@ -135,11 +114,9 @@ static void line_marker(sbuf *b, size_t line, const char *path) {
 }
 
 static pscr_status insert_file(resolver *r, const ocl_source_file *f, int depth) {
-  if (depth > MAX_DEPTH)
-    return PSCR_ERR_INVALID_ARGUMENT; /* an include cycle */
+  if (depth > MAX_DEPTH) return PSCR_ERR_INVALID_ARGUMENT; /* an include cycle */
   for (int i = 0; i < r->nonce; i++)
-    if (r->once[i] == f->path)
-      return PSCR_OK;
+    if (r->once[i] == f->path) return PSCR_OK;
   line_marker(&r->out, 1, f->path);
   size_t lineno = 1;
   for (const char *line = f->text; *line; lineno++) {
@@ -149,20 +126,17 @@ static pscr_status insert_file(resolver *r, const ocl_source_file *f, int depth)
     size_t len;
     const ocl_source_file *inc;
     if (is_pragma_once(line)) {
-      if (r->nonce == MAX_ONCE)
-        return PSCR_ERR_INVALID_ARGUMENT;
+      if (r->nonce == MAX_ONCE) return PSCR_ERR_INVALID_ARGUMENT;
       r->once[r->nonce++] = f->path;
       sb_str(&r->out, "\n");
     } else if (parse_include(line, &name, &len) &&
                (inc = find_include(r->files, f->path, name, len)) != NULL) {
       pscr_status st = insert_file(r, inc, depth + 1);
-      if (st != PSCR_OK)
-        return st;
+      if (st != PSCR_OK) return st;
       line_marker(&r->out, lineno + 1, f->path);
     } else {
       sb_add(&r->out, line, n);
-      if (eol == NULL)
-        sb_str(&r->out, "\n");
+      if (eol == NULL) sb_str(&r->out, "\n");
     }
     line += n;
   }
@@ -171,8 +145,7 @@ static pscr_status insert_file(resolver *r, const ocl_source_file *f, int depth)
 
 pscr_status ocl_resolve_source(const ocl_source_file *files, const char *root, char **text) {
   const ocl_source_file *f = find_file(files, root);
-  if (f == NULL)
-    return PSCR_ERR_INVALID_ARGUMENT;
+  if (f == NULL) return PSCR_ERR_INVALID_ARGUMENT;
   resolver r = {.files = files};
   pscr_status st = insert_file(&r, f, 0);
   if (st != PSCR_OK) {
@@ -185,18 +158,14 @@ pscr_status ocl_resolve_source(const ocl_source_file *files, const char *root, c
 
 /* ---- the build cache ---- */
 static void program_free(ocl_program *p) {
-  if (p == NULL)
-    return;
+  if (p == NULL) return;
   for (cl_uint k = 0; p->kernels && k < p->nkernels; k++) {
-    if (p->kernels[k])
-      clReleaseKernel(p->kernels[k]);
-    if (p->names)
-      free(p->names[k]);
+    if (p->kernels[k]) clReleaseKernel(p->kernels[k]);
+    if (p->names) free(p->names[k]);
   }
   free(p->kernels);
   free(p->names);
-  if (p->program)
-    clReleaseProgram(p->program);
+  if (p->program) clReleaseProgram(p->program);
   free(p->key);
   free(p);
 }
@@ -215,8 +184,7 @@ static void keep_log(ocl_state *s, cl_program prog, const char *key, int failed)
   if (clGetProgramBuildInfo(prog, s->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
     len = 0;
   char *log = malloc(len + 1);
-  if (log == NULL)
-    return;
+  if (log == NULL) return;
   if (len == 0 ||
       clGetProgramBuildInfo(prog, s->device, CL_PROGRAM_BUILD_LOG, len, log, NULL) != CL_SUCCESS)
     len = 0;
@@ -245,29 +213,22 @@ static void keep_log(ocl_state *s, cl_program prog, const char *key, int failed)
 static pscr_status create_kernels(ocl_program *p) {
   cl_uint n = 0;
   cl_int err = clCreateKernelsInProgram(p->program, 0, NULL, &n);
-  if (err != CL_SUCCESS)
-    return ocl_status(err);
-  if (n == 0)
-    return PSCR_OK;
+  if (err != CL_SUCCESS) return ocl_status(err);
+  if (n == 0) return PSCR_OK;
   p->kernels = calloc(n, sizeof *p->kernels);
   p->names = calloc(n, sizeof *p->names);
-  if (p->kernels == NULL || p->names == NULL)
-    return PSCR_ERR_OUT_OF_MEMORY;
+  if (p->kernels == NULL || p->names == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   err = clCreateKernelsInProgram(p->program, n, p->kernels, NULL);
-  if (err != CL_SUCCESS)
-    return ocl_status(err);
+  if (err != CL_SUCCESS) return ocl_status(err);
   p->nkernels = n;
   for (cl_uint k = 0; k < n; k++) {
     size_t len = 0;
     err = clGetKernelInfo(p->kernels[k], CL_KERNEL_FUNCTION_NAME, 0, NULL, &len);
-    if (err != CL_SUCCESS)
-      return ocl_status(err);
+    if (err != CL_SUCCESS) return ocl_status(err);
     p->names[k] = calloc(len + 1, 1);
-    if (p->names[k] == NULL)
-      return PSCR_ERR_OUT_OF_MEMORY;
+    if (p->names[k] == NULL) return PSCR_ERR_OUT_OF_MEMORY;
     err = clGetKernelInfo(p->kernels[k], CL_KERNEL_FUNCTION_NAME, len, p->names[k], NULL);
-    if (err != CL_SUCCESS)
-      return ocl_status(err);
+    if (err != CL_SUCCESS) return ocl_status(err);
   }
   return PSCR_OK;
 }
@@ -317,8 +278,7 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     goto cleanup;
   }
   st = create_kernels(p);
-  if (st != PSCR_OK)
-    goto cleanup;
+  if (st != PSCR_OK) goto cleanup;
   p->next = s->cache;
   s->cache = p;
   *prog = p;
@@ -341,8 +301,7 @@ pscr_status ocl_program_get(ocl_state *s, const char *root, const char *options,
     }
   char *text = NULL;
   pscr_status st = ocl_resolve_source(pscr_opencl_sources(), root, &text);
-  if (st == PSCR_OK)
-    st = ocl_program_get_text(s, root, text, options, prog);
+  if (st == PSCR_OK) st = ocl_program_get_text(s, root, text, options, prog);
   free(text);
   return st;
 }
@@ -355,13 +314,11 @@ static pscr_status count_launch(ocl_state *s, const char *name) {
       return PSCR_OK;
     }
   ocl_counter *c = realloc(s->counters, (s->ncounters + 1) * sizeof *c);
-  if (c == NULL)
-    return PSCR_ERR_OUT_OF_MEMORY;
+  if (c == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   s->counters = c;
   size_t len = strlen(name);
   char *copy = malloc(len + 1);
-  if (copy == NULL)
-    return PSCR_ERR_OUT_OF_MEMORY;
+  if (copy == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   memcpy(copy, name, len + 1);
   c[s->ncounters++] = (ocl_counter){copy, 1};
   return PSCR_OK;
@@ -382,20 +339,25 @@ pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t
                        size_t group_size, int nargs, const ocl_arg *args) {
   cl_kernel k = NULL;
   for (cl_uint i = 0; i < prog->nkernels && k == NULL; i++)
-    if (strcmp(prog->names[i], name) == 0)
-      k = prog->kernels[i];
-  if (k == NULL)
-    return PSCR_ERR_DEVICE;
-  if (groups == 0)
-    return PSCR_OK;
+    if (strcmp(prog->names[i], name) == 0) k = prog->kernels[i];
+  if (k == NULL) return PSCR_ERR_DEVICE;
+  if (groups == 0) return PSCR_OK;
   for (int i = 0; i < nargs; i++) {
     cl_int err = set_arg(k, (cl_uint)i, &args[i]);
-    if (err != CL_SUCCESS)
-      return ocl_status(err);
+    if (err != CL_SUCCESS) return ocl_status(err);
   }
   size_t global = groups * group_size, local = group_size;
-  cl_int err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
-  if (err != CL_SUCCESS)
-    return ocl_status(err);
+  cl_event ev = NULL;
+  cl_int err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local, 0, NULL,
+                                      s->timing ? &ev : NULL);
+  if (err != CL_SUCCESS) return ocl_status(err);
+  if (ev) { /* keep the first and the last launch of a timed solve */
+    if (s->ev_first == NULL) {
+      s->ev_first = ev;
+    } else {
+      if (s->ev_last) clReleaseEvent(s->ev_last);
+      s->ev_last = ev;
+    }
+  }
   return count_launch(s, name);
 }

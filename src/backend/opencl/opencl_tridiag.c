@@ -1,6 +1,6 @@
 /* OpenCL tridiagonal solves: the device interface of src/backend/gpu (which
  * runs the launch logic shared with CUDA) on an in-order queue. Offsets into
- * the work buffer become sub-buffers (made once per offset and work buffer);
+ * the work buffer become sub-buffers (made once per region and work buffer);
  * the kernels are kernels/opencl/td.cl, i.e. kernels/common/td_*.h. */
 #include <stdlib.h>
 #include <string.h>
@@ -13,48 +13,50 @@
 #define TD_ROOT "opencl/td.cl"
 
 static void drop_subs(ocl_state *s) {
-  for (size_t i = 0; i < s->nsubs; i++)
-    clReleaseMemObject(s->subs[i].mem);
+  for (size_t i = 0; i < s->nsubs; i++) clReleaseMemObject(s->subs[i].mem);
   free(s->subs);
   s->subs = NULL;
   s->nsubs = 0;
 }
 
+static void drop_events(ocl_state *s);
+
 void ocl_tridiag_free(ocl_state *s) {
+  drop_events(s);
   drop_subs(s);
-  if (s->work)
-    clReleaseMemObject(s->work);
-  if (s->flags)
-    clReleaseMemObject(s->flags);
+  if (s->work) clReleaseMemObject(s->work);
+  if (s->flags) clReleaseMemObject(s->flags);
   s->work = s->flags = NULL;
   s->work_bytes = 0;
 }
 
-/* The cl_mem of p: the buffer itself at offset 0, else a sub-buffer of the
- * work buffer (the only buffer the shared logic offsets into). */
+/* Sub-buffers kept between solves (one solve makes ~2 per SPIKE level + 8). */
+#define MAX_SUBS 256
+
+/* The cl_mem of p: a user buffer itself, else the sub-buffer of exactly p's
+ * region of the work buffer (the only buffer the shared logic carves). */
 static pscr_status mem_of(ocl_state *s, gpu_ptr p, cl_mem *out) {
-  if (p.off == 0) {
+  if (p.off == 0 && p.len == 0) {
     *out = (cl_mem)p.mem;
     return PSCR_OK;
   }
-  if (p.mem != (void *)s->work || p.off >= s->work_bytes || p.off % s->base_align != 0)
+  if (p.mem != (void *)s->work || p.len == 0 || p.off > s->work_bytes ||
+      p.len > s->work_bytes - p.off || p.off % s->base_align != 0)
     return PSCR_ERR_DEVICE; /* a layout the shared logic must not produce */
   for (size_t i = 0; i < s->nsubs; i++)
-    if (s->subs[i].off == p.off) {
+    if (s->subs[i].off == p.off && s->subs[i].len == p.len) {
       *out = s->subs[i].mem;
       return PSCR_OK;
     }
   struct ocl_sub *subs = realloc(s->subs, (s->nsubs + 1) * sizeof *subs);
-  if (subs == NULL)
-    return PSCR_ERR_OUT_OF_MEMORY;
+  if (subs == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   s->subs = subs;
-  cl_buffer_region region = {p.off, s->work_bytes - p.off};
+  cl_buffer_region region = {p.off, p.len};
   cl_int err;
   cl_mem m =
       clCreateSubBuffer(s->work, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-  if (err != CL_SUCCESS)
-    return ocl_status(err);
-  subs[s->nsubs++] = (struct ocl_sub){p.off, m};
+  if (err != CL_SUCCESS) return ocl_status(err);
+  subs[s->nsubs++] = (struct ocl_sub){p.off, p.len, m};
   *out = m;
   return PSCR_OK;
 }
@@ -72,16 +74,14 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
                               size_t local_bytes, int nargs, const gpu_arg *args) {
   (void)local_bytes; /* LOCAL_ARRAY is sized by TD_SMEM_N at compile time */
   ocl_state *s = g->impl;
-  if (nargs > MAX_ARGS || wg <= 0)
-    return PSCR_ERR_DEVICE;
+  if (nargs > MAX_ARGS || wg <= 0) return PSCR_ERR_DEVICE;
   ocl_arg a[MAX_ARGS];
   for (int i = 0; i < nargs; i++) {
     switch (args[i].kind) {
     case GPU_ARG_PTR: {
       cl_mem m = NULL;
       pscr_status st = mem_of(s, args[i].p, &m);
-      if (st != PSCR_OK)
-        return st;
+      if (st != PSCR_OK) return st;
       a[i] = OCL_MEM(m);
       break;
     }
@@ -98,12 +98,10 @@ static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
   ocl_state *s = g->impl;
   if (bytes > s->work_bytes) {
     drop_subs(s);
-    if (s->work)
-      clReleaseMemObject(s->work);
+    if (s->work) clReleaseMemObject(s->work);
     s->work = NULL;
     s->work_bytes = 0;
-    if (bytes > s->max_alloc)
-      return PSCR_ERR_OUT_OF_MEMORY;
+    if (bytes > s->max_alloc) return PSCR_ERR_OUT_OF_MEMORY;
     cl_int err;
     s->work = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) {
@@ -112,15 +110,14 @@ static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
     }
     s->work_bytes = bytes;
   }
-  *w = (gpu_ptr){s->work, 0};
+  *w = (gpu_ptr){s->work, 0, 0};
   return PSCR_OK;
 }
 
 static pscr_status dev_zero(gpu_device *g, gpu_ptr p, size_t bytes) {
   ocl_state *s = g->impl;
   cl_uchar zero = 0;
-  if (bytes == 0)
-    return PSCR_OK;
+  if (bytes == 0) return PSCR_OK;
   return ocl_status(
       clEnqueueFillBuffer(s->queue, (cl_mem)p.mem, &zero, 1, p.off, bytes, 0, NULL, NULL));
 }
@@ -136,27 +133,46 @@ static pscr_status dev_flags_read(gpu_device *g, int out[4]) {
   ocl_state *s = g->impl;
   cl_int f[4];
   cl_int err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
-  for (int i = 0; i < 4; i++)
-    out[i] = f[i];
+  for (int i = 0; i < 4; i++) out[i] = f[i];
   return ocl_status(err);
+}
+
+static void drop_events(ocl_state *s) {
+  if (s->ev_first) clReleaseEvent(s->ev_first);
+  if (s->ev_last) clReleaseEvent(s->ev_last);
+  s->ev_first = s->ev_last = NULL;
+  s->timing = 0;
 }
 
 static pscr_status dev_timer_start(gpu_device *g) {
   ocl_state *s = g->impl;
-  cl_int err = clFinish(s->queue);
+  drop_events(s);
+  s->timing = 1;
   s->t0 = pscr_wtime();
-  return ocl_status(err);
+  return PSCR_OK;
 }
 
+/* From the start of the first launch to the end of the last one. */
 static pscr_status dev_timer_stop(gpu_device *g, double *seconds) {
   ocl_state *s = g->impl;
   cl_int err = clFinish(s->queue);
   *seconds = pscr_wtime() - s->t0;
+  cl_event last = s->ev_last ? s->ev_last : s->ev_first;
+  cl_ulong t0 = 0, t1 = 0;
+  if (err == CL_SUCCESS && last &&
+      clGetEventProfilingInfo(s->ev_first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
+          CL_SUCCESS &&
+      clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
+          CL_SUCCESS &&
+      t1 >= t0)
+    *seconds = 1e-9 * (double)(t1 - t0);
+  drop_events(s);
   return ocl_status(err);
 }
 
 static pscr_status device_of(pscr_context *ctx, gpu_device *g) {
   ocl_state *s = ctx->impl;
+  if (s->nsubs > MAX_SUBS) drop_subs(s); /* many sizes over time: start again */
   if (s->flags == NULL) {
     cl_int err;
     s->flags = clCreateBuffer(s->context, CL_MEM_READ_WRITE, 4 * sizeof(cl_int), NULL, &err);
@@ -176,7 +192,7 @@ static pscr_status device_of(pscr_context *ctx, gpu_device *g) {
                     .launch = dev_launch,
                     .work = dev_work,
                     .zero = dev_zero,
-                    .flags = {s->flags, 0},
+                    .flags = {s->flags, 0, 0},
                     .flags_clear = dev_flags_clear,
                     .flags_read = dev_flags_read,
                     .timer_start = dev_timer_start,
@@ -187,19 +203,21 @@ static pscr_status device_of(pscr_context *ctx, gpu_device *g) {
 pscr_status ocl_tridiag(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep) {
   gpu_device g;
   pscr_status st = device_of(ctx, &g);
-  if (st != PSCR_OK)
-    return st;
-  gpu_ptr b = {req->b->native, 0};
-  return gpu_td_solve(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req), b, rep);
+  if (st != PSCR_OK) return st;
+  gpu_ptr b = {req->b->native, 0, 0};
+  st = gpu_td_solve(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req), b, rep);
+  drop_events(ctx->impl); /* also after a failed solve */
+  return st;
 }
 
 pscr_status ocl_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request *req,
                                 pscr_td_report *rep) {
   gpu_device g;
   pscr_status st = device_of(ctx, &g);
-  if (st != PSCR_OK)
-    return st;
-  gpu_ptr b = {req->b->native, 0};
-  return gpu_td_solve(&g, req->alg, req->dtype, req->n, req->nshift, gpu_td_src_shifted(req), b,
-                      rep);
+  if (st != PSCR_OK) return st;
+  gpu_ptr b = {req->b->native, 0, 0};
+  st = gpu_td_solve(&g, req->alg, req->dtype, req->n, req->nshift, gpu_td_src_shifted(req), b,
+                    rep);
+  drop_events(ctx->impl);
+  return st;
 }

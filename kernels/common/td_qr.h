@@ -1,0 +1,126 @@
+/* The g-Spike block solver (seed 000 Alg. 1 step 2; the same math as
+ * src/tridiag/gspike_tmpl.c): Givens QR without pivoting of one block of m
+ * rows, R of bandwidth 3, applied to f and the two coupling columns, with
+ * the singular-block modification of sec. 2.2. Included twice (no guard):
+ * TD_QR_NAME / TD_QR_SP name the function and the address space of its
+ * arrays (local memory for the tile and level kernels, global memory for the
+ * one-partition fallback).
+ *
+ * In: rows k = 0..m-1 in dl, d, du, f (dl[0] and du[m-1] are not read); the
+ * left coupling (cl0, cl1) in rows 0, 1 and the right one (cr0, cr1) in rows
+ * m-2, m-1, present if left / right; mode 0: a SPIKE block, 1: the whole
+ * system (exact singularity only), 2: a reduced system solved directly.
+ * Out, in place: f = Y = R~^{-1} Q^T f, w = W, v = V (the spikes; U for a
+ * special block), d = 1 / R_kk. Returns TD_QR_OK, TD_QR_SPECIAL (singular
+ * last block: R~ = diag(R_lead, 1), *db = R_mm) or TD_QR_FAILED; *zeta is the
+ * welcome fill-in factor (0 if the block was not modified). */
+DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *du,
+                      TD_QR_SP scalar *f, TD_QR_SP scalar *w, TD_QR_SP scalar *v, long m,
+                      scalar cl0, scalar cl1, scalar cr0, scalar cr1, int left, int right,
+                      int mode, scalar *zeta, scalar *db) {
+  /* R: r0 (diagonal) over d, r1 over du, r2 over dl; y over f */
+  *zeta = S_ZERO;
+  *db = S_ONE;
+  scalar a = d[0], bs = m > 1 ? du[0] : S_ZERO;
+  scalar cy = f[0], cw = left ? cl0 : S_ZERO, cv = right ? (m == 1 ? cr1 : (m == 2 ? cr0 : S_ZERO)) : S_ZERO;
+  double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
+  for (long k = 0; k + 1 < m; k++) {
+    scalar beta = dl[k + 1], dn = d[k + 1], un = k + 2 < m ? du[k + 1] : S_ZERO;
+    scale = td_max(scale, td_max(S_ABS1(beta), td_max(S_ABS1(dn), S_ABS1(un))));
+    double c, ar;
+    scalar s, r;
+    td_givens(a, beta, &c, &s, &r, &ar);
+    if (!(ar >= rmin)) rmin = ar;
+    scalar sc = S_CONJ(s);
+    d[k] = r;
+    du[k] = S_ADD(S_SCALE(c, bs), S_MUL(s, dn));
+    dl[k] = S_MUL(s, un);
+    a = S_SUB(S_SCALE(c, dn), S_MUL(sc, bs));
+    bs = S_SCALE(c, un);
+    scalar fn = f[k + 1];
+    f[k] = S_ADD(S_SCALE(c, cy), S_MUL(s, fn));
+    cy = S_SUB(S_SCALE(c, fn), S_MUL(sc, cy));
+    if (left) {
+      fn = k + 1 == 1 ? cl1 : S_ZERO;
+      w[k] = S_ADD(S_SCALE(c, cw), S_MUL(s, fn));
+      cw = S_SUB(S_SCALE(c, fn), S_MUL(sc, cw));
+    }
+    if (right) {
+      fn = k + 2 == m ? cr1 : (k + 3 == m ? cr0 : S_ZERO);
+      v[k] = S_ADD(S_SCALE(c, cv), S_MUL(s, fn));
+      cv = S_SUB(S_SCALE(c, fn), S_MUL(sc, cv));
+    }
+  }
+  d[m - 1] = a;
+  f[m - 1] = cy;
+  if (left) w[m - 1] = cw;
+  if (right) v[m - 1] = cv;
+
+  /* singularity detection (sec. 2.2), as gspike_tmpl.c */
+  double rmm = S_ABS(a);
+  if (scale == 0) scale = 1; /* the zero block: every test below fails */
+  if (m > 1 && !(rmin > (mode ? 0 : TD_SPIKE_DELTA * scale))) return TD_QR_FAILED;
+  if (mode && !(rmm > TD_SINGULAR_TOL * scale)) return TD_QR_FAILED;
+  int special = 0;
+  if (!mode && !(rmm >= TD_SPIKE_MODIFY * scale)) {
+    if (right && m >= 2) { /* R~(:, m) = R(:, m) + zeta Q^T c_R: rows m-3 .. m-1 */
+      scalar qv = v[m - 1];
+      if (!(S_ABS(qv) > 0)) return TD_QR_FAILED;
+      scalar z = S_MUL(td_phase(a), S_CONJ(td_phase(qv))); /* zeta q points like R_mm */
+      d[m - 1] = S_FMA(d[m - 1], z, qv);
+      du[m - 2] = S_FMA(du[m - 2], z, v[m - 2]);
+      if (m >= 3) dl[m - 3] = S_FMA(dl[m - 3], z, v[m - 3]);
+      if (!(S_ABS(d[m - 1]) >= TD_SPIKE_MENDED * scale)) return TD_QR_FAILED;
+      *zeta = z;
+    } else if (!right && m >= 2) {
+      special = 1;
+    } else {
+      return TD_QR_FAILED;
+    }
+  }
+  long mb = m;
+  double amax = 0;
+  if (special) { /* R~ = diag(R_lead, 1): U = R_lead^{-1} R(1:m-1, m) in v */
+    *db = d[m - 1];
+    for (long k = 0; k + 1 < m; k++) v[k] = S_ZERO;
+    v[m - 2] = du[m - 2];
+    if (m >= 3) v[m - 3] = dl[m - 3];
+    v[m - 1] = S_ZERO;
+    mb = m - 1;
+    amax = td_acc(S_ABS1(f[m - 1]), left ? S_ABS1(w[m - 1]) : 0.0);
+    right = 1; /* back-substitute U */
+  }
+  for (long k = 0; k < mb; k++) d[k] = S_DIV(S_ONE, d[k]);
+  /* R x = z for z = y, w, v (the three at once) */
+  for (long k = mb - 1; k >= 0; k--) {
+    scalar yk = f[k], wk = left ? w[k] : S_ZERO, vk = right ? v[k] : S_ZERO;
+    if (k + 1 < mb) {
+      yk = S_FMS(yk, du[k], f[k + 1]);
+      if (left) wk = S_FMS(wk, du[k], w[k + 1]);
+      if (right) vk = S_FMS(vk, du[k], v[k + 1]);
+    }
+    if (k + 2 < mb) {
+      yk = S_FMS(yk, dl[k], f[k + 2]);
+      if (left) wk = S_FMS(wk, dl[k], w[k + 2]);
+      if (right) vk = S_FMS(vk, dl[k], v[k + 2]);
+    }
+    yk = S_MUL(yk, d[k]);
+    f[k] = yk;
+    amax = td_acc(amax, S_ABS1(yk));
+    if (left) {
+      wk = S_MUL(wk, d[k]);
+      w[k] = wk;
+      amax = td_acc(amax, S_ABS1(wk));
+    }
+    if (right) {
+      vk = S_MUL(vk, d[k]);
+      v[k] = vk;
+      amax = td_acc(amax, S_ABS1(vk));
+    }
+  }
+  /* NaN (kept by td_acc) fails too; the whole system only needs finite
+   * values; a reduced system solved directly must not be near-singular */
+  if (!(amax <= (mode == 1 ? TD_DBL_MAX : TD_SPIKE_BIG))) return TD_QR_FAILED;
+  if (mode == 2 && !(td_min(rmin, rmm) > TD_SPIKE_DELTA * scale)) return TD_QR_FAILED;
+  return special ? TD_QR_SPECIAL : TD_QR_OK;
+}

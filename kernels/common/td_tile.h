@@ -1,0 +1,403 @@
+/* The tiled SPIKE engine behind CR_PCR_THOMAS (pivot = 0) and
+ * SPIKE_DIAG_PIVOT (pivot = 1) on the GPU.
+ *
+ * A work-group of W work-items owns a tile of W * q rows of one system
+ * (q = 1 << lq rows per work-item). It loads the tile with coalesced accesses
+ * into local memory (the tiled-transpose marshaling of seed 001 section
+ * III-B: row i at i + i / q, one pad per partition, so that work-item t walks
+ * its partition t*(q+1) .. with stride q+1 free of bank conflicts), then
+ *   1. every work-item factors its partition of q rows in place: Thomas
+ *      (stage D of seed 003 section 4.4, pivot = 0) or the Erway-Marcia
+ *      1x1/2x2 diagonal pivoting of seed 001 eqs. (11)-(12) (pivot = 1), with
+ *      the left and right spikes (seed 001 eqs. (3)-(7));
+ *   2. the partitions' node records (tops and bottoms of y, w, v) are merged
+ *      pairwise in local memory, log2(W) levels (recursive SPIKE, seed 001
+ *      section II and td_spike.h), up to one record for the tile;
+ *   3. the outside values come down the same levels, each work-item
+ *      back-substitutes its partition and the tile is stored coalesced.
+ * A system of at most W * q rows is one tile and one pass (td_tile_solve:
+ * each input read once, x written once). Larger systems take three passes:
+ * td_tile_fwd (tile records), td_tile_gup / td_tile_gdown (the tiles'
+ * reduced system, 2 * W records per group and level) and td_tile_bwd (the
+ * tile again, now with its outside values).
+ *
+ * Local memory (one buffer): A, D, C, X of W*(q+1) scalars each, then the
+ * node area of 8 fields x 2W (6 record fields, then xl and xr), so
+ * TD_TILE_LOCAL >= (4 (q + 1) + 16) W; the group-merge kernels use the node
+ * area only (8 fields x 4W). In place after step 1: C = u, X = y, A = w, D = pivot size. */
+#ifndef PSCR_TD_TILE_H
+#define PSCR_TD_TILE_H
+
+#include "common/td_spike.h"
+
+#ifndef TD_TQ
+#define TD_TQ 16
+#endif
+#ifndef TD_TW
+#define TD_TW 256
+#endif
+/* OpenCL sizes the local buffer at compile time (CUDA: by the launch). */
+#ifndef TD_TILE_LOCAL
+#define TD_TILE_LOCAL ((4 * (TD_TQ + 1) + 16) * TD_TW)
+#endif
+
+#define TD_PAD(i, lq) ((i) + ((i) >> (lq)))
+
+/* Coalesced load of rows r0 .. r0 + rows - 1 of system sys into A, D, C, X.
+ * Returns 0 if an entry is NaN/Inf. */
+DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int lq,
+                        LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar *sc,
+                        LOCAL_P scalar *sx, const GLOBAL scalar *b) {
+  int W = (int)LOCAL_SIZE(), ok = 1;
+  for (int i = (int)LOCAL_ID(); i < rows; i += W) {
+    scalar a, d, c;
+    ok &= td_row_ok(TD_SRC_ARGS, sys, r0 + i, n, &a, &d, &c);
+    scalar f = b[td_rhs_index(TD_SRC_ARGS, sys, r0 + i)];
+    int p = TD_PAD(i, lq);
+    sa[p] = a;
+    sd[p] = d;
+    sc[p] = c;
+    sx[p] = f;
+  }
+  return ok;
+}
+
+DEVICE void td_tile_store(TD_SRC_PARAMS, long sys, long r0, int rows, int lq,
+                          const LOCAL_P scalar *sx, GLOBAL scalar *b) {
+  int W = (int)LOCAL_SIZE();
+  for (int i = (int)LOCAL_ID(); i < rows; i += W)
+    b[td_rhs_index(TD_SRC_ARGS, sys, r0 + i)] = sx[TD_PAD(i, lq)];
+}
+
+/* Step 1 on rows o .. o + mm - 1 (mm >= 1): the factorization of td_part_fwd
+ * in local memory, then the node record rec[0..5] (TD_NODE_* order) and the
+ * right spike's last two values (*vlast, *v2). Returns 0 on a zero pivot. */
+DEVICE int td_tile_factor(LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar *sc,
+                          LOCAL_P scalar *sx, int o, int mm, int pivot, scalar *rec,
+                          scalar *vlast_out, scalar *v2_out) {
+  scalar wl = sa[o], wr = sc[o + mm - 1];
+  scalar bk = sd[o], ck = mm == 1 ? S_ZERO : sc[o], fk = sx[o], gk = wl;
+  scalar vlast = S_ZERO, v2 = S_ZERO;
+  int k = 0;
+  while (k < mm) {
+    int two = 0;
+    scalar a1 = S_ZERO, d1 = S_ZERO, c1 = S_ZERO, f1 = S_ZERO;
+    if (k + 1 < mm) {
+      a1 = sa[o + k + 1];
+      d1 = sd[o + k + 1];
+      c1 = k + 2 == mm ? S_ZERO : sc[o + k + 1];
+      f1 = sx[o + k + 1];
+      if (pivot) { /* 1x1 if |b1| sigma1 >= kappa |a2 c1| (seed 001, after eq. (12)) */
+        double sigma = td_max(td_max(S_ABS1(a1), S_ABS1(d1)), td_max(S_ABS1(ck), S_ABS1(c1)));
+        if (k + 2 < mm) sigma = td_max(sigma, S_ABS1(sa[o + k + 2]));
+        two = S_ABS1(bk) * sigma < TD_KAPPA * S_ABS1(a1) * S_ABS1(ck);
+      }
+    }
+    if (!two) {
+      if (S_ISZERO(bk)) return 0;
+      scalar r = S_DIV(S_ONE, bk);
+      scalar u = S_MUL(ck, r), y = S_MUL(fk, r), yw = S_MUL(gk, r);
+      sc[o + k] = u;
+      sx[o + k] = y;
+      sa[o + k] = yw;
+      if (pivot) sd[o + k] = S_REAL(1.0);
+      if (k + 1 == mm) {
+        vlast = S_MUL(wr, r);
+      } else { /* Schur complement, eq. (12) with d = 1 */
+        bk = S_FMS(d1, a1, u);
+        fk = S_FMS(f1, a1, y);
+        gk = S_NEG(S_MUL(a1, yw));
+        ck = c1;
+      }
+      k += 1;
+    } else {
+      scalar delta = S_FMS(S_MUL(bk, d1), a1, ck); /* b1 b2 - a2 c1 */
+      if (S_ISZERO(delta)) return 0;
+      scalar r = S_DIV(S_ONE, delta);
+      scalar y0 = S_MUL(S_FMS(S_MUL(d1, fk), ck, f1), r);
+      scalar y1 = S_MUL(S_FMS(S_MUL(bk, f1), a1, fk), r);
+      scalar w0 = S_MUL(S_MUL(d1, gk), r);
+      scalar w1 = S_NEG(S_MUL(S_MUL(a1, gk), r));
+      scalar u0 = S_NEG(S_MUL(S_MUL(ck, c1), r));
+      scalar u1 = S_MUL(S_MUL(bk, c1), r);
+      sc[o + k] = u0;
+      sx[o + k] = y0;
+      sa[o + k] = w0;
+      sd[o + k] = S_REAL(2.0);
+      sc[o + k + 1] = u1;
+      sx[o + k + 1] = y1;
+      sa[o + k + 1] = w1;
+      sd[o + k + 1] = S_REAL(1.0);
+      if (k + 2 == mm) {
+        v2 = S_NEG(S_MUL(S_MUL(ck, wr), r));
+        vlast = S_MUL(S_MUL(bk, wr), r);
+      } else { /* Schur complement, eq. (12) with d = 2 */
+        scalar a2 = sa[o + k + 2], d2 = sd[o + k + 2];
+        scalar c2 = k + 3 == mm ? S_ZERO : sc[o + k + 2];
+        bk = S_FMS(d2, a2, u1);
+        fk = S_FMS(sx[o + k + 2], a2, y1);
+        gk = S_NEG(S_MUL(a2, w1));
+        ck = c2;
+      }
+      k += 2;
+    }
+  }
+  /* tops of y, w, v by the backward sweep; the bottoms are the last row's */
+  scalar xf1 = S_ZERO, xf2 = S_ZERO, xw1 = S_ZERO, xw2 = S_ZERO, xv1 = S_ZERO, xv2 = S_ZERO;
+  scalar fb = S_ZERO, wb = S_ZERO;
+  for (int i = mm - 1; i >= 0; i--) {
+    scalar u = sc[o + i];
+    int skip = pivot && S_ABS1(sd[o + i]) > 1.5;
+    scalar yv = i == mm - 1 ? vlast : (i == mm - 2 ? v2 : S_ZERO);
+    scalar xf = S_FMS(sx[o + i], u, skip ? xf2 : xf1);
+    scalar xw = S_FMS(sa[o + i], u, skip ? xw2 : xw1);
+    scalar xv = S_FMS(yv, u, skip ? xv2 : xv1);
+    if (i == mm - 1) {
+      fb = xf;
+      wb = xw;
+    }
+    xf2 = xf1;
+    xf1 = xf;
+    xw2 = xw1;
+    xw1 = xw;
+    xv2 = xv1;
+    xv1 = xv;
+  }
+  rec[TD_NODE_YT] = xf1;
+  rec[TD_NODE_YB] = fb;
+  rec[TD_NODE_WT] = xw1;
+  rec[TD_NODE_WB] = wb;
+  rec[TD_NODE_VT] = xv1;
+  rec[TD_NODE_VB] = vlast;
+  *vlast_out = vlast;
+  *v2_out = v2;
+  return 1;
+}
+
+/* Step 3: x = y - w xl - v xr through the factors, into X. */
+DEVICE void td_tile_backsub(const LOCAL_P scalar *sa, const LOCAL_P scalar *sd,
+                            const LOCAL_P scalar *sc, LOCAL_P scalar *sx, int o, int mm,
+                            int pivot, scalar xl, scalar xr, scalar vlast, scalar v2) {
+  scalar x1 = S_ZERO, x2 = S_ZERO;
+  for (int i = mm - 1; i >= 0; i--) {
+    scalar y = S_FMS(sx[o + i], sa[o + i], xl);
+    if (i == mm - 1) y = S_FMS(y, vlast, xr);
+    if (i == mm - 2) y = S_FMS(y, v2, xr);
+    int skip = pivot && S_ABS1(sd[o + i]) > 1.5;
+    scalar x = S_FMS(y, sc[o + i], skip ? x2 : x1);
+    sx[o + i] = x;
+    x2 = x1;
+    x1 = x;
+  }
+}
+
+/* Step 2, up: node records of cnt0 nodes at nd[f * NS + k] (level 0) are
+ * merged level by level (level l + 1 right after level l); returns the index
+ * of the root. *bad is raised on a singular junction. */
+DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad) {
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
+  int off = 0, cnt = cnt0;
+  while (cnt > 1) {
+    int cp = (cnt + 1) / 2, op = off + cnt;
+    for (int k = t; k < cp; k += W) {
+      int l = off + 2 * k, r = l + 1, g = op + k;
+      if (2 * k + 1 >= cnt) { /* unpaired: passes up unchanged */
+        for (int f = 0; f < 6; f++) nd[f * NS + g] = nd[f * NS + l];
+        continue;
+      }
+      scalar yLt = nd[l], yLb = nd[NS + l], wLt = nd[2 * NS + l], wLb = nd[3 * NS + l];
+      scalar vLt = nd[4 * NS + l], vLb = nd[5 * NS + l];
+      scalar yRt = nd[r], yRb = nd[NS + r], wRt = nd[2 * NS + r], wRb = nd[3 * NS + r];
+      scalar vRt = nd[4 * NS + r], vRb = nd[5 * NS + r];
+      scalar D = S_FMS(S_ONE, vLb, wRt);
+      if (S_ISZERO(D)) *bad = 1;
+      scalar rD = S_DIV(S_ONE, D);
+      /* tR = tR0 + tRl xl + tRr xr,  bL = bL0 + bLl xl + bLr xr (td_spike.h) */
+      scalar tR0 = S_MUL(S_FMS(yRt, wRt, yLb), rD), tRl = S_MUL(S_MUL(wRt, wLb), rD);
+      scalar tRr = S_NEG(S_MUL(vRt, rD));
+      scalar bL0 = S_MUL(S_FMS(yLb, vLb, yRt), rD), bLl = S_NEG(S_MUL(wLb, rD));
+      scalar bLr = S_MUL(S_MUL(vLb, vRt), rD);
+      nd[g] = S_FMS(yLt, vLt, tR0);
+      nd[2 * NS + g] = S_FMA(wLt, vLt, tRl);
+      nd[4 * NS + g] = S_MUL(vLt, tRr);
+      nd[NS + g] = S_FMS(yRb, wRb, bL0);
+      nd[3 * NS + g] = S_MUL(wRb, bLl);
+      nd[5 * NS + g] = S_FMA(vRb, wRb, bLr);
+    }
+    BARRIER();
+    off = op;
+    cnt = cp;
+  }
+  return off;
+}
+
+/* Step 2, down: with the root's outside values at nd[6NS + root], nd[7NS + root],
+ * every node's outside values (xl at nd[6 NS + k], xr at nd[7 NS + k]). */
+DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0) {
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
+  int levels = 0, cnt = cnt0, top = 0;
+  while (cnt > 1) {
+    top += cnt;
+    cnt = (cnt + 1) / 2;
+    levels++;
+  }
+  for (int lev = levels - 1; lev >= 0; lev--) {
+    int offc = 0, cntc = cnt0; /* offset and size of level lev */
+    for (int l = 0; l < lev; l++) {
+      offc += cntc;
+      cntc = (cntc + 1) / 2;
+    }
+    int offp = offc + cntc, cntp = (cntc + 1) / 2;
+    for (int k = t; k < cntp; k += W) {
+      scalar xl = nd[6 * NS + offp + k], xr = nd[7 * NS + offp + k];
+      int l = offc + 2 * k, r = l + 1;
+      if (2 * k + 1 >= cntc) {
+        nd[6 * NS + l] = xl;
+        nd[7 * NS + l] = xr;
+        continue;
+      }
+      scalar yLb = nd[NS + l], wLb = nd[3 * NS + l], vLb = nd[5 * NS + l];
+      scalar yRt = nd[r], wRt = nd[2 * NS + r], vRt = nd[4 * NS + r];
+      scalar rD = S_DIV(S_ONE, S_FMS(S_ONE, vLb, wRt));
+      scalar el = S_FMS(yLb, wLb, xl), er = S_FMS(yRt, vRt, xr);
+      nd[6 * NS + l] = xl;
+      nd[7 * NS + l] = S_MUL(S_FMS(er, wRt, el), rD); /* tR */
+      nd[6 * NS + r] = S_MUL(S_FMS(el, vLb, er), rD); /* bL */
+      nd[7 * NS + r] = xr;
+    }
+    BARRIER();
+  }
+}
+
+/* The steps shared by the one-pass, forward and backward tile kernels: load,
+ * factor, merge up. Returns the root index; the caller's registers keep what
+ * step 3 needs. */
+#define TD_TILE_BEGIN(bad0)                                                                        \
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                          \
+  LOCAL int bad;                                                                                   \
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1), NS = 2 * W;       \
+  LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;    \
+  if (t == 0) bad = (bad0);                                                                        \
+  BARRIER();                                                                                       \
+  if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b)) {                       \
+    flags[TD_FLAG_NONFINITE] = 1;                                                                  \
+    bad = 1;                                                                                       \
+  }                                                                                                \
+  BARRIER();                                                                                       \
+  int o = t * (q + 1), mm = rows - t * q, P = (rows + q - 1) / q;                                  \
+  if (mm > q) mm = q;                                                                              \
+  scalar vlast = S_ZERO, v2 = S_ZERO;                                                              \
+  if (mm > 0) {                                                                                    \
+    scalar rec[6];                                                                                 \
+    if (!td_tile_factor(sa, sd, sc, sx, o, mm, pivot, rec, &vlast, &v2)) {                         \
+      bad = 1;                                                                                     \
+      for (int f = 0; f < 6; f++) rec[f] = S_ZERO;                                                 \
+    }                                                                                              \
+    for (int f = 0; f < 6; f++) nd[f * NS + t] = rec[f];                                           \
+  }                                                                                                \
+  BARRIER();                                                                                       \
+  int root = td_merge_up(nd, NS, P, &bad)
+
+#define TD_TILE_END                                                                                \
+  td_merge_down(nd, NS, P);                                                                        \
+  if (mm > 0) td_tile_backsub(sa, sd, sc, sx, o, mm, pivot, nd[6 * NS + t], nd[7 * NS + t], vlast, v2); \
+  BARRIER();                                                                                       \
+  if (bad) {                                                                                       \
+    if (t == 0) flags[TD_FLAG_SINGULAR] = 1;                                                       \
+    return;                                                                                        \
+  }                                                                                                \
+  td_tile_store(TD_SRC_ARGS, sys, r0, rows, lq, sx, b)
+
+/* One group per system of n <= W q rows: every input read once, x written once. */
+KERNEL void td_tile_solve(TD_SRC_PARAMS, long n, int lq, int pivot, GLOBAL scalar *b,
+                          GLOBAL int *flags) {
+  long sys = GROUP_ID(), r0 = 0;
+  int rows = (int)n;
+  TD_TILE_BEGIN(0);
+  if (t == 0) {
+    nd[6 * NS + root] = S_ZERO;
+    nd[7 * NS + root] = S_ZERO;
+  }
+  BARRIER();
+  TD_TILE_END;
+}
+
+/* Pass 1 of a system of nt tiles of T rows: group g = tile g % nt of system
+ * g / nt writes its tile's record (field f at rec[f * cnt + g], cnt = groups). */
+KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
+                        const GLOBAL scalar *b, GLOBAL scalar *recs, GLOBAL int *flags) {
+  long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
+  int rows = (int)(n - r0 < T ? n - r0 : T);
+  TD_TILE_BEGIN(0);
+  (void)vlast;
+  (void)v2;
+  if (bad && t == 0) flags[TD_FLAG_SINGULAR] = 1;
+  if (t < 6) recs[t * cnt + g] = nd[t * NS + root];
+}
+
+/* Pass 3: the tile again, with its outside values (xl at outs[g], xr at outs[cnt + g]). */
+KERNEL void td_tile_bwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
+                        const GLOBAL scalar *outs, GLOBAL scalar *b, GLOBAL int *flags) {
+  long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
+  int rows = (int)(n - r0 < T ? n - r0 : T);
+  /* an earlier pass failed: compute (barriers stay uniform), store nothing */
+  TD_TILE_BEGIN(flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR]);
+  if (t == 0) {
+    nd[6 * NS + root] = outs[g];
+    nd[7 * NS + root] = outs[cnt + g];
+  }
+  BARRIER();
+  TD_TILE_END;
+}
+
+/* Pass 2 on the tiles' records: group g merges children k*C .. of system
+ * g / Pp (C = 2 W, Pc children and Pp = ceil(Pc / C) parents per system) into
+ * parent g. Record fields at v[f * count + index] as in td_spike.h; the node
+ * area has NS = 2 C slots per field (all levels of C children). */
+DEVICE int td_gmerge_load(long Pc, long cc, const GLOBAL scalar *vc, long Pp, LOCAL_P scalar *nd,
+                          int NS, long *first) {
+  long g = GROUP_ID(), sys = g / Pp, k = g - sys * Pp, C = NS / 2;
+  long c0 = sys * Pc + k * C, m = Pc - k * C < C ? Pc - k * C : C;
+  for (int i = (int)LOCAL_ID(); i < m; i += (int)LOCAL_SIZE())
+    for (int f = 0; f < 6; f++) nd[f * NS + i] = vc[f * cc + c0 + i];
+  *first = c0;
+  return (int)m;
+}
+
+KERNEL void td_tile_gup(long Pc, long cc, const GLOBAL scalar *vc, long Pp, long cp,
+                        GLOBAL scalar *vp, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, nd, 32 * TD_TW);
+  LOCAL int bad;
+  int NS = 4 * (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
+  long first;
+  if (t == 0) bad = 0;
+  int m = td_gmerge_load(Pc, cc, vc, Pp, nd, NS, &first);
+  BARRIER();
+  int root = td_merge_up(nd, NS, m, &bad);
+  if (bad && t == 0) flags[TD_FLAG_SINGULAR] = 1;
+  if (t < 6) vp[t * cp + GROUP_ID()] = nd[t * NS + root];
+}
+
+KERNEL void td_tile_gdown(long Pc, long cc, const GLOBAL scalar *vc, GLOBAL scalar *oc, long Pp,
+                          long cp, const GLOBAL scalar *op) {
+  LOCAL_ARRAY(scalar, nd, 32 * TD_TW);
+  LOCAL int bad;
+  int NS = 4 * (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
+  long first, g = GROUP_ID();
+  if (t == 0) bad = 0;
+  int m = td_gmerge_load(Pc, cc, vc, Pp, nd, NS, &first);
+  BARRIER();
+  int root = td_merge_up(nd, NS, m, &bad);
+  if (t == 0) {
+    nd[6 * NS + root] = op[g];
+    nd[7 * NS + root] = op[cp + g];
+  }
+  BARRIER();
+  td_merge_down(nd, NS, m);
+  for (int i = t; i < m; i += (int)LOCAL_SIZE()) {
+    oc[first + i] = nd[6 * NS + i];
+    oc[cc + first + i] = nd[7 * NS + i];
+  }
+}
+
+#endif

@@ -1,0 +1,289 @@
+/* A CUDA driver for machines without a GPU: libcuda.so.1 (the entry points the
+ * CUDA backend resolves) on host memory, kernels from emu_kernels.cpp. Loaded
+ * with LD_PRELOAD, it also wraps nvrtcCompileProgram to learn each module's
+ * -D options. Work-groups run one at a time; work-items of kernels that use
+ * BARRIER() run as fibers (ucontext), resumed in an order set by EMU_ORDER
+ * (forward, reverse, random) so that order-dependent (racy) code shows. */
+#define _GNU_SOURCE 1
+#include <cuda.h>
+#include <dlfcn.h>
+#include <nvrtc.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <ucontext.h>
+
+#include <string>
+#include <vector>
+
+#include "emu.h"
+#include "emu_params.h"
+
+extern const emu_kernel emu_kernels_d[], emu_kernels_z[];
+
+int emu_tid, emu_gid, emu_wg;
+static char *g_local; /* exactly the launch's dynamic size: ASan sees overflows */
+static size_t g_local_limit;
+
+struct module_t {
+  long params[EMU_NPARAMS];
+  int set[EMU_NPARAMS];
+  int complex_;
+};
+struct func_t {
+  const emu_kernel *k;
+  module_t *m;
+  int max_dyn;
+};
+static module_t *g_cur;
+static std::string g_last_opts[64];
+static int g_nopts;
+
+static void die(const char *msg, const char *what) {
+  fprintf(stderr, "cuda_emu: %s %s\n", msg, what ? what : "");
+  abort();
+}
+
+long emu_param(int i, long def) { return g_cur && g_cur->set[i] ? g_cur->params[i] : def; }
+int emu_atomic_add(int *p, int v) {
+  int o = *p;
+  *p = o + v;
+  return o;
+}
+
+/* Local memory: the dynamic buffer first, then each LOCAL_ARRAY call of the
+ * kernel gets the same buffer (one per kernel). */
+void *emu_local(size_t bytes) {
+  (void)bytes; /* CUDA: the launch's size counts, not the declared one */
+  return g_local;
+}
+
+/* ---- fibers ---- */
+struct fiber {
+  ucontext_t ctx;
+  int state; /* 0 running/ready, 1 at barrier, 2 done */
+  std::vector<char> stack;
+};
+static std::vector<fiber> g_fib;
+static ucontext_t g_sched;
+static int g_cur_fiber;
+static const emu_kernel *g_kern;
+static void **g_args;
+static int g_order;      /* 0 forward, 1 reverse, 2 random */
+static unsigned g_rng = 12345;
+
+void emu_barrier(void) {
+  if (g_fib.empty()) die("BARRIER() in a kernel not marked as using barriers:", g_kern->name);
+  fiber &f = g_fib[g_cur_fiber];
+  f.state = 1;
+  swapcontext(&f.ctx, &g_sched);
+}
+
+static void fiber_main(void) {
+  g_kern->run(g_args);
+  g_fib[g_cur_fiber].state = 2;
+  swapcontext(&g_fib[g_cur_fiber].ctx, &g_sched);
+}
+
+static void run_group_fibers(int wg) {
+  const size_t stack = 256 * 1024;
+  if ((int)g_fib.size() != wg) {
+    g_fib.clear();
+    g_fib.resize(wg);
+  }
+  for (int t = 0; t < wg; t++) {
+    fiber &f = g_fib[t];
+    if (f.stack.size() != stack) f.stack.resize(stack);
+    getcontext(&f.ctx);
+    f.ctx.uc_stack.ss_sp = f.stack.data();
+    f.ctx.uc_stack.ss_size = stack;
+    f.ctx.uc_link = NULL;
+    makecontext(&f.ctx, fiber_main, 0);
+    f.state = 0;
+  }
+  std::vector<int> order(wg);
+  for (;;) {
+    for (int t = 0; t < wg; t++) order[t] = g_order == 1 ? wg - 1 - t : t;
+    if (g_order == 2)
+      for (int t = wg - 1; t > 0; t--) {
+        g_rng = g_rng * 1103515245u + 12345u;
+        int k = (int)((g_rng >> 8) % (unsigned)(t + 1));
+        std::swap(order[t], order[k]);
+      }
+    int ran = 0;
+    for (int i = 0; i < wg; i++) {
+      int t = order[i];
+      if (g_fib[t].state != 0) continue;
+      g_cur_fiber = t;
+      emu_tid = t;
+      swapcontext(&g_sched, &g_fib[t].ctx);
+      ran++;
+    }
+    int at = 0, done = 0;
+    for (int t = 0; t < wg; t++) at += g_fib[t].state == 1, done += g_fib[t].state == 2;
+    if (done == wg) break;
+    if (at + done != wg || ran == 0) die("scheduler stuck in", g_kern->name);
+    if (done > 0) die("divergent BARRIER() (some work-items returned) in", g_kern->name);
+    for (int t = 0; t < wg; t++) g_fib[t].state = 0;
+  }
+}
+
+/* ---- the driver API ---- */
+extern "C" {
+CUresult cuInit(unsigned) {
+  const char *o = getenv("EMU_ORDER");
+  g_order = o && !strcmp(o, "reverse") ? 1 : o && !strcmp(o, "random") ? 2 : 0;
+  return CUDA_SUCCESS;
+}
+/* NVRTC looks for a driver too: tell it there is no export table. */
+CUresult cuGetExportTable(const void **t, const CUuuid *) {
+  *t = NULL;
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuDeviceGetCount(int *c) { *c = 1; return CUDA_SUCCESS; }
+CUresult cuDeviceGet(CUdevice *d, int i) { *d = i; return i == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice) {
+  switch (a) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *v = 232448; break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
+  default: *v = 0;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice) { *c = (CUcontext)0x1; return CUDA_SUCCESS; }
+CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuCtxPushCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult cuCtxPopCurrent(CUcontext *c) { if (c) *c = (CUcontext)0x1; return CUDA_SUCCESS; }
+CUresult cuStreamCreate(CUstream *s, unsigned) { *s = (CUstream)0x2; return CUDA_SUCCESS; }
+CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream) { return CUDA_SUCCESS; }
+CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
+  void *m = malloc(bytes ? bytes : 1);
+  if (!m) return CUDA_ERROR_OUT_OF_MEMORY;
+  memset(m, 0xff, bytes); /* NaN garbage: unwritten reads show */
+  *p = (CUdeviceptr)(uintptr_t)m;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemFree(CUdeviceptr p) { free((void *)(uintptr_t)p); return CUDA_SUCCESS; }
+CUresult cuMemcpyHtoD(CUdeviceptr d, const void *h, size_t b) { memcpy((void *)(uintptr_t)d, h, b); return CUDA_SUCCESS; }
+CUresult cuMemcpyDtoH(void *h, CUdeviceptr d, size_t b) { memcpy(h, (void *)(uintptr_t)d, b); return CUDA_SUCCESS; }
+CUresult cuMemcpyDtoHAsync(void *h, CUdeviceptr d, size_t b, CUstream) { return cuMemcpyDtoH(h, d, b); }
+CUresult cuMemcpyDtoD(CUdeviceptr d, CUdeviceptr s, size_t b) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, b); return CUDA_SUCCESS; }
+CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t b, CUstream) { return cuMemcpyDtoD(d, s, b); }
+CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void *h, size_t b, CUstream) { return cuMemcpyHtoD(d, h, b); }
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream) {
+  unsigned *p = (unsigned *)(uintptr_t)d;
+  for (size_t i = 0; i < n; i++) p[i] = v;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream) { memset((void *)(uintptr_t)d, v, n); return CUDA_SUCCESS; }
+CUresult cuMemAllocHost(void **p, size_t b) { *p = malloc(b); return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY; }
+CUresult cuMemFreeHost(void *p) { free(p); return CUDA_SUCCESS; }
+CUresult cuMemGetInfo(size_t *fr, size_t *tot) { *fr = (size_t)8 << 30; *tot = (size_t)80 << 30; return CUDA_SUCCESS; }
+CUresult cuModuleLoadData(CUmodule *m, const void *) {
+  module_t *mod = new module_t();
+  static const char *names[] = EMU_PARAM_NAMES;
+  for (int i = 0; i < g_nopts; i++) {
+    const char *o = g_last_opts[i].c_str();
+    if (strncmp(o, "-D", 2)) continue;
+    o += 2;
+    const char *eq = strchr(o, '=');
+    if (!eq) continue;
+    std::string nm(o, eq - o);
+    long v = atol(eq + 1);
+    if (nm == "PSCR_COMPLEX") mod->complex_ = (int)v;
+    for (int k = 0; k < EMU_NPARAMS; k++)
+      if (nm == names[k]) mod->params[k] = v, mod->set[k] = 1;
+  }
+  *m = (CUmodule)mod;
+  return CUDA_SUCCESS;
+}
+CUresult cuModuleUnload(CUmodule m) { delete (module_t *)m; return CUDA_SUCCESS; }
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
+  module_t *mod = (module_t *)m;
+  const emu_kernel *k = mod->complex_ ? emu_kernels_z : emu_kernels_d;
+  for (; k->name; k++)
+    if (!strcmp(k->name, name)) {
+      /* one func per (module, name): kept for the process' life */
+      static std::vector<func_t *> funcs;
+      for (func_t *fn : funcs)
+        if (fn->k == k && fn->m == mod) { *f = (CUfunction)fn; return CUDA_SUCCESS; }
+      func_t *fn = new func_t{k, mod, 48 * 1024};
+      funcs.push_back(fn);
+      *f = (CUfunction)fn;
+      return CUDA_SUCCESS;
+    }
+  fprintf(stderr, "cuda_emu: no kernel %s\n", name);
+  return CUDA_ERROR_NOT_FOUND;
+}
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
+  if (a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    if (v > 232448) return CUDA_ERROR_INVALID_VALUE;
+    ((func_t *)f)->max_dyn = v;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned smem, CUstream, void **args, void **) {
+  func_t *fn = (func_t *)f;
+  if (gy != 1 || gz != 1 || by != 1 || bz != 1 || bx == 0 || bx > 1024 || gx == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if ((int)smem > fn->max_dyn) {
+    fprintf(stderr, "cuda_emu: %s: %u bytes of dynamic shared memory over the limit %d\n",
+            fn->k->name, smem, fn->max_dyn);
+    return CUDA_ERROR_INVALID_VALUE;
+  }
+  g_cur = fn->m;
+  g_kern = fn->k;
+  g_args = args;
+  emu_wg = (int)bx;
+  g_local_limit = smem;
+  g_local = (char *)malloc(smem ? smem : 1);
+  for (unsigned g = 0; g < gx; g++) {
+    emu_gid = (int)g;
+    /* fresh garbage in local memory for every group */
+    memset(g_local, 0xfe, smem);
+    if (fn->k->barrier) {
+      run_group_fibers((int)bx);
+    } else {
+      g_fib.clear();
+      for (unsigned t = 0; t < bx; t++) {
+        emu_tid = (int)t;
+        fn->k->run(args);
+      }
+    }
+  }
+  g_fib.clear();
+  free(g_local);
+  g_local = NULL;
+  return CUDA_SUCCESS;
+}
+static double now_ms(void) {
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  return tv.tv_sec * 1e3 + tv.tv_usec * 1e-3;
+}
+CUresult cuEventCreate(CUevent *e, unsigned) { *e = (CUevent) new double(0); return CUDA_SUCCESS; }
+CUresult cuEventDestroy(CUevent e) { delete (double *)e; return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent e, CUstream) { *(double *)e = now_ms(); return CUDA_SUCCESS; }
+CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
+  double d = *(double *)b - *(double *)a;
+  *ms = (float)(d > 1e-3 ? d : 1e-3);
+  return CUDA_SUCCESS;
+}
+
+/* Records the options of every NVRTC compile (the next cuModuleLoadData uses them). */
+nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int n, const char *const *opts) {
+  typedef nvrtcResult (*fn_t)(nvrtcProgram, int, const char *const *);
+  static fn_t real = (fn_t)dlsym(RTLD_NEXT, "nvrtcCompileProgram");
+  g_nopts = n < 64 ? n : 64;
+  for (int i = 0; i < g_nopts; i++) g_last_opts[i] = opts[i];
+  if (getenv("EMU_SKIP_NVRTC")) return NVRTC_SUCCESS;
+  return real(prog, n, opts);
+}
+}
