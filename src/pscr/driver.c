@@ -12,12 +12,24 @@ typedef struct {
 
 static pscr_stage_args level_args(const pscr_plan *p, int L) {
   const pscr_level *lev = &p->lev[L];
-  pscr_stage_args a = {
-      .lambda = lev->lambda, .comp = lev->comp, .lev_ao = p->fac[L][1], .lev_mo = p->fac[L][3],
-      .lev_n = lev->n, .outer = !lev->innermost,
-      .len = lev->len, .acc = p->acc, .acc_item = p->acc_item, .acc_blk = p->acc_blk, .vbuf = p->vbuf,
-      .alg = p->innermost, .y = p->y, .y_shift = p->y_shift, .slots = p->slots,
-      .scratch = p->scratch, .scratch_len = p->scratch_len, .threads = p->threads};
+  pscr_stage_args a = {.lambda = lev->lambda,
+                       .comp = lev->comp,
+                       .lev_ao = p->fac[L][1],
+                       .lev_mo = p->fac[L][3],
+                       .lev_n = lev->n,
+                       .outer = !lev->innermost,
+                       .len = lev->len,
+                       .acc = p->acc,
+                       .acc_item = p->acc_item,
+                       .acc_blk = p->acc_blk,
+                       .vbuf = p->vbuf,
+                       .alg = p->innermost,
+                       .y = p->y,
+                       .y_shift = p->y_shift,
+                       .slots = p->slots,
+                       .scratch = p->scratch,
+                       .scratch_len = p->scratch_len,
+                       .threads = p->threads};
   a.kron.ndims = p->ndim - 1 - L;
   for (int k = 0; k < a.kron.ndims; k++) {
     int d = L + 1 + k;

@@ -66,8 +66,10 @@ static pscr_status check_problem(const pscr_problem *pb, const pscr_options *opt
 static pscr_status dev_alloc(pscr_plan *p, size_t count, void **out) {
   size_t bytes = (count ? count : 1) * pscr_dtype_size(p->dtype);
   pscr_status st = p->ctx->ops->alloc(p->ctx, bytes, out);
-  if (st != PSCR_OK) *out = NULL;
-  else p->bytes += bytes;
+  if (st != PSCR_OK)
+    *out = NULL;
+  else
+    p->bytes += bytes;
   return st;
 }
 static pscr_status dev_upload(pscr_plan *p, const void *host, size_t count, void **out) {
@@ -180,8 +182,7 @@ static pscr_status build(pscr_plan *p) {
     if (levels == NULL) return PSCR_ERR_OUT_OF_MEMORY;
     pscr_partition_levels(lev->n, p->radix, levels);
     pscr_status st = pscr_level_schedule(lev, levels, p->radix, L == 1 && host ? 1 : p->threads,
-                                         &max_tasks,
-                                         &max_blocks, &max_slots, &max_tb);
+                                         &max_tasks, &max_blocks, &max_slots, &max_tb);
     free(levels);
     if (st != PSCR_OK) return st;
   }
@@ -258,8 +259,8 @@ pscr_status pscr_plan_get_info(const pscr_plan *plan, pscr_plan_info *info) {
 void pscr_plan_destroy(pscr_plan *plan) {
   if (plan == NULL) return;
   pscr_context *ctx = plan->ctx;
-  void *bufs[] = {plan->c, plan->acc, plan->vbuf, plan->scratch, plan->y, plan->y_shift,
-                  plan->slots};
+  void *bufs[] = {plan->c, plan->acc,     plan->vbuf, plan->scratch,
+                  plan->y, plan->y_shift, plan->slots};
   for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
     if (bufs[k]) ctx->ops->release(ctx, bufs[k]);
   for (int d = 0; d < 3; d++)

@@ -75,13 +75,13 @@ typedef struct {
 #define PSCR_INNER_LANES 8
 
 typedef struct {
-  size_t n, len; /* order of this dimension, length of one row */
-  int nsteps;    /* k */
-  pscr_step *steps; /* steps[i-1] is step i */
+  size_t n, len;       /* order of this dimension, length of one row */
+  int nsteps;          /* k */
+  pscr_step *steps;    /* steps[i-1] is step i */
   void *lambda, *comp; /* device arrays (dtype) */
   size_t neig, ncomp;
-  int innermost;       /* 1: the inner systems are tridiagonal */
-  size_t batch_max;    /* vectors solved together at this level */
+  int innermost;    /* 1: the inner systems are tridiagonal */
+  size_t batch_max; /* vectors solved together at this level */
 } pscr_level;
 
 /* ---- the stage table ---- */

@@ -31,7 +31,10 @@ static pscr_status step_blocks(pscr_level *lev, const int *levels, int i, pscr_s
                                size_t *eig, size_t *comp) {
   size_t n = lev->n, nb = 0, nd = 0;
   for (size_t j = 0; j < n;) {
-    if (levels[j] >= i) { j++; continue; }
+    if (levels[j] >= i) {
+      j++;
+      continue;
+    }
     size_t e = j, d = 0;
     while (e < n && levels[e] < i) d += levels[e] == i - 1, e++;
     nb += d > 0, nd += d;
@@ -43,7 +46,10 @@ static pscr_status step_blocks(pscr_level *lev, const int *levels, int i, pscr_s
   st->nblocks = nb;
   nb = nd = 0;
   for (size_t j = 0; j < n;) {
-    if (levels[j] >= i) { j++; continue; }
+    if (levels[j] >= i) {
+      j++;
+      continue;
+    }
     size_t e = j, d0 = nd;
     for (; e < n && levels[e] < i; e++)
       if (levels[e] == i - 1) st->dpos[nd++] = e - j;
@@ -109,8 +115,7 @@ static pscr_status inner_schedule(const pscr_level *lev, pscr_step *st, size_t t
   for (size_t t = 0; t < st->ntasks;) { /* groups end at block ends */
     pscr_group *g = &st->groups[st->ngroups++];
     size_t t1 = t;
-    do
-      t1++;
+    do t1++;
     while (t1 < st->ntasks && (t1 - t < target || (st->tasks[t1].nb == 1 && st->tasks[t1].l0 > 0)));
     size_t b0 = st->tasks[t].b0, b1 = st->tasks[t1 - 1].b0 + st->tasks[t1 - 1].nb;
     *g = (pscr_group){.b0 = b0, .b1 = b1, .e0 = st->blocks[b0].e0, .t0 = t, .t1 = t1};
@@ -140,7 +145,9 @@ static pscr_status outer_schedule(const pscr_level *lev, pscr_step *st, size_t b
       bl->slot = 0;
       for (size_t p = 0; p < parts; p++) {
         pscr_group *g = &st->groups[st->ngroups++];
-        *g = (pscr_group){.b0 = b, .b1 = b + 1, .e0 = bl->e0 + bl->m * p / parts,
+        *g = (pscr_group){.b0 = b,
+                          .b1 = b + 1,
+                          .e0 = bl->e0 + bl->m * p / parts,
                           .e1 = bl->e0 + bl->m * (p + 1) / parts};
         g->r0 = g->r1 = st->nupd;
         if (p + 1 == parts) group_rows(lev, st, g, b, b + 1);

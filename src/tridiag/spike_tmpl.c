@@ -339,7 +339,7 @@ static void top_recover(void *ctx, size_t j, int tid) {
 static int rows_split(const T *dl, const T *du, size_t i) { return dl[i] == 0 || du[i - 1] == 0; }
 
 static pscr_status partitioned(size_t n, const T *dl, const T *d, const T *du, T *b, size_t p,
-                               const ops *o, int *fallback, int *modified) {
+                               const ops *o, int *fallback, int *modified, int refine) {
   size_t wnd = n / p / 8, cap = 2 * ((n / 2 + p - 1) / p) + 1 + 2 * wnd;
   int threads = o->threads;
   top c = {.dl = dl, .d = d, .du = du, .b = b, .p = p, .kernel = o->kernel};
@@ -408,6 +408,10 @@ static pscr_status partitioned(size_t n, const T *dl, const T *d, const T *du, T
     *fallback = 1;
     goto cleanup;
   }
+  /* Modified blocks (g-Spike) lose a few digits to the rank-1 correction: keep
+   * b for one step of iterative refinement below. */
+  refine = refine && *modified > 0;
+  if (refine) safe = 0;
   c.out = safe ? b : c.Y; /* else recover in workspace and check before touching b */
   run_loop(threads, p, top_recover, &c);
   if (!safe) {
@@ -416,6 +420,15 @@ static pscr_status partitioned(size_t n, const T *dl, const T *d, const T *du, T
         *fallback = 1;
         goto cleanup;
       }
+    if (refine) { /* x += A^-1 (b - A x), same partitions and modifications */
+      T *r = c.V; /* the spikes are no longer needed */
+      for (size_t i = 0; i < n; i++)
+        r[i] = b[i] - d[i] * c.Y[i] - (i > 0 ? dl[i] * c.Y[i - 1] : 0) -
+               (i + 1 < n ? du[i] * c.Y[i + 1] : 0);
+      int fb = 0, mod = 0;
+      if (partitioned(n, dl, d, du, r, p, o, &fb, &mod, 0) == PSCR_OK && !fb)
+        for (size_t i = 0; i < n; i++) c.Y[i] += r[i];
+    }
     memcpy(b, c.Y, n * sizeof *b);
   }
 cleanup:
@@ -449,7 +462,7 @@ pscr_status FN(spike_solve)(size_t n, const T *dl, const T *d, const T *du, T *b
   pscr_status st = PSCR_OK;
   if (n == 0) goto done;
   if (p >= 2) {
-    st = partitioned(n, dl, d, du, b, p, &o, &fallback, &modified);
+    st = partitioned(n, dl, d, du, b, p, &o, &fallback, &modified, 1);
     if (!fallback) goto done;
   }
   p = 1; /* pure kernel on the whole system */

@@ -28,7 +28,8 @@ static inline void pt_fac_free(pt_fac *f) { free(f->ad), free(f->ao), free(f->md
  * poisson: tridiag(-1,2,-1)/h, diag(h) on a random non-uniform mesh.
  * helmholtz: tridiag(-1,2,-1)/h with absorbing corners -i k, M = h tridiag(1/6,2/3,1/6)
  * with complex corner terms. */
-static inline void pt_fac_make(pt_rng *r, pscr_dtype t, int kind, size_t n, double omega, pt_fac *f) {
+static inline void pt_fac_make(pt_rng *r, pscr_dtype t, int kind, size_t n, double omega,
+                               pt_fac *f) {
   f->n = n;
   f->ad = pt_alloc(t, n), f->ao = pt_alloc(t, n), f->md = pt_alloc(t, n);
   f->mo = kind == PT_RANDOM_DIAG_M || kind == PT_POISSON ? NULL : pt_alloc(t, n);
@@ -78,8 +79,8 @@ static inline double complex pt_tri(pscr_dtype t, const pt_fac *f, int which, si
 }
 
 /* Entry of the full Kronecker matrix (7) / (8) between multi-indices ii and jj. */
-static inline double complex pt_kron_entry(pscr_dtype t, int ndim, const pt_fac *f, double complex c,
-                                    const size_t *ii, const size_t *jj) {
+static inline double complex pt_kron_entry(pscr_dtype t, int ndim, const pt_fac *f,
+                                           double complex c, const size_t *ii, const size_t *jj) {
   double complex mm = 1, s = 0;
   for (int d = 0; d < ndim; d++) mm *= pt_tri(t, &f[d], 1, ii[d], jj[d]);
   for (int d = 0; d < ndim; d++) {
@@ -98,7 +99,7 @@ static inline void pt_unravel(int ndim, const size_t *n, size_t idx, size_t *ii)
 /* y = A x through the Kronecker structure (3^ndim-point stencil), complex
  * arithmetic; *anorm (may be NULL) = ||A||_inf, the largest row sum of |a_ij|. */
 static inline void pt_kron_matvec(pscr_dtype t, int ndim, const pt_fac *f, double complex c,
-                           const void *x, double complex *y, double *anorm) {
+                                  const void *x, double complex *y, double *anorm) {
   size_t n[3], total = 1;
   for (int d = 0; d < ndim; d++) n[d] = f[d].n, total *= n[d];
   int nnb = ndim == 2 ? 9 : 27;
@@ -154,7 +155,7 @@ static inline void pt_kron_residual(pscr_dtype t, int ndim, const pt_fac *f, dou
 
 /* u = A^{-1} b with the assembled Kronecker matrix and LAPACK zgbsv. @return info. */
 static inline int pt_kron_reference(pscr_dtype t, int ndim, const pt_fac *f, double complex c,
-                             const void *b, void *u) {
+                                    const void *b, void *u) {
   size_t n[3], total = 1, bw = 1;
   for (int d = 0; d < ndim; d++) n[d] = f[d].n, total *= n[d];
   for (int d = 1; d < ndim; d++) bw *= n[d];
@@ -181,8 +182,7 @@ static inline int pt_kron_reference(pscr_dtype t, int ndim, const pt_fac *f, dou
     x[r] = pt_get(t, b, r);
   }
   lapack_int info = LAPACKE_zgbsv(LAPACK_COL_MAJOR, (lapack_int)total, (lapack_int)kl,
-                                  (lapack_int)kl, 1, ab, (lapack_int)ld, piv, x,
-                                  (lapack_int)total);
+                                  (lapack_int)kl, 1, ab, (lapack_int)ld, piv, x, (lapack_int)total);
   for (size_t r = 0; r < total; r++) pt_set(t, u, r, x[r]);
   free(ab), free(x), free(piv);
   return (int)info;
@@ -198,8 +198,8 @@ static inline double pt_lambda_min(pscr_dtype t, const pt_fac *f) {
       a[i * n + j] = creal(pt_tri(t, f, 0, i, j));
       m[i * n + j] = creal(pt_tri(t, f, 1, i, j));
     }
-  lapack_int info = LAPACKE_dsygv(LAPACK_ROW_MAJOR, 1, 'N', 'U', (lapack_int)n, a, (lapack_int)n,
-                                  m, (lapack_int)n, w);
+  lapack_int info = LAPACKE_dsygv(LAPACK_ROW_MAJOR, 1, 'N', 'U', (lapack_int)n, a, (lapack_int)n, m,
+                                  (lapack_int)n, w);
   double lmin = info == 0 ? w[0] : NAN;
   free(a), free(m), free(w);
   return lmin;
@@ -208,8 +208,8 @@ static inline double pt_lambda_min(pscr_dtype t, const pt_fac *f) {
 /* c for a problem of this kind: random kinds are shifted so that every
  * eigenvalue lambda_1 + ... + c of the pencil has real part >= 0.5 (the
  * shifted inner systems are then far from singular, but rarely dominant). */
-static inline double complex pt_choose_c(pt_rng *r, pscr_dtype t, int ndim, const pt_fac *f, int kind,
-                                  double omega) {
+static inline double complex pt_choose_c(pt_rng *r, pscr_dtype t, int ndim, const pt_fac *f,
+                                         int kind, double omega) {
   double im = t == PSCR_C128 ? 1 : 0;
   if (kind == PT_HELMHOLTZ) return -omega * omega;
   if (kind == PT_POISSON) return im * I * pt_uniform(r, -1, 1);
@@ -220,8 +220,9 @@ static inline double complex pt_choose_c(pt_rng *r, pscr_dtype t, int ndim, cons
 
 /* One problem: the reference once, then PSCR with every radix (and the given
  * innermost algorithm). @return the worst relative error. */
-static inline double pt_check_case(pscr_context *ctx, pt_rng *r, pscr_dtype t, int ndim, const size_t *n,
-                            int kind, const int *radix, int nradix, pscr_td_algorithm alg) {
+static inline double pt_check_case(pscr_context *ctx, pt_rng *r, pscr_dtype t, int ndim,
+                                   const size_t *n, int kind, const int *radix, int nradix,
+                                   pscr_td_algorithm alg) {
   pt_fac f[3];
   double omega = 4;
   size_t total = 1;

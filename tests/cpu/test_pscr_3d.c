@@ -3,9 +3,8 @@
  * against LAPACK band LU of the assembled Kronecker matrix: error <= 1e-10. */
 #include "pscr_test_util.h"
 
-static const size_t shapes[][3] = {{1, 1, 1}, {1, 2, 3},   {3, 1, 2},   {2, 3, 1},
-                                   {4, 5, 3}, {5, 4, 16},  {15, 2, 17}, {16, 17, 1},
-                                   {17, 3, 5}, {17, 16, 15}};
+static const size_t shapes[][3] = {{1, 1, 1},  {1, 2, 3},   {3, 1, 2},   {2, 3, 1},  {4, 5, 3},
+                                   {5, 4, 16}, {15, 2, 17}, {16, 17, 1}, {17, 3, 5}, {17, 16, 15}};
 static const int radices[] = {2, 3, 4, 5};
 
 int main(void) {

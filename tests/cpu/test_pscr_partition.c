@@ -108,8 +108,10 @@ static void check_schedule(size_t n, int q, int threads, size_t batch, int inner
         if (u->right >= 0) bad += st->blocks[u->right].s != u->row + 1, upd++;
       }
     }
-    if (innermost) bad += next_t != st->ntasks || next_b != st->nblocks;
-    else bad += next_e != st->neig;
+    if (innermost)
+      bad += next_t != st->ntasks || next_b != st->nblocks;
+    else
+      bad += next_e != st->neig;
     size_t sides = 0;
     for (size_t b = 0; b < st->nblocks; b++)
       sides += (st->blocks[b].s > 0) + (st->blocks[b].s + st->blocks[b].m < n);

@@ -41,10 +41,11 @@ static void *run(pscr_context *ctx, const pt_rng *rf, pt_rng *r, rcase c, void *
     PT_CHECK_STATUS(pscr_solve(plan, u), PSCR_OK);
     double rel, bwd;
     pt_kron_residual(c.t, c.ndim, f, cc, u, b, &rel, &bwd);
-    PT_CHECK_LE(bwd, 1e-13, "%dD n %zu kind %s alg %d rhs %d", c.ndim, c.n,
-                pt_kind_names[c.kind], (int)c.alg, k);
+    PT_CHECK_LE(bwd, 1e-13, "%dD n %zu kind %s alg %d rhs %d", c.ndim, c.n, pt_kind_names[c.kind],
+                (int)c.alg, k);
     if (c.rel_bound > 0)
-      PT_CHECK_LE(rel, c.rel_bound, "%dD n %zu kind %s rhs %d", c.ndim, c.n, pt_kind_names[c.kind], k);
+      PT_CHECK_LE(rel, c.rel_bound, "%dD n %zu kind %s rhs %d", c.ndim, c.n, pt_kind_names[c.kind],
+                  k);
     pscr_plan_info info;
     PT_CHECK_STATUS(pscr_plan_get_info(plan, &info), PSCR_OK);
     PT_CHECK(info.plan_seconds > 0 && info.last_solve_seconds > 0 && info.device_bytes > 0,
@@ -57,8 +58,10 @@ static void *run(pscr_context *ctx, const pt_rng *rf, pt_rng *r, rcase c, void *
     if (last_rel) *last_rel = rel;
   }
   pscr_plan_destroy(plan);
-  if (rhs) *rhs = b;
-  else free(b);
+  if (rhs)
+    *rhs = b;
+  else
+    free(b);
   for (int d = 0; d < c.ndim; d++) pt_fac_free(&f[d]);
   return u;
 }
@@ -77,8 +80,10 @@ static void versus_lu(pscr_context *ctx, pt_rng *r, pscr_dtype t, int kind, size
   PT_CHECK(pt_kron_reference(t, 2, f, cc, b, ref) == 0, "band LU");
   double lu_rel, lu_bwd;
   pt_kron_residual(t, 2, f, cc, ref, b, &lu_rel, &lu_bwd);
-  PT_CHECK_LE(rel, 10 * lu_rel, "%s n %zu: PSCR residual vs band LU %.2e", pt_kind_names[kind], n, lu_rel);
-  printf("2D n=%-5zu %-9s band LU rel. residual %.2e, PSCR %.2e\n", n, pt_kind_names[kind], lu_rel, rel);
+  PT_CHECK_LE(rel, 10 * lu_rel, "%s n %zu: PSCR residual vs band LU %.2e", pt_kind_names[kind], n,
+              lu_rel);
+  printf("2D n=%-5zu %-9s band LU rel. residual %.2e, PSCR %.2e\n", n, pt_kind_names[kind], lu_rel,
+         rel);
   for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
   free(b), free(ref);
 }
@@ -108,8 +113,10 @@ int main(void) {
 
   /* one thread and all threads: different task splits, same answer */
   pt_rng rf = r, r1 = r, r2 = r;
-  void *u1 = run(ctx, &rf, &r1, (rcase){PSCR_F64, 2, PT_RANDOM, 1, 1, 300, PSCR_TD_AUTO, 0}, NULL, NULL);
-  void *u2 = run(ctx, &rf, &r2, (rcase){PSCR_F64, 2, PT_RANDOM, 0, 1, 300, PSCR_TD_AUTO, 0}, NULL, NULL);
+  void *u1 =
+      run(ctx, &rf, &r1, (rcase){PSCR_F64, 2, PT_RANDOM, 1, 1, 300, PSCR_TD_AUTO, 0}, NULL, NULL);
+  void *u2 =
+      run(ctx, &rf, &r2, (rcase){PSCR_F64, 2, PT_RANDOM, 0, 1, 300, PSCR_TD_AUTO, 0}, NULL, NULL);
   PT_CHECK_LE(pt_rel_error(PSCR_F64, 300 * 300, u2, u1), 1e-12, "one thread vs all");
   free(u1), free(u2);
   pscr_context_destroy(ctx);

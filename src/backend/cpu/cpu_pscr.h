@@ -14,7 +14,7 @@
 /* Complex products and magnitudes without C99 Annex G's NaN recovery calls:
  * the hot loops stay inline and vectorizable. */
 #if PSCR_Z
-#define SMUL(a, b)                                                                                \
+#define SMUL(a, b)                                                                                 \
   CMPLX(creal(a) * creal(b) - cimag(a) * cimag(b), creal(a) * cimag(b) + cimag(a) * creal(b))
 #define SNORM1(a) (fabs(creal(a)) + fabs(cimag(a)))
 #else
@@ -24,8 +24,8 @@
 
 /* y (=, or -= when subtract) (alpha Mb + beta Ab) v on rows r0..r1-1 of the
  * kron's first dimension (elements for one dimension); scr: 6 * n[1] scalars. */
-void FN(cpu_pscr_kron)(const pscr_kron *k, T alpha, T beta, const T *v, T *y, size_t r0,
-                       size_t r1, int subtract, T *scr);
+void FN(cpu_pscr_kron)(const pscr_kron *k, T alpha, T beta, const T *v, T *y, size_t r0, size_t r1,
+                       int subtract, T *scr);
 
 pscr_status FN(cpu_stage_11_td_12a)(const pscr_stage_args *a);
 pscr_status FN(cpu_stage_21_td_22a)(const pscr_stage_args *a);

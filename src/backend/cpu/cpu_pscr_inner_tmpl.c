@@ -71,7 +71,7 @@ static inline void FN(rhs_row)(const FN(chunk) * c, size_t n, size_t i, T *rhs) 
 
 /* 1/p and its magnitude for the singularity / range tests (complex: |p|^2). */
 #if PSCR_Z
-#define RCP_DEN(p, rp, den)                                                                       \
+#define RCP_DEN(p, rp, den)                                                                        \
   do {                                                                                             \
     den = creal(p) * creal(p) + cimag(p) * cimag(p);                                               \
     R inv_ = 1.0 / den;                                                                            \
@@ -84,8 +84,8 @@ static inline void FN(rhs_row)(const FN(chunk) * c, size_t n, size_t i, T *rhs) 
 /* Forward sweep of V interleaved systems: P = 1/pivots, Z = modified rhs.
  * mg: min over rows of |d| - |l| - |u| (complex: |d|^2 - (|l|_1+|u|_1)^2);
  * lo, hi: min / max of |pivot| (complex: |pivot|^2). */
-static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, T *restrict P,
-                               T *restrict Z, R *mg, R *lo, R *hi, const int dom) {
+static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, T *restrict P, T *restrict Z,
+                               R *mg, R *lo, R *hi, const int dom) {
   size_t n = m->n;
   T op[V], rp[V], zp[V];
   R mgv[V], lov[V], hiv[V];
@@ -149,9 +149,9 @@ static inline void FN(emit)(size_t n, size_t i, const T *x, size_t nout, const T
 }
 
 /* Backward sweep of Thomas, the sums formed on the way (emit). */
-static inline void FN(backward)(const FN(tri) * m, const T *sg, const T *restrict P,
-                                T *restrict Z, size_t nout, const T *wo, T *restrict acc,
-                                T *const *outp, const int store) {
+static inline void FN(backward)(const FN(tri) * m, const T *sg, const T *restrict P, T *restrict Z,
+                                size_t nout, const T *wo, T *restrict acc, T *const *outp,
+                                const int store) {
   size_t n = m->n;
   T xn[V];
   for (int v = 0; v < V; v++) xn[v] = 0;
@@ -229,8 +229,8 @@ static inline void FN(backward_piv)(size_t n, const T *restrict P, const T *rest
     T x[V];
 #pragma omp simd
     for (int v = 0; v < V; v++) {
-      x[v] = SMUL(Z[i * V + v] - SMUL(U[i * V + v], x1[v]) - SMUL(U2[i * V + v], x2[v]),
-                  P[i * V + v]);
+      x[v] =
+          SMUL(Z[i * V + v] - SMUL(U[i * V + v], x1[v]) - SMUL(U2[i * V + v], x2[v]), P[i * V + v]);
       x2[v] = x1[v], x1[v] = x[v];
     }
     FN(emit)(n, i, x, nout, wo, acc, outp, Z, store);
@@ -310,7 +310,8 @@ size_t FN(cpu_pscr_inner_scratch)(size_t n_last, size_t max_nd) {
 }
 
 #if PSCR_Z
-#define RANGE_OK(lo, hi) ((lo) >= DBL_MIN && (hi) <= DBL_MAX) /* |p|^2 neither under- nor overflowed */
+#define RANGE_OK(lo, hi)                                                                           \
+  ((lo) >= DBL_MIN && (hi) <= DBL_MAX) /* |p|^2 neither under- nor overflowed */
 #else
 #define RANGE_OK(lo, hi) 1
 #endif
@@ -318,15 +319,18 @@ size_t FN(cpu_pscr_inner_scratch)(size_t n_last, size_t max_nd) {
 /* The chunk's V systems (nv real ones, the others padding with zero weights)
  * and their sums into acc (or the packed lanes' outp), formed in the backward
  * sweep. AUTO: Thomas while every row is dominant, else the whole chunk by
- * partial pivoting (*hint = 1 after a chunk whose lanes all failed: the next
- * chunk, with nearby shifts, goes to pivoting directly). */
+ * partial pivoting. After a chunk whose lanes all failed, the next chunks
+ * (nearby shifts: eigenvalues are sorted) go to pivoting directly; *hint
+ * counts them down to the next try of Thomas. */
 static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk) * ch, int nv,
                                    pscr_td_algorithm alg, T *P, T *Z, T *U, T *U2, T *gen,
                                    size_t nout, const T *wo, T *acc, T *const *outp, int *hint) {
   size_t n = m->n;
   R mg[V], lo[V], hi[V];
   int ok[V] = {0}, all = 1, none = 1;
-  if (alg == PSCR_TD_THOMAS || (alg == PSCR_TD_AUTO && !*hint)) {
+  if (alg == PSCR_TD_AUTO && *hint > 0) {
+    (*hint)--;
+  } else if (alg == PSCR_TD_THOMAS || alg == PSCR_TD_AUTO) {
     if (alg == PSCR_TD_AUTO)
       FN(forward)(m, ch, P, Z, mg, lo, hi, 1);
     else
@@ -342,7 +346,7 @@ static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk) * ch, int 
       return PSCR_OK;
     }
     if (alg == PSCR_TD_THOMAS) FN(backward)(m, ch->sg, P, Z, nout, wo, acc, outp, 1);
-    *hint = none;
+    *hint = none ? 3 : 0;
   }
   if (alg == PSCR_TD_AUTO) {
     FN(forward_piv)(m, ch, P, U, U2, Z, lo, hi);
@@ -397,8 +401,8 @@ static void FN(boundary)(const pscr_stage_args *a, const pscr_block *b, const T 
   }
   if (b->s + b->m < a->lev_n) {
     size_t j = b->s + b->m - 1;
-    FN(cpu_pscr_kron)(&a->kron, lao[j] + SMUL(c, lmo[j]), lmo[j], x + (j + 1) * n, ge, 0, n, 0,
-                      NULL);
+    FN(cpu_pscr_kron)
+    (&a->kron, lao[j] + SMUL(c, lmo[j]), lmo[j], x + (j + 1) * n, ge, 0, n, 0, NULL);
     *gep = ge;
   }
 }
@@ -429,7 +433,8 @@ static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T 
     for (size_t l = tk->l0; l < tk->l1; l += V) {
       int nv = tk->l1 - l < V ? (int)(tk->l1 - l) : V;
       for (int v = 0; v < V; v++) FN(lane)(a, b, v < nv ? l + v : l, v, v < nv, c, &ch, wo);
-      pscr_status s = FN(solve_chunk)(&m, &ch, nv, a->alg, P, Z, U, U2, gen, nout, wo, acc, NULL, &hint);
+      pscr_status s =
+          FN(solve_chunk)(&m, &ch, nv, a->alg, P, Z, U, U2, gen, nout, wo, acc, NULL, &hint);
       if (s != PSCR_OK) return s;
     }
     return PSCR_OK;
@@ -470,7 +475,7 @@ static pscr_status FN(inner_stage)(const pscr_stage_args *a) {
   size_t ntg = g->t1 - g->t0;
   long long items = (long long)(a->batch * ntg);
   pscr_status st = PSCR_OK;
-#pragma omp parallel for num_threads(a->threads) if (a->threads > 1 && items > 1)               \
+#pragma omp parallel for num_threads(a->threads) if (a->threads > 1 && items > 1)                  \
     schedule(dynamic, 1)
   for (long long it = 0; it < items; it++) {
     T *ws = (T *)a->scratch + (size_t)pscr_thread_id() * a->scratch_len;

@@ -59,8 +59,8 @@ static void FN(kron2_row)(const T *ad, const T *ao, const T *md, const T *mo, si
   }
 }
 
-void FN(cpu_pscr_kron)(const pscr_kron *k, T alpha, T beta, const T *v, T *y, size_t r0,
-                       size_t r1, int subtract, T *scr) {
+void FN(cpu_pscr_kron)(const pscr_kron *k, T alpha, T beta, const T *v, T *y, size_t r0, size_t r1,
+                       int subtract, T *scr) {
   const T *ad = k->ad[0], *ao = k->ao[0], *md = k->md[0], *mo = k->mo[0];
   size_t n = k->n[0];
   if (r1 <= r0) return;
@@ -106,8 +106,9 @@ static size_t FN(kron_rows)(const pscr_kron *k) {
   return per ? per : 1;
 }
 
-#define PSCR_CPU_LOOP(items)                                                                      \
-  _Pragma("omp parallel for num_threads(a->threads) if (a->threads > 1 && (items) > 1) schedule(dynamic, 1)")
+#define PSCR_CPU_LOOP(items)                                                                       \
+  _Pragma("omp parallel for num_threads(a->threads) if (a->threads > 1 && (items) > 1) "           \
+          "schedule(dynamic, 1)")
 
 /* Innermost: task partial sums -> v_first, v_last of (24) (reduce) or the
  * rows u of (27) (back: fused with stage_22c). */
@@ -156,15 +157,18 @@ static pscr_status FN(stage_12c)(const pscr_stage_args *a) {
   for (long long it = 0; it < items; it++) {
     size_t seg = (size_t)it % ns, u = (size_t)it / ns % nu, p = (size_t)it / ns / nu;
     const pscr_row_update *up = &a->step->upd[g->r0 + u];
-    T c = ((const T *)a->shift)[p], *scr = (T *)a->scratch + (size_t)pscr_thread_id() * a->scratch_len;
+    T c = ((const T *)a->shift)[p],
+      *scr = (T *)a->scratch + (size_t)pscr_thread_id() * a->scratch_len;
     T *xr = (T *)a->x + p * a->x_stride + up->row * a->len;
     size_t r0 = seg * per, r1 = r0 + per < nrows ? r0 + per : nrows, j = up->row;
     if (up->left >= 0)
-      FN(cpu_pscr_kron)(&a->kron, lao[j - 1] + SMUL(c, lmo[j - 1]), lmo[j - 1],
-                        FN(vsum)(a, p, (size_t)up->left, 1), xr, r0, r1, 1, scr);
+      FN(cpu_pscr_kron)
+      (&a->kron, lao[j - 1] + SMUL(c, lmo[j - 1]), lmo[j - 1], FN(vsum)(a, p, (size_t)up->left, 1),
+       xr, r0, r1, 1, scr);
     if (up->right >= 0)
-      FN(cpu_pscr_kron)(&a->kron, lao[j] + SMUL(c, lmo[j]), lmo[j],
-                        FN(vsum)(a, p, (size_t)up->right, 0), xr, r0, r1, 1, scr);
+      FN(cpu_pscr_kron)
+      (&a->kron, lao[j] + SMUL(c, lmo[j]), lmo[j], FN(vsum)(a, p, (size_t)up->right, 0), xr, r0, r1,
+       1, scr);
   }
   return PSCR_OK;
 }
@@ -230,8 +234,8 @@ static pscr_status FN(stage_21)(const pscr_stage_args *a) {
     T *gv = (T *)a->slots + (b->slot + FN(nout)(b) + side) * a->len;
     T *scr = (T *)a->scratch + (size_t)pscr_thread_id() * a->scratch_len;
     size_t r0 = seg * per, r1 = r0 + per < nrows ? r0 + per : nrows;
-    FN(cpu_pscr_kron)(&a->kron, lao[j] + SMUL(c, lmo[j]), lmo[j], x + src * a->len, gv, r0, r1,
-                      0, scr);
+    FN(cpu_pscr_kron)
+    (&a->kron, lao[j] + SMUL(c, lmo[j]), lmo[j], x + src * a->len, gv, r0, r1, 0, scr);
   }
   return FN(stage_rhs)(a);
 }
