@@ -4,7 +4,7 @@
  * the library's blocking stream is ordered with), GB/s of the bytes that must
  * move, and floor_ratio = time / (those bytes / measured copy bandwidth).
  * The right-hand side is restored (untimed) before every run. Built with
- * CUDA only (PSCR_BENCH_CUDA); usage: bench_tridiag_gpu [quick | c128 | sweep]. */
+ * CUDA only (PSCR_BENCH_CUDA); usage: bench_tridiag_gpu [quick | f64 | c128 | sweep [c128]]. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +20,7 @@ int main(void) {
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
-#define REPS 25
+#define REPS 21
 #define CK(x)                                                                                      \
   do {                                                                                             \
     cudaError_t e_ = (x);                                                                          \
@@ -247,7 +247,13 @@ static void plain(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t batch, i
       a.il[3] = pscr_array_native(p.b);
     }
     size_t bytes = sp_buffer(B, &p, &r, &a);
-    CK(cudaMalloc(&a.buf, bytes ? bytes : 16));
+    if (cudaMalloc(&a.buf, bytes ? bytes : 16) != cudaSuccess) { /* e.g. gtsv2 at C128 2^26 */
+      cudaGetLastError();
+      fprintf(stderr, "cusparse %s n=%zu: no memory for its %zu-byte buffer, skipped\n",
+              sp_names[a.kind], r.n, bytes);
+      for (int v = 0; v < 3; v++) cudaFree(a.il[v]);
+      continue;
+    }
     r.impl = "cusparse";
     r.alg = sp_names[a.kind];
     int failed;
@@ -334,6 +340,7 @@ static double copy_bandwidth(void) {
 int main(int argc, char **argv) {
   int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
   int only_c128 = argc > 1 && strcmp(argv[1], "c128") == 0;
+  int only_f64 = argc > 1 && strcmp(argv[1], "f64") == 0;
   if (!pscr_backend_available(PSCR_BACKEND_CUDA)) {
     fprintf(stderr, "bench_tridiag_gpu: no CUDA device\n");
     return 77;
@@ -353,54 +360,61 @@ int main(int argc, char **argv) {
   pt_rng rng;
   pt_rng_seed(&rng, pt_fresh_seed());
   if (argc > 1 && strcmp(argv[1], "sweep") == 0 && pscr_cuda_tune != NULL) {
-    /* parameter sweep: SPIKE partition size, CR_PCR_THOMAS group / switch */
-    char label[64];
-    for (int z = 0; z < 2; z++) {
-      pscr_dtype t = z ? PSCR_C128 : PSCR_F64;
-      const int ms[] = {8, 16, 32, 64};
-      for (int k = 0; k < 4; k++) {
-        pscr_cuda_tune(B.ctx, "spike_m", ms[k]);
-        snprintf(label, sizeof label, "sweep spike_m=%d", ms[k]);
+    /* parameter sweep of the tiled engine and g-Spike (F64; C128 with "sweep c128") */
+    char label[96];
+    pscr_dtype t = argc > 2 && strcmp(argv[2], "c128") == 0 ? PSCR_C128 : PSCR_F64;
+    const int tq[] = {4, 8, 16}, tw[] = {128, 256};
+    for (int a = 0; a < 2; a++)
+      for (int w = 0; w < 1; w++) {
+        pscr_cuda_tune(B.ctx, "tile_q", tq[a]);
+        pscr_cuda_tune(B.ctx, "tile_w", tw[w]);
+        snprintf(label, sizeof label, "sweep tile_q=%d tile_w=%d", tq[a], tw[w]);
         printf("{\"what\":\"%s\"}\n", label);
-        pscr_td_algorithm a = PSCR_TD_SPIKE_DIAG_PIVOT;
-        plain(&B, &rng, t, (size_t)1 << 24, 1, 0, &a, 1, NULL, 0);
-        plain(&B, &rng, t, 1024, 1024, 0, &a, 1, NULL, 0);
+        const pscr_td_algorithm two[] = {PSCR_TD_CR_PCR_THOMAS, PSCR_TD_SPIKE_DIAG_PIVOT};
+        plain(&B, &rng, t, (size_t)1 << 24, 1, 1, two, 2, NULL, 0);
+        if (w == 0) { /* one-tile systems: tile_w does not apply */
+          plain(&B, &rng, t, 512, 16384, 1, two, 2, NULL, 0);
+          plain(&B, &rng, t, 4096, 4096, 1, two, 2, NULL, 0);
+          plain(&B, &rng, t, 1024, 1024, 0, two + 1, 1, NULL, 0);
+          shifted(&B, &rng, t, 512, 16384, PSCR_TD_CR_PCR_THOMAS);
+          shifted(&B, &rng, t, 4096, 4096, PSCR_TD_CR_PCR_THOMAS);
+        }
+        plain(&B, &rng, t, 16384, 1024, 1, two, 1, NULL, 0);
       }
-      pscr_cuda_tune(B.ctx, "spike_m", 32);
-      const int cfg[][2] = {{128, 32}, {256, 32}, {256, 64}, {256, 128}, {512, 64}, {512, 256}};
-      for (int k = 0; k < 6; k++) {
-        pscr_cuda_tune(B.ctx, "crpcr_dmax", 32);
-        pscr_cuda_tune(B.ctx, "crpcr_wg", cfg[k][0]);
-        pscr_cuda_tune(B.ctx, "crpcr_dmax", cfg[k][1]);
-        snprintf(label, sizeof label, "sweep crpcr wg=%d dmax=%d", cfg[k][0], cfg[k][1]);
+    pscr_cuda_tune(B.ctx, "tile_q", 8);
+    pscr_cuda_tune(B.ctx, "tile_w", 128);
+    const int gq[] = {8, 16, 32}, gw[] = {64, 128};
+    for (int a = 0; a < 3; a++)
+      for (int w = 0; w < 2; w++) {
+        pscr_cuda_tune(B.ctx, "gs_q", gq[a]);
+        pscr_cuda_tune(B.ctx, "gs_w", gw[w]);
+        snprintf(label, sizeof label, "sweep gs_q=%d gs_w=%d", gq[a], gw[w]);
         printf("{\"what\":\"%s\"}\n", label);
-        pscr_td_algorithm a = PSCR_TD_CR_PCR_THOMAS;
-        plain(&B, &rng, t, 512, 16384, 1, &a, 1, NULL, 0);
-        plain(&B, &rng, t, 4096, 4096, 1, &a, 1, NULL, 0);
-        shifted(&B, &rng, t, 512, 16384, a);
+        pscr_td_algorithm g = PSCR_TD_GSPIKE;
+        plain(&B, &rng, t, (size_t)1 << 22, 1, 1, &g, 1, NULL, 0);
+        plain(&B, &rng, t, 1024, 1024, 0, &g, 1, NULL, 0);
       }
-      pscr_cuda_tune(B.ctx, "crpcr_dmax", 32);
-      pscr_cuda_tune(B.ctx, "crpcr_wg", 256);
-      pscr_cuda_tune(B.ctx, "crpcr_dmax", 64);
-    }
+    pscr_cuda_tune(B.ctx, "gs_q", 16);
+    pscr_cuda_tune(B.ctx, "gs_w", 128);
     pscr_context_destroy(B.ctx);
     cusparseDestroy(B.sp);
     return 0;
   }
-  const pscr_td_algorithm one_algs[] = {PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_CR_PCR_THOMAS,
-                                        PSCR_TD_CR, PSCR_TD_PCR};
+  const pscr_td_algorithm one_algs[] = {PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_GSPIKE,
+                                        PSCR_TD_CR_PCR_THOMAS, PSCR_TD_CR, PSCR_TD_PCR};
   const pscr_td_algorithm batch_algs[] = {PSCR_TD_CR_PCR_THOMAS, PSCR_TD_SPIKE_DIAG_PIVOT,
-                                          PSCR_TD_THOMAS};
+                                          PSCR_TD_GSPIKE, PSCR_TD_THOMAS};
   const int one_kinds[] = {0, 1}, batch_kinds[] = {2, 3, 4, 5};
-  for (int z = only_c128; z < 2; z++) {
+  for (int z = only_c128; z < (only_f64 ? 1 : 2); z++) {
     pscr_dtype t = z ? PSCR_C128 : PSCR_F64;
     for (int lg = 20; lg <= (quick ? 22 : 26); lg += 2)
-      for (int dom = 1; dom >= 0; dom--)
-        plain(&B, &rng, t, (size_t)1 << lg, 1, dom, one_algs, dom ? 4 : 1, one_kinds, dom ? 2 : 1);
+      for (int dom = 1; dom >= 0; dom--) /* CR and PCR (baselines) at 2^20 only */
+        plain(&B, &rng, t, (size_t)1 << lg, 1, dom, one_algs, dom ? (lg <= 20 ? 5 : 3) : 2,
+              one_kinds, dom ? 2 : 1);
     const size_t shapes[][2] = {{16384, 512}, {4096, 4096}, {1024, 16384}, {8192, 8192}, {1024, 1024}};
     for (int s = 0; s < (quick ? 2 : 5); s++) {
-      plain(&B, &rng, t, shapes[s][1], shapes[s][0], 1, batch_algs, 3, batch_kinds, 4);
-      plain(&B, &rng, t, shapes[s][1], shapes[s][0], 0, batch_algs + 1, 1, batch_kinds + 1, 2);
+      plain(&B, &rng, t, shapes[s][1], shapes[s][0], 1, batch_algs, 4, batch_kinds, 4);
+      plain(&B, &rng, t, shapes[s][1], shapes[s][0], 0, batch_algs + 1, 2, batch_kinds + 1, 2);
       shifted(&B, &rng, t, shapes[s][1], shapes[s][0], PSCR_TD_CR_PCR_THOMAS);
     }
   }

@@ -42,11 +42,22 @@ void pscr_options_default(pscr_options *opt);
 typedef struct pscr_plan pscr_plan;
 
 /** Builds everything that depends only on the matrix: partition sets, the
- * generalized eigenpairs (CPU), and uploads them to the device.
- * @param opt NULL = defaults. */
+ * generalized eigenpairs (CPU), and uploads them to the device. The plan keeps
+ * copies: the caller may free the factor arrays afterwards.
+ * @param opt NULL = defaults.
+ * @return PSCR_ERR_INVALID_ARGUMENT (NULL, ndim not 2 or 3, n == 0, NULL factor
+ *         array, unknown dtype or option, radix < 2, c_im != 0 for PSCR_F64,
+ *         a real M1 (M2 in 3D) not positive definite),
+ *         PSCR_ERR_NONFINITE (NaN/Inf in the factors or c),
+ *         PSCR_ERR_UNSUPPORTED (a backend without PSCR stages yet),
+ *         PSCR_ERR_NOT_CONVERGED, PSCR_ERR_OUT_OF_MEMORY. */
 pscr_status pscr_plan_create(pscr_context *ctx, const pscr_problem *problem,
                              const pscr_options *opt, pscr_plan **plan);
-/** f holds the right-hand side on entry and the solution on return (host). */
+/** f holds the right-hand side on entry and the solution on return (host).
+ * One solve at a time per plan (the plan holds the workspace); no allocation
+ * with the innermost algorithms AUTO and THOMAS. NaN/Inf in f propagate.
+ * @return PSCR_ERR_SINGULAR when a shifted inner system is singular (f is then
+ *         unspecified), PSCR_ERR_INVALID_ARGUMENT for NULL. */
 pscr_status pscr_solve(pscr_plan *plan, void *f);
 /** Same with the vector already on the plan's device. */
 pscr_status pscr_solve_array(pscr_plan *plan, pscr_array *f);

@@ -5,7 +5,8 @@
  *
  * Level 0: td_gs_tile, one work-item per partition of q = 1 << lq rows, a
  * group's W partitions loaded as one tile (coalesced, padded as in
- * td_tile.h). phase 0 factors and writes each partition's pair
+ * td_tile.h); the grid of partitions may start sh rows before the system
+ * (identity rows), which moves every partition boundary. phase 0 factors and writes each partition's pair
  *   t_j + wt_j b_{j-1} + vt_j t_{j+1} + ut_j b_j = yt_j
  *   db_j b_j + wb_j b_{j-1} + vb_j t_{j+1}       = yb_j
  * (t_j, b_j: first and last unknown of partition j); phase 1 factors again
@@ -18,8 +19,10 @@
  * columns), one work-item each, into the next level's pairs; td_gs_direct
  * solves a level of at most TD_GS_DIRECT pairs per system with one
  * work-item; td_gs_recover brings the solution down a level.
- * A block no level can solve raises TD_FLAG_FALLBACK: the host then solves
- * every system as one partition (td_gs_whole, global memory). */
+ * A block no level can solve raises TD_FLAG_FALLBACK: the host solves again
+ * on the grid shifted by q/2 rows (a near-singular leading part of a block,
+ * the CPU's BLOCK_FAILED, is seldom one again), and after a second failure
+ * solves every system as one partition (td_gs_whole, global memory). */
 #ifndef PSCR_TD_GSPIKE_H
 #define PSCR_TD_GSPIKE_H
 
@@ -47,6 +50,7 @@
 #define TD_QR_OK 0
 #define TD_QR_FAILED 1
 #define TD_QR_SPECIAL 2
+#define TD_QR_WEAK 3 /* a near-singular block kept unmodified: refine the solution */
 
 #define TD_PR_WT 0
 #define TD_PR_WB 1
@@ -153,19 +157,22 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
 
 /* Level 0. Group g: tile g % nt of system g / nt; P partitions per system;
  * pr (cnt = batch P pairs). */
-KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, int lq, long P, long nt, int phase,
-                       GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL int *flags) {
+KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, int phase,
+                       GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
+                       GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, 6 * TD_GW * (TD_GQ + 1));
   LOCAL int skip;
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1);
   LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S;
   LOCAL_P scalar *sw = sm + 4 * S, *sv = sm + 5 * S;
-  long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * W * q;
-  long pfirst = (g - sys * nt) * W, p = pfirst + t;
-  int rows = (int)(n - r0 < (long)W * q ? n - r0 : (long)W * q);
+  /* the partition grid starts sh rows before the system (identity rows) */
+  long g = GROUP_ID(), sys = g / nt, v0 = (g - sys * nt) * W * q, r0 = v0 - sh;
+  long p = (g - sys * nt) * W + t, nv = n + sh;
+  int rows = (int)(nv - v0 < (long)W * q ? nv - v0 : (long)W * q);
   if (t == 0)
     skip = phase == 1 && (flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR] ||
                           flags[TD_FLAG_FALLBACK]);
+  BARRIER(); /* before any work-item may raise skip (racecheck) */
   if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b)) {
     flags[TD_FLAG_NONFINITE] = 1;
     skip = 1;
@@ -181,6 +188,7 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, int lq, long P, long nt, int phase
     long i = sys * P + p;
     if (phase == 0) {
       if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
+      if (st == TD_QR_WEAK) flags[TD_FLAG_REFINE] = 1;
       if (st == TD_QR_SPECIAL || !S_ISZERO(zeta)) ATOMIC_ADD(&flags[TD_FLAG_MODIFIED], 1);
       td_gs_tips(pr, cnt, i, sx + o, sw + o, sv + o, mm, left, right, st, zeta, db);
     } else {
@@ -191,7 +199,40 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, int lq, long P, long nt, int phase
     }
   }
   BARRIER();
-  if (phase == 1 && !skip) td_tile_store(TD_SRC_ARGS, sys, r0, rows, lq, sx, b);
+  if (phase == 1 && !skip) {
+    if (xout != 0 && (flags[TD_FLAG_MODIFIED] || flags[TD_FLAG_REFINE])) {
+      /* refined next: keep b, x compact */
+      for (int i = t; i < rows; i += W)
+        if (r0 + i >= 0) xout[sys * n + r0 + i] = sx[TD_PAD(i, lq)];
+    } else {
+      td_tile_store(TD_SRC_ARGS, sys, r0, rows, lq, sx, b);
+    }
+  }
+}
+
+/* One step of iterative refinement after modified blocks (as spike_tmpl.c):
+ * b -= A x (x compact, total = batch n rows), then b = x + b once b holds the
+ * correction (add = 1), or b = x (add = 0). */
+KERNEL void td_gs_resid(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *x,
+                        GLOBAL scalar *b, GLOBAL int *flags) {
+  long g = TD_GID();
+  if (g >= total) return;
+  long sys = g / n, r = g - sys * n;
+  scalar a, d, c;
+  td_row(TD_SRC_ARGS, sys, r, n, &a, &d, &c, flags);
+  scalar ax = S_MUL(d, x[g]);
+  if (r > 0) ax = S_FMA(ax, a, x[g - 1]);
+  if (r + 1 < n) ax = S_FMA(ax, c, x[g + 1]);
+  long i = td_rhs_index(TD_SRC_ARGS, sys, r);
+  b[i] = S_SUB(b[i], ax);
+}
+
+KERNEL void td_gs_addx(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *x, int add,
+                       GLOBAL scalar *b) {
+  long g = TD_GID();
+  if (g >= total) return;
+  long sys = g / n, r = g - sys * n, i = td_rhs_index(TD_SRC_ARGS, sys, r);
+  b[i] = add ? S_ADD(x[g], b[i]) : x[g];
 }
 
 /* Builds the block of pairs a .. a+m-1 of system sys (spike_tmpl.c
@@ -256,6 +297,7 @@ KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scal
   int st = td_qr_local(sa + o, sd + o, sc + o, sx + o, sw + o, sv + o, M, cl0, cl1, cr0, cr1,
                        left, right, 0, &zeta, &db);
   if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
+  if (st == TD_QR_WEAK) flags[TD_FLAG_REFINE] = 1;
   long r = 2 * (base + a), c2 = 2 * cnt;
   for (long k = 0; k < M; k++) {
     yb[r + k] = sx[o + k];
@@ -279,9 +321,6 @@ KERNEL void td_gs_recover(long np, long GP, long G, long blocks, GLOBAL scalar *
   int has_w = g > 0, has_v = special || g + 1 < G;
   scalar tn = special ? nx[TD_PR_XB * ncnt + i] : (g + 1 < G ? nx[TD_PR_XT * ncnt + i + 1] : S_ZERO);
   scalar bp = has_w ? nx[TD_PR_XB * ncnt + i - 1] : S_ZERO;
-#ifdef EMU_DEBUG
-  fprintf(stderr, "recover W=%d t=%d R=%d S=%d o=%d M=%ld GP=%ld\n", W, t, R, S, o, M, GP);
-#endif
   for (long k = 0; k < M; k++) {
     sx[o + k] = yb[r + k];
     sw[o + k] = yb[c2 + r + k];

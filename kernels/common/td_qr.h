@@ -12,7 +12,8 @@
  * system (exact singularity only), 2: a reduced system solved directly.
  * Out, in place: f = Y = R~^{-1} Q^T f, w = W, v = V (the spikes; U for a
  * special block), d = 1 / R_kk. Returns TD_QR_OK, TD_QR_SPECIAL (singular
- * last block: R~ = diag(R_lead, 1), *db = R_mm) or TD_QR_FAILED; *zeta is the
+ * last block: R~ = diag(R_lead, 1), *db = R_mm), TD_QR_WEAK (solved, not
+ * mended: refine afterwards) or TD_QR_FAILED; *zeta is the
  * welcome fill-in factor (0 if the block was not modified). */
 DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *du,
                       TD_QR_SP scalar *f, TD_QR_SP scalar *w, TD_QR_SP scalar *v, long m,
@@ -61,21 +62,31 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
   if (scale == 0) scale = 1; /* the zero block: every test below fails */
   if (m > 1 && !(rmin > (mode ? 0 : TD_SPIKE_DELTA * scale))) return TD_QR_FAILED;
   if (mode && !(rmm > TD_SINGULAR_TOL * scale)) return TD_QR_FAILED;
-  int special = 0;
+  int special = 0, weak = 0;
   if (!mode && !(rmm >= TD_SPIKE_MODIFY * scale)) {
+    int mended = 0;
     if (right && m >= 2) { /* R~(:, m) = R(:, m) + zeta Q^T c_R: rows m-3 .. m-1 */
       scalar qv = v[m - 1];
-      if (!(S_ABS(qv) > 0)) return TD_QR_FAILED;
       scalar z = S_MUL(td_phase(a), S_CONJ(td_phase(qv))); /* zeta q points like R_mm */
-      d[m - 1] = S_FMA(d[m - 1], z, qv);
-      du[m - 2] = S_FMA(du[m - 2], z, v[m - 2]);
-      if (m >= 3) dl[m - 3] = S_FMA(dl[m - 3], z, v[m - 3]);
-      if (!(S_ABS(d[m - 1]) >= TD_SPIKE_MENDED * scale)) return TD_QR_FAILED;
-      *zeta = z;
+      scalar rn = S_FMA(d[m - 1], z, qv);
+      if (S_ABS(qv) > 0 && S_ABS(rn) >= TD_SPIKE_MENDED * scale) {
+        d[m - 1] = rn;
+        du[m - 2] = S_FMA(du[m - 2], z, v[m - 2]);
+        if (m >= 3) dl[m - 3] = S_FMA(dl[m - 3], z, v[m - 3]);
+        *zeta = z;
+        mended = 1;
+      }
     } else if (!right && m >= 2) {
       special = 1;
-    } else {
-      return TD_QR_FAILED;
+      mended = 1;
+    }
+    /* A modification that cannot mend (|R~_mm| < SPIKE_MENDED scale): where
+     * the CPU solves the level directly, the GPU keeps the block unmodified
+     * if R_mm is still above SPIKE_DELTA scale and refines the solution once
+     * (TD_QR_WEAK); many small blocks make this frequent on random matrices. */
+    if (!mended) {
+      if (!(rmm > TD_SPIKE_DELTA * scale)) return TD_QR_FAILED;
+      weak = 1;
     }
   }
   long mb = m;
@@ -122,5 +133,5 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
    * values; a reduced system solved directly must not be near-singular */
   if (!(amax <= (mode == 1 ? TD_DBL_MAX : TD_SPIKE_BIG))) return TD_QR_FAILED;
   if (mode == 2 && !(td_min(rmin, rmm) > TD_SPIKE_DELTA * scale)) return TD_QR_FAILED;
-  return special ? TD_QR_SPECIAL : TD_QR_OK;
+  return special ? TD_QR_SPECIAL : weak ? TD_QR_WEAK : TD_QR_OK;
 }

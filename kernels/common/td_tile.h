@@ -49,15 +49,34 @@ DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int 
                         LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar *sc,
                         LOCAL_P scalar *sx, const GLOBAL scalar *b) {
   int W = (int)LOCAL_SIZE(), ok = 1;
-  for (int i = (int)LOCAL_ID(); i < rows; i += W) {
-    scalar a, d, c;
-    ok &= td_row_ok(TD_SRC_ARGS, sys, r0 + i, n, &a, &d, &c);
-    scalar f = b[td_rhs_index(TD_SRC_ARGS, sys, r0 + i)];
-    int p = TD_PAD(i, lq);
-    sa[p] = a;
-    sd[p] = d;
-    sc[p] = c;
-    sx[p] = f;
+  /* 8 rows per work-item in flight before the first store; rows before the
+   * system (r0 + i < 0: the shifted partition grid of td_gspike.h) are
+   * identity rows */
+  for (int i0 = (int)LOCAL_ID(); i0 < rows; i0 += 8 * W) {
+    scalar a[8], d[8], c[8], f[8];
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+      int i = i0 + u * W;
+      a[u] = S_ZERO;
+      d[u] = S_ONE;
+      c[u] = S_ZERO;
+      f[u] = S_ZERO;
+      if (i < rows && r0 + i >= 0) {
+        ok &= td_row_ok(TD_SRC_ARGS, sys, r0 + i, n, &a[u], &d[u], &c[u]);
+        f[u] = b[td_rhs_index(TD_SRC_ARGS, sys, r0 + i)];
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < 8; u++) {
+      int i = i0 + u * W;
+      if (i < rows) {
+        int p = TD_PAD(i, lq);
+        sa[p] = a[u];
+        sd[p] = d[u];
+        sc[p] = c[u];
+        sx[p] = f[u];
+      }
+    }
   }
   return ok;
 }
@@ -66,7 +85,7 @@ DEVICE void td_tile_store(TD_SRC_PARAMS, long sys, long r0, int rows, int lq,
                           const LOCAL_P scalar *sx, GLOBAL scalar *b) {
   int W = (int)LOCAL_SIZE();
   for (int i = (int)LOCAL_ID(); i < rows; i += W)
-    b[td_rhs_index(TD_SRC_ARGS, sys, r0 + i)] = sx[TD_PAD(i, lq)];
+    if (r0 + i >= 0) b[td_rhs_index(TD_SRC_ARGS, sys, r0 + i)] = sx[TD_PAD(i, lq)];
 }
 
 /* Step 1 on rows o .. o + mm - 1 (mm >= 1): the factorization of td_part_fwd

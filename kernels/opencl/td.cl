@@ -19,6 +19,8 @@
 /* The kernel's one local buffer: OpenCL C has no dynamic local arrays inside
  * a kernel, so `count` (from the -D parameters) sizes it at compile time. */
 #define LOCAL_ARRAY(type, name, count) __local type name[count]
+/* 32-bit integer add on global memory (OpenCL 1.2 core) */
+#define ATOMIC_ADD(p, v) atomic_add(p, v)
 
 #include "common/td_scalar.h"
 #include "common/td_rows.h"
@@ -26,3 +28,5 @@
 #include "common/td_part.h"
 #include "common/td_smem.h"
 #include "common/td_spike.h"
+#include "common/td_tile.h"
+#include "common/td_gspike.h"

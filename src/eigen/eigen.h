@@ -23,7 +23,8 @@
  * @param rows    nrows row indices in [0, m) (any order, repeats allowed).
  * @param lambda  out: m eigenvalues (dtype), in ascending order of real part.
  * @param comp    out: comp[l * nrows + r] = (w_l)[rows[r]] (dtype), w_l M~-normalized.
- * @return PSCR_ERR_INVALID_ARGUMENT when a real M~ is not positive definite,
+ * @return PSCR_ERR_INVALID_ARGUMENT when a real M~ is not positive definite (or a
+ *         complex M~ is singular: its factorization M~ = Z Z^T breaks down),
  *         PSCR_ERR_NOT_CONVERGED when an iteration fails, PSCR_ERR_NONFINITE for NaN/Inf,
  *         PSCR_ERR_OUT_OF_MEMORY. */
 pscr_status pscr_eigen_block(pscr_dtype dtype, size_t m, const void *a_diag, const void *a_off,

@@ -12,7 +12,7 @@
 
 #include "eigen/invit_tmpl.h"
 
-#define EIGEN_MAX_ITER 8 /* solves per eigenvector */
+#define EIGEN_MAX_ITER 30 /* solves per eigenvector (clusters may need > 10) */
 
 static void FN(matvec)(size_t n, const T *d, const T *o, const T *x, T *y) {
   if (o == NULL || n == 1) {
@@ -136,14 +136,25 @@ static int FN(orthogonalize)(const FN(eigen_blk) * B, T s, FN(eigen_ws) * w, T *
   return any;
 }
 
+/* The Rayleigh quotient y^T A y / y^T M y (bilinear); s when undefined. */
+static T FN(rayleigh)(const FN(eigen_blk) * B, const T *y, T s, FN(eigen_ws) * w) {
+  size_t n = B->n;
+  FN(matvec)(n, B->md, B->mo, y, w->t);
+  T ym = FN(dot)(n, y, w->t);
+  FN(matvec)(n, B->ad, B->ao, y, w->t);
+  T ya = FN(dot)(n, y, w->t);
+  return S_ABS(ym) > 0 ? ya / ym : s;
+}
+
 pscr_status FN(eigen_vectors)(const FN(eigen_blk) * B, T *s, size_t nb,
                               FN(eigen_ws) * w, T **out) {
   size_t n = B->n;
   T *b[EIGEN_BATCH];
   double bn[EIGEN_BATCH], yn[EIGEN_BATCH];
   int state[EIGEN_BATCH]; /* 0 iterating, 1 converged (one more solve), 2 done */
+  int close[EIGEN_BATCH]; /* reorthogonalized: eigenvalues closer than delta */
   for (size_t j = 0; j < nb; j++) {
-    b[j] = w->b + j * n, state[j] = 0;
+    b[j] = w->b + j * n, state[j] = 0, close[j] = 0;
     memcpy(b[j], w->start, n * sizeof(T));
     bn[j] = FN(vmax)(n, b[j]);
   }
@@ -155,7 +166,7 @@ pscr_status FN(eigen_vectors)(const FN(eigen_blk) * B, T *s, size_t nb,
     int refactor = 0, done = 1;
     for (size_t j = 0; j < nb; j++) {
       T *y = out[j];
-      if (w->nw > 0 && FN(orthogonalize)(B, s[j], w, y)) yn[j] = FN(vmax)(n, y);
+      if (w->nw > 0 && FN(orthogonalize)(B, s[j], w, y)) yn[j] = FN(vmax)(n, y), close[j] = 1;
       if (!(yn[j] > 0) || !isfinite(yn[j])) return PSCR_ERR_NOT_CONVERGED;
       double ratio = bn[j] / (FN(scale)(B, s[j]) * yn[j]); /* ||(A - sM) y|| / (..) ||y|| */
       for (size_t i = 0; i < n; i++) y[i] *= 1 / yn[j];
@@ -163,16 +174,16 @@ pscr_status FN(eigen_vectors)(const FN(eigen_blk) * B, T *s, size_t nb,
         state[j] = 2; /* the extra solve purifies the direction */
       } else if (state[j] == 0) {
         if (ratio <= thr) {
+          /* In a cluster the estimate s may be off by more than the gaps, and
+           * a small residual still allows components along close neighbours:
+           * the last solve then uses the Rayleigh quotient, which purifies. */
           state[j] = 1;
+          if (close[j]) s[j] = FN(rayleigh)(B, y, s[j], w), refactor = 1;
         } else if (it + 1 >= EIGEN_MAX_ITER) {
           if (ratio > 1e3 * thr) return PSCR_ERR_NOT_CONVERGED;
           state[j] = 2;
-        } else if (it >= 1) { /* s is poor: Rayleigh quotient y^T A y / y^T M y */
-          FN(matvec)(n, B->md, B->mo, y, w->t);
-          T ym = FN(dot)(n, y, w->t);
-          FN(matvec)(n, B->ad, B->ao, y, w->t);
-          T ya = FN(dot)(n, y, w->t);
-          if (S_ABS(ym) > 0) s[j] = ya / ym, refactor = 1;
+        } else if (it >= 1) { /* s is poor: the Rayleigh quotient */
+          s[j] = FN(rayleigh)(B, y, s[j], w), refactor = 1;
         }
       }
       done &= state[j] == 2;

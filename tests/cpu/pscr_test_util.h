@@ -223,7 +223,7 @@ static inline double complex pt_choose_c(pt_rng *r, pscr_dtype t, int ndim, cons
 static inline double pt_check_case(pscr_context *ctx, pt_rng *r, pscr_dtype t, int ndim,
                                    const size_t *n, int kind, const int *radix, int nradix,
                                    pscr_td_algorithm alg) {
-  pt_fac f[3];
+  pt_fac f[3] = {{0}};
   double omega = 4;
   size_t total = 1;
   for (int d = 0; d < ndim; d++) pt_fac_make(r, t, kind, n[d], omega, &f[d]), total *= n[d];

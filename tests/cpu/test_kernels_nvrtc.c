@@ -16,7 +16,8 @@ static const char *const entries[] = {"td_gen",        "td_put",      "td_scan",
                                       "td_spike_up",   "td_spike_down", "td_tile_solve",
                                       "td_tile_fwd",   "td_tile_bwd", "td_tile_gup",
                                       "td_tile_gdown", "td_gs_tile",  "td_gs_level",
-                                      "td_gs_recover", "td_gs_direct", "td_gs_whole"};
+                                      "td_gs_recover", "td_gs_direct", "td_gs_whole",
+                                      "td_gs_resid",   "td_gs_addx"};
 
 int main(void) {
   if (pscr_cuda_compile_ptx == NULL) return PT_SKIP;

@@ -26,6 +26,10 @@ int main(void) {
                                  PSCR_TD_AUTO);
         if (!(e <= worst)) worst = e;
       }
+    static const int odd[] = {7, 1000};
+    static const size_t shp[3] = {16, 9, 8};
+    double e = pt_check_case(ctx, &r, dt, 3, shp, PT_RANDOM, odd, 2, PSCR_TD_AUTO);
+    if (!(e <= worst)) worst = e;
     printf("3D dtype %d worst relative error %.2e\n", t, worst);
   }
   pscr_context_destroy(ctx);

@@ -22,7 +22,7 @@ typedef struct {
  * (optionally) its right-hand side (caller frees). */
 static void *run(pscr_context *ctx, const pt_rng *rf, pt_rng *r, rcase c, void **rhs,
                  double *last_rel) {
-  pt_fac f[3];
+  pt_fac f[3] = {{0}};
   size_t total = 1;
   pt_rng fr = *rf; /* the factors depend on rf only */
   for (int d = 0; d < c.ndim; d++) pt_fac_make(&fr, c.t, c.kind, c.n, 4.0, &f[d]), total *= c.n;
@@ -72,7 +72,7 @@ static void versus_lu(pscr_context *ctx, pt_rng *r, pscr_dtype t, int kind, size
   void *b = NULL;
   double rel;
   free(run(ctx, &rf, r, (rcase){t, 2, kind, 0, 1, n, PSCR_TD_AUTO, 0}, &b, &rel));
-  pt_fac f[2];
+  pt_fac f[2] = {{0}};
   pt_rng fr = rf;
   for (int d = 0; d < 2; d++) pt_fac_make(&fr, t, kind, n, 4.0, &f[d]);
   double complex cc = pt_choose_c(&fr, t, 2, f, kind, 4.0);

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opencl_lsan.h"
 #include "core/timer.h"
+#include "opencl_lsan.h"
 #include "testing.h"
 
 #if PSCR_HAVE_OPENCL
@@ -279,17 +279,6 @@ static int td_check_main(pscr_dtype t, const char *name) {
   for (size_t k = 0; k < NALGS; k++) {
     pscr_td_algorithm alg = gpu_algs[k];
     double worst = 0;
-    if (alg == PSCR_TD_GSPIKE) {
-      /* No GPU g-Spike kernels yet (CUDA answers UNSUPPORTED too): the same answer
-       * here; once its kernels land, check_coverage fails until they are wired. */
-      double x[2] = {1, 0}, two[2] = {2, 0}; /* one element of either dtype */
-      pscr_status st = pscr_tridiag_solve(ocl, alg, t, 1, 1, 1, two, two, two, x, NULL);
-      PT_CHECK(st == PSCR_OK || st == PSCR_ERR_UNSUPPORTED, "gspike: %s", pscr_status_string(st));
-      if (st == PSCR_ERR_UNSUPPORTED) {
-        fprintf(stderr, "%-18s UNSUPPORTED on GPUs (no kernels yet)\n", alg_name(alg));
-        continue;
-      }
-    }
     for (size_t i = 0; i < sizeof ones / sizeof *ones; i++)
       check_batch(ocl, cpu, &r, alg, t, ones[i], 1, ones[i], &worst);
     for (size_t i = 0; i < sizeof batch_n / sizeof *batch_n; i++)

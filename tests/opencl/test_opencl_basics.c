@@ -169,8 +169,8 @@ static void check_embedded(pscr_context *ctx) {
   fprintf(stderr, "embedded OpenCL shims built: %d\n", shims);
 }
 
-/* Tuning parameters reach the launches: partitions follow spike_m, a smaller
- * CR_PCR_THOMAS work-group builds another program; results stay right. */
+/* Tuning parameters reach the launches: partitions follow tile_q / gs_q;
+ * shrink_local sizes the tile module for the request; results stay right. */
 static void check_tuning(pt_rng *r) {
   pscr_context *ctx = NULL;
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
@@ -178,18 +178,20 @@ static void check_tuning(pt_rng *r) {
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "no_such_knob", 4), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "part_wg", 33), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "crpcr_dmax", 100000), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(pscr_opencl_tune(NULL, "spike_m", 8), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "spike_m", 7), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_q", 12), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(NULL, "tile_q", 8), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_q", 8), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "gs_q", 16), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "part_wg", 64), PSCR_OK);
-  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "crpcr_dmax", 32), PSCR_OK);
-  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "crpcr_wg", 64), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 2), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 1), PSCR_OK);
   const size_t n = 1000;
-  static const pscr_td_algorithm algs[] = {PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_CR_PCR_THOMAS};
+  static const pscr_td_algorithm algs[] = {PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_CR_PCR_THOMAS,
+                                           PSCR_TD_GSPIKE, PSCR_TD_THOMAS};
   for (int t = 0; t < 2; t++)
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 4; k++) {
       pscr_dtype dt = (pscr_dtype)t;
+      const char *name = pscr_td_algorithm_name(algs[k]);
       void *dl = pt_alloc(dt, n), *d = pt_alloc(dt, n), *du = pt_alloc(dt, n);
       void *b = pt_alloc(dt, n), *x = pt_alloc(dt, n), *ref = pt_alloc(dt, n);
       pt_fill_dominant(r, dt, n, 1, n, dl, d, du, 0.5);
@@ -198,19 +200,18 @@ static void check_tuning(pt_rng *r) {
       pt_lapack_solve(dt, n, dl, d, du, b, ref);
       pscr_td_report rep;
       PT_CHECK_STATUS(pscr_tridiag_solve(ctx, algs[k], dt, n, 1, n, dl, d, du, x, &rep), PSCR_OK);
-      PT_CHECK_LE(pt_rel_error(dt, n, x, ref), 1e-12, "tuned %s", pscr_td_algorithm_name(algs[k]));
-      if (k == 0)
-        PT_CHECK(rep.partitions == 143, "partitions %d, want ceil(1000 / 7)", rep.partitions);
-      if (k == 1) /* shrink_local: the module sized for 1000 rows */
-        PT_CHECK(strstr(pscr_opencl_last_options(ctx), "-DTD_SMEM_N=1024 ") != NULL, "options '%s'",
-                 pscr_opencl_last_options(ctx));
+      PT_CHECK_LE(pt_rel_error(dt, n, x, ref), 1e-12, "tuned %s", name);
+      if (k == 0) PT_CHECK(rep.partitions == 125, "partitions %d, want 1000 / 8", rep.partitions);
+      if (k == 2) PT_CHECK(rep.partitions == 63, "partitions %d, want 1000 / 16", rep.partitions);
+      if (k < 2) /* one tile of 128 x 8 rows: (4 (8 + 1) + 16) 128 local scalars */
+        PT_CHECK(strstr(pscr_opencl_last_options(ctx), "-DTD_TILE_LOCAL=6656 ") != NULL,
+                 "%s options '%s'", name, pscr_opencl_last_options(ctx));
       /* the same request again: served from the build cache */
       size_t before = pscr_opencl_cached_programs(ctx);
       memcpy(x, b, n * pt_size(dt));
       PT_CHECK_STATUS(pscr_tridiag_solve(ctx, algs[k], dt, n, 1, n, dl, d, du, x, &rep), PSCR_OK);
       PT_CHECK(pscr_opencl_cached_programs(ctx) == before, "second solve: no new build");
-      PT_CHECK_LE(pt_rel_error(dt, n, x, ref), 1e-12, "tuned %s again",
-                  pscr_td_algorithm_name(algs[k]));
+      PT_CHECK_LE(pt_rel_error(dt, n, x, ref), 1e-12, "tuned %s again", name);
       free(dl), free(d), free(du), free(b), free(x), free(ref);
     }
   pscr_context_destroy(ctx);

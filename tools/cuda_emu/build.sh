@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Builds the CUDA driver emulator: $1 = output dir (default /tmp/cuda_emu).
-# Use: LD_PRELOAD=$out/libcuda.so.1 ./tests/cuda_test_cuda_tridiag
-# (ASAN=1: instrumented; then LD_PRELOAD="$(g++ -print-file-name=libasan.so) $out/libcuda.so.1").
+# Builds a CUDA driver emulator (libcuda.so.1 on the CPU, emu.cpp) so that the
+# CUDA backend and its tests run without a GPU: kernels of kernels/common are
+# compiled for the host (emu_kernels.cpp; list every entry point in
+# emu_list.h and every tuning macro in emu_params.h). Rebuild it after any
+# kernel change. $1 = output dir (default /tmp/cuda_emu). Use:
+#   LD_PRELOAD=$out/libcuda.so.1 build/tests/cuda_test_cuda_tridiag
+#   EMU_ORDER=random|reverse   work-item order between barriers (shows races)
+#   ASAN=1 (then LD_PRELOAD="$(g++ -print-file-name=libasan.so) $out/libcuda.so.1"),
+#   OPT=0, EXTRA="-D..." for debugging.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-/tmp/cuda_emu}
 mkdir -p "$out"
-flags="-std=c++17 -O1 -g -fPIC -I$here -I$here/../../kernels -I/usr/local/cuda/include -Wall -Wno-unused-function"
+flags="-std=c++17 -O${OPT:-1} -g -fPIC -I$here -I$here/../../kernels -I/usr/local/cuda/include -Wall -Wno-unused-function -Wno-unknown-pragmas"
 flags="$flags ${EXTRA:-}"
 [ -n "${ASAN:-}" ] && flags="$flags -fsanitize=address -fno-omit-frame-pointer"
 g++ $flags -DPSCR_COMPLEX=0 -c "$here/emu_kernels.cpp" -o "$out/k_d.o" &

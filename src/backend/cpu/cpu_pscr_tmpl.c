@@ -106,9 +106,11 @@ static size_t FN(kron_rows)(const pscr_kron *k) {
   return per ? per : 1;
 }
 
-#define PSCR_CPU_LOOP(items)                                                                       \
-  _Pragma("omp parallel for num_threads(a->threads) if (a->threads > 1 && (items) > 1) "           \
-          "schedule(dynamic, 1)")
+/* One OpenMP loop over a stage's `items` work items (a->threads threads). */
+/* clang-format off */
+#define PSCR_CPU_LOOP(items) \
+  _Pragma("omp parallel for num_threads(a->threads) if (a->threads > 1 && (items) > 1) schedule(dynamic, 1)")
+/* clang-format on */
 
 /* Innermost: task partial sums -> v_first, v_last of (24) (reduce) or the
  * rows u of (27) (back: fused with stage_22c). */
@@ -216,7 +218,7 @@ static pscr_status FN(stage_rhs)(const pscr_stage_args *a) {
 
 static pscr_status FN(stage_11)(const pscr_stage_args *a) { return FN(stage_rhs)(a); }
 
-/* (28): K̂ u_{s-1} and Ǩ u_{e+1} of the blocks opening in the group, then the right-hand sides. */
+/* (28): K̂ u_{s-1}, Ǩ u_{e+1} of the blocks opening in the group, then the right-hand sides. */
 static pscr_status FN(stage_21)(const pscr_stage_args *a) {
   const pscr_group *g = a->group;
   size_t nbg = g->b1 - g->b0, per = FN(kron_rows)(&a->kron), nrows = a->kron.n[0];

@@ -100,11 +100,11 @@ static pscr_status cuda_init(pscr_context *ctx, int device_index) {
   s->part_wg = 128;
   s->crpcr_wg = 256;
   s->crpcr_dmax = 64;
-  s->tile_q = 16;
-  s->tile_w = 256;
+  s->tile_q = 8; /* H100 sweep (bench/RESULTS.md): q = 8 beat 16 and 32 */
+  s->tile_w = 128;
   s->merge_w = 256;
-  s->gs_q = 32;
-  s->gs_w = 64;
+  s->gs_q = 16;
+  s->gs_w = 128;
   s->gs_gp = 16;
   CU(d->cuDevicePrimaryCtxRetain(&s->cu, s->dev));
   CU(d->cuCtxPushCurrent(s->cu));

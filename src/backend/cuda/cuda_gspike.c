@@ -4,8 +4,9 @@
  * blocks of gs_gp pairs per work-item (td_gs_level up, td_gs_recover down),
  * until at most TD_GS_DIRECT pairs per system remain (td_gs_direct). A block
  * that no level can solve (the CPU's BLOCK_FAILED) leaves b alone and raises
- * TD_FLAG_FALLBACK; every system is then solved as one partition
- * (td_gs_whole), whose verdict is final, as spike_tmpl.c does. */
+ * TD_FLAG_FALLBACK; the solve is then repeated on the partition grid shifted
+ * by gs_q / 2 rows, and if that fails too every system is solved as one
+ * partition (td_gs_whole), whose verdict is final, as spike_tmpl.c does. */
 #include <string.h>
 
 #include "backend/cuda/cuda_td.h"
@@ -25,7 +26,7 @@ static int log2i(int v) {
 static int slot_group(const td_job *j, int rows, int arrays, int want) {
   int w = want;
   while (w > 1 && (size_t)arrays * (size_t)w * (size_t)(rows + 1) * j->esize >
-                      (size_t)j->s->smem_optin)
+                      td_smem_limit(j))
     w /= 2;
   return w;
 }
@@ -41,13 +42,17 @@ cleanup:
   return st;
 }
 
-pscr_status td_solve_gspike(td_job *j, td_src src, long long n, long long batch, CUdeviceptr b) {
+/* One g-Spike solve of b in place, then reads the status words into fl.
+ * keep: when partitions were modified, the solution goes to *xout (compact,
+ * xbytes after the work areas) and b keeps the right-hand side. */
+static pscr_status gs_pass(td_job *j, td_src src, long long n, long long sh, long long batch,
+                           CUdeviceptr b, int keep, size_t xbytes, CUdeviceptr *xout, int *fl) {
   pscr_status st = PSCR_OK;
   CUdeviceptr flags = j->s->flags;
   int lq = log2i(j->s->gs_q), q = 1 << lq;
   int W = slot_group(j, q, 6, j->s->gs_w);
   long long GP = j->s->gs_gp;
-  long long P = (n + q - 1) / q, nt = (P + W - 1) / W;
+  long long P = (n + sh + q - 1) / q, nt = (P + W - 1) / W;
   /* levels: np[l] pairs per system, cnt[l] = batch np[l] */
   long long np[GS_LEVELS], cnt[GS_LEVELS];
   int top = 0;
@@ -66,12 +71,16 @@ pscr_status td_solve_gspike(td_job *j, td_src src, long long n, long long batch,
     if (l < top) total += td_align(6 * (size_t)cnt[l] * es); /* Y, W, V of 2 rows per pair */
   }
   CUdeviceptr w;
-  TRY(cuda_work(j->ctx, total, &w));
+  /* xout (if any) right after the work areas: a second pass on the same
+   * shape uses the same areas and leaves it alone */
+  TRY(cuda_work(j->ctx, total + xbytes, &w));
+  CUdeviceptr none = 0, xo = keep ? w + total : 0;
+  *xout = xo;
   int zero = 0, one = 1;
   size_t tb = 6 * (size_t)W * (size_t)(q + 1) * es;
   {
-    void *args[] = {SRC_ARGS(src), &n, &lq, &P, &nt, &zero, &(CUdeviceptr){w + off_pr[0]},
-                    &cnt[0], &b, &flags};
+    void *args[] = {SRC_ARGS(src), &n, &sh, &lq, &P, &nt, &zero, &(CUdeviceptr){w + off_pr[0]},
+                    &cnt[0], &b, &none, &flags};
     TRY(td_launch(j, "td_gs_tile", (size_t)(batch * nt) * (size_t)W, W, tb, args));
   }
   int LW = slot_group(j, 2 * (int)GP, 6, 64), RW = slot_group(j, 2 * (int)GP, 3, 64);
@@ -96,17 +105,54 @@ pscr_status td_solve_gspike(td_job *j, td_src src, long long n, long long batch,
                   args));
   }
   {
-    void *args[] = {SRC_ARGS(src), &n, &lq, &P, &nt, &one, &(CUdeviceptr){w + off_pr[0]},
-                    &cnt[0], &b, &flags};
+    void *args[] = {SRC_ARGS(src), &n, &sh, &lq, &P, &nt, &one, &(CUdeviceptr){w + off_pr[0]},
+                    &cnt[0], &b, &xo, &flags};
     TRY(td_launch(j, "td_gs_tile", (size_t)(batch * nt) * (size_t)W, W, tb, args));
   }
   j->partitions = (int)(P < 0x7fffffff ? P : 0x7fffffff);
+  TRY(cuda_td_flags_read(j, fl));
+cleanup:
+  return st;
+}
+
+/* x += A^{-1} (b - A x) once when partitions were modified (the CPU's
+ * spike_tmpl.c does the same: the rank-1 correction costs a few digits) or a
+ * near-singular block was kept unmodified (TD_QR_WEAK, td_qr.h). */
+pscr_status cuda_td_solve_gspike(td_job *j, td_src src, long long n, long long batch,
+                                 CUdeviceptr b) {
+  pscr_status st = PSCR_OK;
   int fl[TD_FLAG_WORDS];
-  TRY(td_flags_read(j, fl));
+  size_t xbytes = td_align((size_t)n * (size_t)batch * j->esize);
+  CUdeviceptr x;
+  long long sh = 0;
+  TRY(gs_pass(j, src, n, sh, batch, b, 1, xbytes, &x, fl));
+  if (fl[TD_FLAG_FALLBACK] && !fl[0] && !fl[1]) { /* again on the shifted grid */
+    sh = j->s->gs_q / 2;
+    TRY(cuda_status(j->s->drv.cuMemsetD32Async(j->s->flags, 0, TD_FLAG_WORDS, j->s->stream)));
+    TRY(gs_pass(j, src, n, sh, batch, b, 1, xbytes, &x, fl));
+  }
   j->modified_blocks = fl[TD_FLAG_MODIFIED];
-  if (fl[TD_FLAG_FALLBACK] && !fl[0] && !fl[1]) {
+  if (fl[0] || fl[1]) goto cleanup;
+  if (fl[TD_FLAG_FALLBACK]) {
     j->modified_blocks = 0;
     TRY(whole(j, src, n, batch, b));
+    goto cleanup;
+  }
+  if (fl[TD_FLAG_MODIFIED] == 0 && fl[TD_FLAG_REFINE] == 0) goto cleanup;
+  {
+    long long total = n * batch;
+    int f2[TD_FLAG_WORDS];
+    CUdeviceptr none;
+    void *ra[] = {SRC_ARGS(src), &n, &total, &x, &b, &j->s->flags};
+    TRY(td_launch(j, "td_gs_resid", (size_t)total, TD_LINE_WG, 0, ra));
+    TRY(cuda_status(j->s->drv.cuMemsetD32Async(j->s->flags + 3 * sizeof(int), 0,
+                                               TD_FLAG_WORDS - 3, j->s->stream)));
+    TRY(gs_pass(j, src, n, sh, batch, b, 0, xbytes, &none, f2));
+    int add = !(f2[0] || f2[1] || f2[TD_FLAG_FALLBACK]);
+    void *aa[] = {SRC_ARGS(src), &n, &total, &x, &add, &b};
+    TRY(td_launch(j, "td_gs_addx", (size_t)total, TD_LINE_WG, 0, aa));
+    /* the status is the first pass's (OK) */
+    TRY(cuda_status(j->s->drv.cuMemsetD32Async(j->s->flags, 0, TD_FLAG_WORDS, j->s->stream)));
   }
 cleanup:
   return st;

@@ -29,7 +29,7 @@ static int pow2_at_least(long long v) {
  * q rows per work-item, q doubled while the group would exceed 1024 or the
  * local memory. Returns 0 if no single tile fits. */
 static int single_shape(const td_job *j, long long n, int *W, int *lq) {
-  size_t limit = (size_t)j->s->smem_optin;
+  size_t limit = td_smem_limit(j);
   for (int l = log2i(j->s->tile_q); l <= 6; l++) {
     long long need = (n + (1 << l) - 1) >> l;
     int w = pow2_at_least(need);
@@ -44,7 +44,7 @@ static int single_shape(const td_job *j, long long n, int *W, int *lq) {
   return 0;
 }
 
-pscr_status td_solve_tiled(td_job *j, td_src src, long long n, long long batch, CUdeviceptr b,
+pscr_status cuda_td_solve_tiled(td_job *j, td_src src, long long n, long long batch, CUdeviceptr b,
                            int pivot) {
   pscr_status st = PSCR_OK;
   CUdeviceptr flags = j->s->flags;
@@ -58,11 +58,11 @@ pscr_status td_solve_tiled(td_job *j, td_src src, long long n, long long batch, 
   /* several tiles per system */
   W = j->s->tile_w;
   lq = log2i(j->s->tile_q);
-  while (W > 32 && tile_bytes(j, W, lq) > (size_t)j->s->smem_optin) W /= 2;
-  while (lq > 1 && tile_bytes(j, W, lq) > (size_t)j->s->smem_optin) lq--;
+  while (W > 32 && tile_bytes(j, W, lq) > td_smem_limit(j)) W /= 2;
+  while (lq > 1 && tile_bytes(j, W, lq) > td_smem_limit(j)) lq--;
   long long T = (long long)W << lq, nt = (n + T - 1) / T;
   int MW = j->s->merge_w;
-  while (MW > 32 && (size_t)(32 * MW) * j->esize > (size_t)j->s->smem_optin) MW /= 2;
+  while (MW > 32 && (size_t)(32 * MW) * j->esize > td_smem_limit(j)) MW /= 2;
   long long C = 2 * (long long)MW;
   long long Pc[48], cnt[48];
   int levels = 0;

@@ -170,7 +170,7 @@ static pscr_status flags_clear(td_job *j) {
   return cuda_status(j->s->drv.cuMemsetD32Async(j->s->flags, 0, TD_FLAG_WORDS, j->s->stream));
 }
 
-pscr_status td_flags_read(td_job *j, int *out) {
+pscr_status cuda_td_flags_read(td_job *j, int *out) {
   cuda_driver *d = &j->s->drv;
   size_t bytes = TD_FLAG_WORDS * sizeof(int);
   pscr_status st =
@@ -179,7 +179,7 @@ pscr_status td_flags_read(td_job *j, int *out) {
   if (st == PSCR_OK) memcpy(out, j->s->flags_host, bytes);
   return st;
 }
-#define flags_read td_flags_read
+#define flags_read cuda_td_flags_read
 
 static pscr_status solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype, size_t n_,
                          size_t batch_, td_src src, CUdeviceptr b, pscr_td_report *rep) {
@@ -215,12 +215,12 @@ static pscr_status solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dt
   if (rep) rep->used = alg;
   switch (alg) {
   case PSCR_TD_THOMAS: TRY(solve_partitions(&job, src, n, batch, b, n, 0)); break;
-  case PSCR_TD_SPIKE_DIAG_PIVOT: TRY(td_solve_tiled(&job, src, n, batch, b, 1)); break;
+  case PSCR_TD_SPIKE_DIAG_PIVOT: TRY(cuda_td_solve_tiled(&job, src, n, batch, b, 1)); break;
   case PSCR_TD_CR: TRY(solve_cr(&job, src, n, batch, b)); break;
   case PSCR_TD_PCR: TRY(solve_pcr(&job, src, n, batch, b)); break;
   case PSCR_TD_CR_PCR_THOMAS:
-  case PSCR_TD_PCR_THOMAS: TRY(td_solve_tiled(&job, src, n, batch, b, 0)); break;
-  case PSCR_TD_GSPIKE: TRY(td_solve_gspike(&job, src, n, batch, b)); break;
+  case PSCR_TD_PCR_THOMAS: TRY(cuda_td_solve_tiled(&job, src, n, batch, b, 0)); break;
+  case PSCR_TD_GSPIKE: TRY(cuda_td_solve_gspike(&job, src, n, batch, b)); break;
   default: st = PSCR_ERR_UNSUPPORTED; goto cleanup;
   }
   TRY(cuda_status(d->cuEventRecord(s->ev1, s->stream)));

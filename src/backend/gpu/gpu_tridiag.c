@@ -1,5 +1,7 @@
 /* GPU tridiagonal drivers shared by the backends (gpu_tridiag.h): which
  * kernels of kernels/common/td_*.h run in which order for every algorithm.
+ * CR_PCR_THOMAS and SPIKE_DIAG_PIVOT run on the tiled engine (gpu_tile.c),
+ * GSPIKE in gpu_gspike.c; THOMAS, CR and PCR are the baselines here.
  * One entry point serves plain batches and shifted systems; the kernels read
  * either through the same "source" arguments (td_rows.h). Status words are
  * written by the kernels and read back once per solve: NaN/Inf -> NONFINITE,
@@ -10,39 +12,34 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend/gpu/gpu_tridiag.h"
+#include "backend/gpu/gpu_td.h"
 
-#define TD_LINE_WG 256 /* work-group of the row-parallel kernels */
 #define TD_MAX_LEVELS 64
 
-typedef struct {
-  gpu_device *g;
-  gpu_td_params par;
-  size_t esize;
-  int line_wg, part_wg;
-  int partitions;
-} td_job;
-
-#define SRC_ARGS(s)                                                                                \
-  GPU_PTR((s).dl), GPU_PTR((s).d), GPU_PTR((s).du), GPU_PTR((s).mdl), GPU_PTR((s).md),             \
-      GPU_PTR((s).mdu), GPU_PTR((s).shift), GPU_LONG((s).sstride), GPU_LONG((s).rstep)
-#define NARGS(a) ((int)(sizeof(a) / sizeof *(a)))
-
-#define TRY(expr)                                                                                  \
-  do {                                                                                             \
-    st = (expr);                                                                                   \
-    if (st != PSCR_OK) goto cleanup;                                                               \
-  } while (0)
-
 void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
-  snprintf(buf, size, "-DPSCR_COMPLEX=%d -DTD_WG=%d -DTD_SMEM_N=%d -DTD_D_MAX=%d",
-           p->complex_ ? 1 : 0, p->wg, p->smem_n, p->d_max);
+  int k = snprintf(buf, size, "-DPSCR_COMPLEX=%d -DTD_WG=%d -DTD_SMEM_N=%d -DTD_D_MAX=%d",
+                   p->complex_ ? 1 : 0, p->wg, p->smem_n, p->d_max);
+  if (p->tile_local > 0 && k > 0 && (size_t)k < size)
+    snprintf(buf + k, size - (size_t)k,
+             " -DTD_TILE_LOCAL=%d -DTD_TW=%d -DTD_GQ=%d -DTD_GW=%d -DTD_GP=%d", p->tile_local,
+             p->tw, p->gq, p->gw, p->gp);
 }
 
 /* Defaults chosen for the H100 (the autotuner may override them later). */
 void gpu_td_tuning_default(gpu_td_tuning *t) {
-  *t = (gpu_td_tuning){.spike_m = 32, .part_wg = 128, .crpcr_wg = 256, .crpcr_dmax = 64};
+  *t = (gpu_td_tuning){.spike_m = 32,
+                       .part_wg = 128,
+                       .crpcr_wg = 256,
+                       .crpcr_dmax = 64,
+                       .tile_q = 16,
+                       .tile_w = 256,
+                       .merge_w = 256,
+                       .gs_q = 32,
+                       .gs_w = 64,
+                       .gs_gp = 16};
 }
+
+static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
 
 pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
   if (t == NULL || name == NULL || value < 1) return PSCR_ERR_INVALID_ARGUMENT;
@@ -55,6 +52,18 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->crpcr_wg = value;
   else if (strcmp(name, "crpcr_dmax") == 0 && value <= t->crpcr_wg)
     t->crpcr_dmax = value;
+  else if (strcmp(name, "tile_q") == 0 && value >= 2 && value <= 64 && pow2(value))
+    t->tile_q = value;
+  else if (strcmp(name, "tile_w") == 0 && value % 32 == 0 && value <= 1024)
+    t->tile_w = value;
+  else if (strcmp(name, "merge_w") == 0 && value % 32 == 0 && value <= 512)
+    t->merge_w = value;
+  else if (strcmp(name, "gs_q") == 0 && value >= 2 && value <= 64 && pow2(value))
+    t->gs_q = value;
+  else if (strcmp(name, "gs_w") == 0 && value % 32 == 0 && value <= 256)
+    t->gs_w = value;
+  else if (strcmp(name, "gs_gp") == 0 && value >= 2 && value <= 32)
+    t->gs_gp = value;
   else
     return PSCR_ERR_INVALID_ARGUMENT;
   return PSCR_OK;
@@ -62,12 +71,12 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
 
 static pscr_status launch(td_job *j, const char *name, size_t items, int wg, size_t local,
                           int nargs, const gpu_arg *args) {
-  return j->g->launch(j->g, name, items, wg, local, nargs, args);
+  return td_launch(j, name, items, wg, local, nargs, args);
 }
 
-static size_t align_up(const td_job *j, size_t x) {
-  size_t a = j->g->align < 16 ? 16 : j->g->align;
-  return (x + a - 1) / a * a;
+static int part_wg(const td_job *j) {
+  int w = j->g->tune.part_wg;
+  return (size_t)w < j->g->max_wg ? w : (int)j->g->max_wg;
 }
 
 /* THOMAS (P = 1, no pivoting) and SPIKE_DIAG_PIVOT (P partitions of m rows). */
@@ -87,18 +96,18 @@ static pscr_status solve_partitions(td_job *j, gpu_td_src src, long long n, long
     levels++;
   }
   size_t es = j->esize, rows = (size_t)m * (size_t)G;
-  size_t off_y = align_up(j, rows * es), off_w = off_y + align_up(j, rows * es);
-  size_t off_p = off_w + (spikes ? align_up(j, rows * es) : 0);
-  size_t off_node = off_p + (pivot ? align_up(j, rows) : 0);
+  size_t off_y = td_align(j, rows * es), off_w = off_y + td_align(j, rows * es);
+  size_t off_p = off_w + (spikes ? td_align(j, rows * es) : 0);
+  size_t off_node = off_p + (pivot ? td_align(j, rows) : 0);
   size_t off_vals[TD_MAX_LEVELS], off_outs[TD_MAX_LEVELS];
-  size_t total = off_node + align_up(j, 7 * (size_t)G * es);
+  size_t total = off_node + td_align(j, 7 * (size_t)G * es);
   for (int l = 1; l <= levels; l++) {
     off_vals[l] = total;
-    total += align_up(j, 6 * (size_t)cnt[l] * es);
+    total += td_align(j, 6 * (size_t)cnt[l] * es);
   }
   for (int l = 0; l <= levels; l++) {
     off_outs[l] = total;
-    total += align_up(j, 2 * (size_t)cnt[l] * es);
+    total += td_align(j, 2 * (size_t)cnt[l] * es);
   }
   gpu_ptr w, none = {0};
   TRY(j->g->work(j->g, total, &w));
@@ -116,7 +125,7 @@ static pscr_status solve_partitions(td_job *j, gpu_td_src src, long long n, long
     gpu_arg args[] = {SRC_ARGS(src),  GPU_LONG(n),     GPU_LONG(m),   GPU_LONG(P),   GPU_LONG(G),
                       GPU_INT(pivot), GPU_INT(spikes), GPU_PTR(b),    GPU_PTR(wu),   GPU_PTR(wy),
                       GPU_PTR(ww),    GPU_PTR(wp),     GPU_PTR(node), GPU_PTR(flags)};
-    TRY(launch(j, "td_part_fwd", (size_t)G, j->part_wg, 0, NARGS(args), args));
+    TRY(launch(j, "td_part_fwd", (size_t)G, part_wg(j), 0, NARGS(args), args));
   }
   for (int l = 0; l < levels; l++) {
     gpu_arg args[] = {GPU_LONG(Pl[l]),     GPU_LONG(cnt[l]),     GPU_PTR(vals[l]),
@@ -136,7 +145,7 @@ static pscr_status solve_partitions(td_job *j, gpu_td_src src, long long n, long
                       GPU_LONG(G),      GPU_INT(pivot), GPU_INT(spikes), GPU_PTR(wu),
                       GPU_PTR(wy),      GPU_PTR(ww),    GPU_PTR(wp),     GPU_PTR(node),
                       GPU_PTR(outs[0]), GPU_PTR(b),     GPU_PTR(flags)};
-    TRY(launch(j, "td_part_bwd", (size_t)G, j->part_wg, 0, NARGS(args), args));
+    TRY(launch(j, "td_part_bwd", (size_t)G, part_wg(j), 0, NARGS(args), args));
   }
   j->partitions = (int)(P < INT32_MAX ? P : INT32_MAX);
 cleanup:
@@ -147,7 +156,7 @@ cleanup:
 static pscr_status gen(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b, int sets,
                        gpu_ptr arr[8]) {
   pscr_status st = PSCR_OK;
-  size_t one = align_up(j, (size_t)n * (size_t)batch * j->esize);
+  size_t one = td_align(j, (size_t)n * (size_t)batch * j->esize);
   gpu_ptr w;
   TRY(j->g->work(j->g, 4 * (size_t)sets * one, &w));
   size_t len = (size_t)n * (size_t)batch * j->esize;
@@ -233,38 +242,10 @@ cleanup:
   return st;
 }
 
-/* One td_crpcr group per system of nv rows seen through src (seed 003 stages C, D). */
-static pscr_status crpcr_groups(td_job *j, gpu_td_src src, long long nv, long long batch,
-                                gpu_ptr x) {
-  size_t local = 4 * (size_t)nv * j->esize;
-  gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(nv), GPU_PTR(x), GPU_PTR(j->g->flags)};
-  return launch(j, "td_crpcr", (size_t)batch * (size_t)j->par.wg, j->par.wg, local, NARGS(args),
-                args);
-}
-
-/* CR_PCR_THOMAS: stage A (global CR) only while the system exceeds local memory. */
-static pscr_status solve_crpcr(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b) {
-  pscr_status st = PSCR_OK;
-  if (n <= j->par.smem_n) return crpcr_groups(j, src, n, batch, b);
-  gpu_ptr arr[8];
-  long long S;
-  TRY(gen(j, src, n, batch, b, 1, arr));
-  TRY(cr_reduce(j, n, batch, arr, j->par.smem_n, &S));
-  {
-    gpu_ptr none = {0};
-    gpu_td_src view = {arr[0], arr[1], arr[2], none, none, none, none, n, S};
-    TRY(crpcr_groups(j, view, n / S, batch, arr[3]));
-  }
-  TRY(cr_backsub(j, n, batch, arr, S / 2));
-  TRY(put(j, src, n, batch, arr[3], arr[1], 0, b));
-cleanup:
-  return st;
-}
-
-/* The module parameters: local memory bounds TD_SMEM_N; where the local array
- * is static, a small system gets a module sized for it (fewer bytes per group). */
-static gpu_td_params choose_params(const gpu_device *g, pscr_dtype dtype, size_t n) {
-  size_t es = pscr_dtype_size(dtype);
+/* The module parameters: td_crpcr's TD_SMEM_N bounded by local memory; where
+ * local arrays are static, the tile and g-Spike sizes too. */
+static void choose_params(td_job *j, pscr_dtype dtype) {
+  gpu_device *g = j->g;
   gpu_td_params p = {.complex_ = dtype == PSCR_C128,
                      .wg = g->tune.crpcr_wg,
                      .smem_n = dtype == PSCR_C128 ? 2048 : 4096,
@@ -272,22 +253,24 @@ static gpu_td_params choose_params(const gpu_device *g, pscr_dtype dtype, size_t
   while ((size_t)p.wg > g->max_wg && p.wg > 32) p.wg /= 2;
   if (p.d_max > p.wg) p.d_max = p.wg;
   /* + 64 bytes for the kernel's other local variables */
-  while (4 * (size_t)p.smem_n * es + 64 > g->local_bytes && p.smem_n > 256) p.smem_n /= 2;
-  if (g->shrink_local)
-    while (p.smem_n > 256 && (size_t)p.smem_n / 2 >= n) p.smem_n /= 2;
-  return p;
+  while (4 * (size_t)p.smem_n * j->esize + 64 > g->local_bytes && p.smem_n > 256) p.smem_n /= 2;
+  j->par = p;
+  gpu_td_tile_params(j);
+  gpu_td_gspike_params(j);
 }
 
 pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n_,
                          size_t batch_, gpu_td_src src, gpu_ptr b, pscr_td_report *rep) {
-  td_job job = {.g = g, .esize = pscr_dtype_size(dtype), .par = choose_params(g, dtype, n_)};
+  td_job job = {.g = g, .esize = pscr_dtype_size(dtype)};
+  /* static local arrays: room for the kernels' other local variables */
+  job.limit = g->static_local && g->local_bytes > 256 ? g->local_bytes - 256 : g->local_bytes;
   job.line_wg = g->max_wg < TD_LINE_WG ? (int)g->max_wg : TD_LINE_WG;
-  job.part_wg = g->max_wg < (size_t)g->tune.part_wg ? (int)g->max_wg : g->tune.part_wg;
+  choose_params(&job, dtype);
   long long n = (long long)n_, batch = (long long)batch_;
-  int fl[4] = {0, 0, 0, 0};
+  int fl[GPU_TD_FLAG_WORDS] = {0};
   pscr_status st = PSCR_OK;
   if (alg == PSCR_TD_LAPACK) return PSCR_ERR_UNSUPPORTED;
-  TRY(g->module(g, &job.par));
+  TRY(td_module(&job));
   TRY(g->flags_clear(g));
   TRY(g->timer_start(g));
   if (alg == PSCR_TD_AUTO) { /* THOMAS-like solvers only where dominance is proven */
@@ -305,13 +288,12 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
   if (rep) rep->used = alg;
   switch (alg) {
   case PSCR_TD_THOMAS: TRY(solve_partitions(&job, src, n, batch, b, n, 0)); break;
-  case PSCR_TD_SPIKE_DIAG_PIVOT:
-    TRY(solve_partitions(&job, src, n, batch, b, g->tune.spike_m, 1));
-    break;
+  case PSCR_TD_SPIKE_DIAG_PIVOT: TRY(gpu_td_solve_tiled(&job, src, n, batch, b, 1)); break;
   case PSCR_TD_CR: TRY(solve_cr(&job, src, n, batch, b)); break;
   case PSCR_TD_PCR: TRY(solve_pcr(&job, src, n, batch, b)); break;
   case PSCR_TD_CR_PCR_THOMAS:
-  case PSCR_TD_PCR_THOMAS: TRY(solve_crpcr(&job, src, n, batch, b)); break;
+  case PSCR_TD_PCR_THOMAS: TRY(gpu_td_solve_tiled(&job, src, n, batch, b, 0)); break;
+  case PSCR_TD_GSPIKE: TRY(gpu_td_solve_gspike(&job, src, n, batch, b)); break;
   default: st = PSCR_ERR_UNSUPPORTED; goto cleanup;
   }
   double seconds = 0;
@@ -323,7 +305,9 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
     st = PSCR_ERR_SINGULAR;
   if (rep) {
     rep->seconds = seconds;
-    rep->partitions = alg == PSCR_TD_SPIKE_DIAG_PIVOT ? job.partitions : 0;
+    int spike = alg == PSCR_TD_SPIKE_DIAG_PIVOT || alg == PSCR_TD_GSPIKE;
+    rep->partitions = spike ? job.partitions : 0;
+    rep->modified_blocks = job.modified_blocks;
   }
 cleanup:
   return st;

@@ -2,13 +2,15 @@
  * kernels/common/td_*.h run, in which order, on which sizes, for every
  * algorithm, plain batches and shifted systems alike. A backend supplies a
  * small device interface (gpu_device: buffers, launches, status words);
- * everything else - layouts of the work arrays, level loops, AUTO, the status
- * words -> pscr_status mapping - lives once in gpu_tridiag.c.
+ * everything else - layouts of the work arrays, level loops, tile shapes,
+ * AUTO, the status words -> pscr_status mapping - lives once here
+ * (gpu_tridiag.c, gpu_tile.c, gpu_gspike.c).
  *
- * Written by the OpenCL backend from the CUDA backend's cuda_tridiag.c (same
- * launch sequence and sizes); the intent is that cuda_tridiag.c becomes an
- * adapter like src/backend/opencl/opencl_tridiag.c, so a fix to the launch
- * logic is made once. */
+ * Ported by the OpenCL backend from the CUDA backend's cuda_tridiag.c,
+ * cuda_tile.c and cuda_gspike.c (same launch sequences and sizes); the intent
+ * is that those become an adapter like src/backend/opencl/opencl_tridiag.c
+ * (gpu_arg -> void *args[], gpu_ptr -> CUdeviceptr + off), so that a fix to the
+ * launch logic is made once. */
 #ifndef PSCR_BACKEND_GPU_TRIDIAG_H
 #define PSCR_BACKEND_GPU_TRIDIAG_H
 
@@ -44,12 +46,17 @@ typedef struct {
 #define GPU_LONG(x) ((gpu_arg){.kind = GPU_ARG_LONG, .l = (long long)(x)})
 #define GPU_INT(x) ((gpu_arg){.kind = GPU_ARG_INT, .i = (int)(x)})
 
-/* The compile-time parameters of one kernel module (-D macros). */
+/* The compile-time parameters of one kernel module (-D macros). The local
+ * array sizes (tile_local .. gp) are set only for devices whose LOCAL_ARRAY is
+ * sized at compile time (static_local: OpenCL); 0 leaves them out. */
 typedef struct {
-  int complex_; /* PSCR_COMPLEX */
-  int wg;       /* TD_WG: work-group of td_crpcr */
-  int smem_n;   /* TD_SMEM_N: rows td_crpcr holds in local memory */
-  int d_max;    /* TD_D_MAX: stage C -> D switch */
+  int complex_;   /* PSCR_COMPLEX */
+  int wg;         /* TD_WG: work-group of td_crpcr */
+  int smem_n;     /* TD_SMEM_N: rows td_crpcr holds in local memory */
+  int d_max;      /* TD_D_MAX: stage C -> D switch */
+  int tile_local; /* TD_TILE_LOCAL: scalars of the tile kernels' local array */
+  int tw;         /* TD_TW: work-items of the tile-record merge (td_tile_gup/gdown) */
+  int gq, gw, gp; /* TD_GQ, TD_GW, TD_GP: g-Spike partition rows, tile and block sizes */
 } gpu_td_params;
 
 /* Writes the -D options of p ("-DPSCR_COMPLEX=1 -DTD_WG=256 ...") into buf. */
@@ -57,15 +64,24 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size);
 
 /* Launch-time tuning of a context (defaults from gpu_td_tuning_default). */
 typedef struct {
-  int spike_m;    /* SPIKE partition size */
+  int spike_m;    /* SPIKE partition size (td_part_fwd) */
   int part_wg;    /* work-group of the partition kernels */
   int crpcr_wg;   /* TD_WG */
   int crpcr_dmax; /* TD_D_MAX (<= crpcr_wg) */
+  int tile_q;     /* rows per work-item of the tiled engine (power of 2) */
+  int tile_w;     /* work-items per tile of the multi-tile passes */
+  int merge_w;    /* work-items of the tile-record merge (2x records each) */
+  int gs_q;       /* g-Spike rows per level-0 partition (power of 2) */
+  int gs_w;       /* g-Spike partitions per tile */
+  int gs_gp;      /* g-Spike pairs per reduced-level block */
 } gpu_td_tuning;
 void gpu_td_tuning_default(gpu_td_tuning *t);
-/* Sets one parameter by name ("spike_m", "part_wg", "crpcr_wg", "crpcr_dmax");
- * INVALID_ARGUMENT for an unknown name or a value out of range. */
+/* Sets one parameter by its field name; INVALID_ARGUMENT for an unknown name
+ * or a value out of range. */
 pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value);
+
+/* Status words of kernels/common/td_scalar.h (TD_FLAG_*). */
+#define GPU_TD_FLAG_WORDS 8
 
 typedef struct gpu_device gpu_device;
 struct gpu_device {
@@ -73,24 +89,27 @@ struct gpu_device {
   size_t align;       /* alignment of sub-arrays of the work buffer (bytes) */
   size_t local_bytes; /* local memory one work-group may use */
   size_t max_wg;      /* largest work-group */
-  /* 1: small systems get a module with a smaller TD_SMEM_N (OpenCL GPUs, where
-   * LOCAL_ARRAY is sized at compile time and an oversized one costs occupancy);
-   * 0: one module (CUDA sizes local memory per launch; CPU devices emulate it). */
+  /* 1: LOCAL_ARRAY is sized at compile time by the -D sizes of gpu_td_params
+   * (OpenCL); 0: by the launch (CUDA dynamic shared memory). */
+  int static_local;
+  /* with static_local, 1: modules sized for the request (GPUs, where an
+   * oversized local array costs occupancy); 0: one module sized for the
+   * largest request (CPU devices emulate local memory) */
   int shrink_local;
   gpu_td_tuning tune;
   /* Makes the module of p current (compiled on first use, cached). */
   pscr_status (*module)(gpu_device *g, const gpu_td_params *p);
   /* Launches `name` of the current module on ceil(items / wg) groups of wg,
-   * with `local_bytes` of dynamic local memory (0 where static). */
+   * with `local_bytes` of local memory (dynamic where not static_local). */
   pscr_status (*launch)(gpu_device *g, const char *name, size_t items, int wg, size_t local_bytes,
                         int nargs, const gpu_arg *args);
   /* Scratch of at least `bytes`, kept by the context (valid until the next call). */
   pscr_status (*work)(gpu_device *g, size_t bytes, gpu_ptr *w);
   pscr_status (*zero)(gpu_device *g, gpu_ptr p, size_t bytes);
-  /* The 4 status words (TD_FLAG_*): cleared; read back after the queue drained. */
+  /* The status words: cleared; read back after the queue drained. */
   gpu_ptr flags;
   pscr_status (*flags_clear)(gpu_device *g);
-  pscr_status (*flags_read)(gpu_device *g, int out[4]);
+  pscr_status (*flags_read)(gpu_device *g, int out[GPU_TD_FLAG_WORDS]);
   /* Device time of the solve: start before the first launch, stop after the last
    * (stop may wait for the queue). */
   pscr_status (*timer_start)(gpu_device *g);

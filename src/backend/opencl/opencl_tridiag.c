@@ -125,15 +125,15 @@ static pscr_status dev_zero(gpu_device *g, gpu_ptr p, size_t bytes) {
 static pscr_status dev_flags_clear(gpu_device *g) {
   ocl_state *s = g->impl;
   cl_int zero = 0;
-  return ocl_status(clEnqueueFillBuffer(s->queue, s->flags, &zero, sizeof zero, 0, 4 * sizeof zero,
-                                        0, NULL, NULL));
+  return ocl_status(clEnqueueFillBuffer(s->queue, s->flags, &zero, sizeof zero, 0,
+                                        GPU_TD_FLAG_WORDS * sizeof zero, 0, NULL, NULL));
 }
 
-static pscr_status dev_flags_read(gpu_device *g, int out[4]) {
+static pscr_status dev_flags_read(gpu_device *g, int out[GPU_TD_FLAG_WORDS]) {
   ocl_state *s = g->impl;
-  cl_int f[4];
+  cl_int f[GPU_TD_FLAG_WORDS] = {0};
   cl_int err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
-  for (int i = 0; i < 4; i++) out[i] = f[i];
+  for (int i = 0; i < GPU_TD_FLAG_WORDS; i++) out[i] = f[i];
   return ocl_status(err);
 }
 
@@ -162,8 +162,7 @@ static pscr_status dev_timer_stop(gpu_device *g, double *seconds) {
   if (err == CL_SUCCESS && last &&
       clGetEventProfilingInfo(s->ev_first, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) ==
           CL_SUCCESS &&
-      clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) ==
-          CL_SUCCESS &&
+      clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) == CL_SUCCESS &&
       t1 >= t0)
     *seconds = 1e-9 * (double)(t1 - t0);
   drop_events(s);
@@ -175,7 +174,8 @@ static pscr_status device_of(pscr_context *ctx, gpu_device *g) {
   if (s->nsubs > MAX_SUBS) drop_subs(s); /* many sizes over time: start again */
   if (s->flags == NULL) {
     cl_int err;
-    s->flags = clCreateBuffer(s->context, CL_MEM_READ_WRITE, 4 * sizeof(cl_int), NULL, &err);
+    size_t bytes = GPU_TD_FLAG_WORDS * sizeof(cl_int);
+    s->flags = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) {
       s->flags = NULL;
       return ocl_status(err);
@@ -185,6 +185,7 @@ static pscr_status device_of(pscr_context *ctx, gpu_device *g) {
                     .align = s->base_align > 256 ? s->base_align : 256,
                     .local_bytes = (size_t)s->local_mem,
                     .max_wg = s->max_group,
+                    .static_local = 1, /* LOCAL_ARRAY sized by -D at build time */
                     /* per-size modules only where local memory is scarce on-chip memory */
                     .shrink_local = s->local_is_local,
                     .tune = s->tune,
@@ -216,8 +217,7 @@ pscr_status ocl_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request
   pscr_status st = device_of(ctx, &g);
   if (st != PSCR_OK) return st;
   gpu_ptr b = {req->b->native, 0, 0};
-  st = gpu_td_solve(&g, req->alg, req->dtype, req->n, req->nshift, gpu_td_src_shifted(req), b,
-                    rep);
+  st = gpu_td_solve(&g, req->alg, req->dtype, req->n, req->nshift, gpu_td_src_shifted(req), b, rep);
   drop_events(ctx->impl);
   return st;
 }

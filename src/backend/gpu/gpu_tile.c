@@ -1,0 +1,143 @@
+/* The tiled SPIKE engine (kernels/common/td_tile.h) behind CR_PCR_THOMAS
+ * (pivot = 0: Thomas partitions) and SPIKE_DIAG_PIVOT (pivot = 1: diagonal
+ * pivoting partitions). A system that fits one tile (W work-items x q rows
+ * in local memory) is one pass, td_tile_solve; a larger one is split into
+ * tiles of T = W q rows: td_tile_fwd writes one record per tile, the records'
+ * reduced system is merged up and down in groups of 2 merge_w records
+ * (td_tile_gup / td_tile_gdown, one launch per level), and td_tile_bwd solves
+ * every tile with its outside values. Shapes and sizes as the CUDA backend's
+ * cuda_tile.c; where local arrays are sized at compile time (OpenCL) the
+ * module gets TD_TILE_LOCAL / TD_TW to match. */
+#include "backend/gpu/gpu_td.h"
+
+#define TD_MAX_LEVELS 48
+
+/* Local memory of a tile of W work-items x 2^lq rows, in scalars (td_tile.h). */
+static size_t tile_scalars(int W, int lq) { return (size_t)(4 * ((1 << lq) + 1) + 16) * (size_t)W; }
+static size_t tile_bytes(const td_job *j, int W, int lq) { return tile_scalars(W, lq) * j->esize; }
+
+static int pow2_at_least(long long v) {
+  int p = 1;
+  while (p < v && p < (1 << 30)) p *= 2;
+  return p;
+}
+
+static int max_group(const td_job *j) { return j->g->max_wg < 1024 ? (int)j->g->max_wg : 1024; }
+
+/* One tile per system when it fits: smallest power-of-2 group (>= 32) for
+ * q rows per work-item, q doubled while the group would exceed 1024 or the
+ * local memory. Returns 0 if no single tile fits. */
+static int single_shape(const td_job *j, long long n, int *W, int *lq) {
+  for (int l = td_log2i(j->g->tune.tile_q); l <= 6; l++) {
+    long long need = (n + (1 << l) - 1) >> l;
+    int w = pow2_at_least(need);
+    if (w < 32) w = 32;
+    if (w > max_group(j)) continue;
+    if (tile_bytes(j, w, l) <= j->limit) {
+      *W = w;
+      *lq = l;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The multi-tile shape and the merge group. */
+static void multi_shape(const td_job *j, int *W, int *lq, int *MW) {
+  *W = j->g->tune.tile_w;
+  *lq = td_log2i(j->g->tune.tile_q);
+  while (*W > max_group(j)) *W /= 2;
+  while (*W > 32 && tile_bytes(j, *W, *lq) > j->limit) *W /= 2;
+  while (*lq > 1 && tile_bytes(j, *W, *lq) > j->limit) (*lq)--;
+  *MW = j->g->tune.merge_w;
+  while (*MW > max_group(j)) *MW /= 2;
+  while (*MW > 32 && (size_t)(32 * *MW) * j->esize > j->limit) *MW /= 2;
+}
+
+void gpu_td_tile_params(td_job *j) {
+  if (!j->g->static_local) return;
+  int W, lq, MW;
+  multi_shape(j, &W, &lq, &MW);
+  j->par.tw = MW;
+  /* one module for every shape, or (shrink_local) the multi-tile one by default */
+  j->par.tile_local = j->g->shrink_local ? (int)tile_scalars(W, lq) : (int)(j->limit / j->esize);
+}
+
+/* Where local arrays are sized per shape: the module of a tile of W x 2^lq. */
+static pscr_status shape_module(td_job *j, int W, int lq) {
+  if (!j->g->static_local || !j->g->shrink_local) return PSCR_OK;
+  j->par.tile_local = (int)tile_scalars(W, lq);
+  return td_module(j);
+}
+
+pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b,
+                               int pivot) {
+  pscr_status st = PSCR_OK;
+  gpu_ptr flags = j->g->flags;
+  int W, lq, MW;
+  if (single_shape(j, n, &W, &lq)) {
+    TRY(shape_module(j, W, lq));
+    gpu_arg args[] = {SRC_ARGS(src),  GPU_LONG(n), GPU_INT(lq),
+                      GPU_INT(pivot), GPU_PTR(b),  GPU_PTR(flags)};
+    j->partitions = (int)((n + (1 << lq) - 1) >> lq);
+    return td_launch(j, "td_tile_solve", (size_t)batch * (size_t)W, W, tile_bytes(j, W, lq),
+                     NARGS(args), args);
+  }
+  /* several tiles per system */
+  multi_shape(j, &W, &lq, &MW);
+  TRY(shape_module(j, W, lq));
+  long long T = (long long)W << lq, nt = (n + T - 1) / T;
+  long long C = 2 * (long long)MW;
+  long long Pc[TD_MAX_LEVELS], cnt[TD_MAX_LEVELS];
+  int levels = 0;
+  Pc[0] = nt;
+  cnt[0] = batch * nt;
+  while (Pc[levels] > 1 && levels < TD_MAX_LEVELS - 2) {
+    Pc[levels + 1] = (Pc[levels] + C - 1) / C;
+    cnt[levels + 1] = batch * Pc[levels + 1];
+    levels++;
+  }
+  size_t es = j->esize, rec_total = 0, out_total = 0;
+  for (int l = 0; l <= levels; l++) {
+    rec_total += td_align(j, 6 * (size_t)cnt[l] * es);
+    out_total += td_align(j, 2 * (size_t)cnt[l] * es);
+  }
+  gpu_ptr w, recs[TD_MAX_LEVELS], outs[TD_MAX_LEVELS];
+  TRY(j->g->work(j->g, rec_total + out_total, &w));
+  size_t off_rec = 0, off_out = rec_total;
+  for (int l = 0; l <= levels; l++) {
+    recs[l] = gpu_sub(w, off_rec, 6 * (size_t)cnt[l] * es);
+    outs[l] = gpu_sub(w, off_out, 2 * (size_t)cnt[l] * es);
+    off_rec += td_align(j, 6 * (size_t)cnt[l] * es);
+    off_out += td_align(j, 2 * (size_t)cnt[l] * es);
+  }
+  size_t tb = tile_bytes(j, W, lq), mb = (size_t)(32 * MW) * es;
+  {
+    gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
+                      GPU_LONG(T),      GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(b),
+                      GPU_PTR(recs[0]), GPU_PTR(flags)};
+    TRY(td_launch(j, "td_tile_fwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+  }
+  for (int l = 0; l < levels; l++) {
+    gpu_arg args[] = {GPU_LONG(Pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(recs[l]),
+                      GPU_LONG(Pc[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(recs[l + 1]),
+                      GPU_PTR(flags)};
+    TRY(td_launch(j, "td_tile_gup", (size_t)cnt[l + 1] * (size_t)MW, MW, mb, NARGS(args), args));
+  }
+  TRY(j->g->zero(j->g, outs[levels], 2 * (size_t)cnt[levels] * es));
+  for (int l = levels - 1; l >= 0; l--) {
+    gpu_arg args[] = {GPU_LONG(Pc[l]),     GPU_LONG(cnt[l]),    GPU_PTR(recs[l]),
+                      GPU_PTR(outs[l]),    GPU_LONG(Pc[l + 1]), GPU_LONG(cnt[l + 1]),
+                      GPU_PTR(outs[l + 1])};
+    TRY(td_launch(j, "td_tile_gdown", (size_t)cnt[l + 1] * (size_t)MW, MW, mb, NARGS(args), args));
+  }
+  {
+    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
+                      GPU_LONG(T),   GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(outs[0]),
+                      GPU_PTR(b),    GPU_PTR(flags)};
+    TRY(td_launch(j, "td_tile_bwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+  }
+  j->partitions = (int)((n + (1 << lq) - 1) >> lq);
+cleanup:
+  return st;
+}
