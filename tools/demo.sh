@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 [ "$(id -u)" = 0 ] && sh tools/deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)"
-./build/tridiag
+./build/poisson --dim 2 --n 1023
