@@ -4,7 +4,7 @@
  * threads, innermost AUTO / THOMAS / LAPACK. Asserted: normwise backward
  * error ||f - Au|| / (||A|| ||u|| + ||f||) <= 1e-13 everywhere, relative
  * residual ||f - Au|| / ||f|| <= 1e-12 in 3D, and, in 2D, a residual within
- * 10x of LAPACK band LU's on the same problem (the relative residual grows
+ * 10x (indefinite random factors: 100x) of LAPACK band LU's on the same problem (the relative residual grows
  * with ||A|| ||u|| / ||f||: at 1023^2 it is ~1e-11 for LU-quality solves). */
 #include <stdlib.h>
 
@@ -66,7 +66,7 @@ static void *run(pscr_context *ctx, const pt_rng *rf, pt_rng *r, rcase c, void *
   return u;
 }
 
-/* 2D: PSCR's relative residual within 10x of LAPACK band LU's on the same problem. */
+/* 2D: PSCR's relative residual within 10x (indefinite random factors: 100x) of LAPACK band LU's on the same problem. */
 static void versus_lu(pscr_context *ctx, pt_rng *r, pscr_dtype t, int kind, size_t n) {
   pt_rng rf = *r;
   void *b = NULL;
@@ -80,8 +80,12 @@ static void versus_lu(pscr_context *ctx, pt_rng *r, pscr_dtype t, int kind, size
   PT_CHECK(pt_kron_reference(t, 2, f, cc, b, ref) == 0, "band LU");
   double lu_rel, lu_bwd;
   pt_kron_residual(t, 2, f, cc, ref, b, &lu_rel, &lu_bwd);
-  PT_CHECK_LE(rel, 10 * lu_rel, "%s n %zu: PSCR residual vs band LU %.2e", pt_kind_names[kind], n,
-              lu_rel);
+  /* LU is backward stable, so its residual ignores the conditioning; PSCR's
+   * grows with that of the diagonalized problems (lambda1 + lambda2 + c near
+   * 0 for the indefinite random factors): a looser factor there. */
+  double factor = kind == PT_RANDOM ? 100 : 10;
+  PT_CHECK_LE(rel, factor * lu_rel, "%s n %zu: PSCR residual vs band LU %.2e", pt_kind_names[kind],
+              n, lu_rel);
   printf("2D n=%-5zu %-9s band LU rel. residual %.2e, PSCR %.2e\n", n, pt_kind_names[kind], lu_rel,
          rel);
   for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
