@@ -7,6 +7,7 @@
 #include <pscr/pscr.h>
 
 struct pscr_backend_ops;
+struct gpu_device; /* src/backend/gpu/gpu_tridiag.h */
 
 struct pscr_context {
   pscr_backend backend;
@@ -58,6 +59,9 @@ struct pscr_backend_ops {
   pscr_status (*tridiag)(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep);
   pscr_status (*tridiag_shifted)(pscr_context *ctx, const pscr_td_shifted_request *req,
                                  pscr_td_report *rep);
+  /* GPU backends: fills the shared device interface of src/backend/gpu (the
+   * PSCR stages and tridiagonal drivers run on it); NULL on the CPU. */
+  pscr_status (*gpu)(pscr_context *ctx, struct gpu_device *g);
 };
 
 /* The backends compiled into this build; NULL entries answer "not available". */

@@ -167,4 +167,5 @@ const struct pscr_backend_ops pscr_opencl_ops = {
     .read = opencl_read,
     .tridiag = ocl_tridiag,
     .tridiag_shifted = ocl_tridiag_shifted,
+    .gpu = ocl_gpu_device,
 };

@@ -169,7 +169,7 @@ static pscr_status dev_timer_stop(gpu_device *g, double *seconds) {
   return ocl_status(err);
 }
 
-static pscr_status device_of(pscr_context *ctx, gpu_device *g) {
+pscr_status ocl_gpu_device(pscr_context *ctx, gpu_device *g) {
   ocl_state *s = ctx->impl;
   if (s->nsubs > MAX_SUBS) drop_subs(s); /* many sizes over time: start again */
   if (s->flags == NULL) {
@@ -203,7 +203,7 @@ static pscr_status device_of(pscr_context *ctx, gpu_device *g) {
 
 pscr_status ocl_tridiag(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep) {
   gpu_device g;
-  pscr_status st = device_of(ctx, &g);
+  pscr_status st = ocl_gpu_device(ctx, &g);
   if (st != PSCR_OK) return st;
   gpu_ptr b = {req->b->native, 0, 0};
   st = gpu_td_solve(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req), b, rep);
@@ -214,7 +214,7 @@ pscr_status ocl_tridiag(pscr_context *ctx, const pscr_td_request *req, pscr_td_r
 pscr_status ocl_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request *req,
                                 pscr_td_report *rep) {
   gpu_device g;
-  pscr_status st = device_of(ctx, &g);
+  pscr_status st = ocl_gpu_device(ctx, &g);
   if (st != PSCR_OK) return st;
   gpu_ptr b = {req->b->native, 0, 0};
   st = gpu_td_solve(&g, req->alg, req->dtype, req->n, req->nshift, gpu_td_src_shifted(req), b, rep);

@@ -7,6 +7,9 @@
 pscr_status ocl_tridiag(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep);
 pscr_status ocl_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request *req,
                                 pscr_td_report *rep);
+/* The shared GPU device interface over this context (backend table `gpu`). */
+struct gpu_device;
+pscr_status ocl_gpu_device(pscr_context *ctx, struct gpu_device *g);
 /* Releases the solve buffers (work, sub-buffers, status words). */
 void ocl_tridiag_free(ocl_state *s);
 
