@@ -1,87 +1,166 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine in ONE call: builds the project (unless BUILD holds
-# a prebuilt tree whose programs load there), runs the cuda tests and the
-# NVRTC compile test, compute-sanitizer over the status test, and the GPU
-# benchmark; everything goes to a few files under $OUT (default ./device-out):
-#   tests.log      every test's output, then the sanitizer logs
-#   bench.jsonl    the benchmark's JSON lines (sweep.jsonl: the sweep)
-#   RESULTS.md     the markdown table of bench.jsonl
-# Each stage has its own time limit (seconds) so that the call ends in time:
-#   T_TESTS (120), T_MEMCHECK (90), T_RACECHECK (0 = skipped), T_SWEEP (0 =
-#   no sweep), T_F64 (150), T_C128 (120; 0 = skipped). QUICK=1: small sizes.
+# ONE device call (about 7 minutes, 10 at most): configure + build (Release, sm_90), the cuda
+# tests and compute-sanitizer memcheck, the GPU benchmarks (pscr_gpu, fft_poisson_gpu,
+# tridiag_gpu), then the CPU ones on the 16-core host (pscr_gpu --backends cpu, tridiag_cpu at
+# n = 2^25, pscr_cpu, stability at n = 2^20, eigen_block). Every step runs under `timeout`
+# (its own limit, cut to what is left of T_TOTAL), a failing step is marked and the script goes
+# on; the summary (steps, then the issues' bars) is printed LAST. Files under $OUT (8 at most
+# come back from the device): build.log tests.log bench.log pscr_gpu.jsonl fft.jsonl
+# tridiag_gpu.jsonl cpu.jsonl RESULTS.md.
+#
+# Environment: OUT (default ./device-out), BUILD (default ./build-device), T_TOTAL (seconds for
+# everything, default 450), PSCR_BENCH_QUICK=1 (small sizes and short limits: a smoke test that
+# also runs on a machine without a GPU, where the GPU steps are marked), PSCR_DEVICE_OPENCL
+# (ON/OFF, default OFF), PSCR_BENCH_BIG (1 = the 16383^2 / 1023^3 PSCR rows, default 1),
+# per-step limits T_BUILD T_TESTS T_MEMCHECK T_PSCR_GPU T_PSCR_BIG T_FFT T_TD_GPU T_PSCR_CPUROWS
+# T_PSCR_CPUROWS_H T_TD_CPU T_PSCR_CPU T_STAB T_EIGEN.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 OUT=${OUT:-$here/device-out}
 BUILD=${BUILD:-$here/build-device}
+QUICK=${PSCR_BENCH_QUICK:-0}
 mkdir -p "$OUT"
 t0=$(date +%s)
+if [ "$QUICK" = 1 ]; then TOTAL=${T_TOTAL:-400}; else TOTAL=${T_TOTAL:-450}; fi
+NP=$(nproc)
+: > "$OUT/build.log"; : > "$OUT/tests.log"; : > "$OUT/bench.log"
+: > "$OUT/pscr_gpu.jsonl"; : > "$OUT/fft.jsonl"; : > "$OUT/tridiag_gpu.jsonl"; : > "$OUT/cpu.jsonl"
+STEPS=$(mktemp) # name|status|seconds, one line per step (kept out of $OUT: 8 files come back)
 stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
-# The toolkit, the driver, the pip-installed CUDA libraries, then the build tree.
+
+# The toolkit (nvcc, compute-sanitizer), the driver's and pip's CUDA libraries, the build.
+[ -d /usr/local/cuda/bin ] && export PATH="/usr/local/cuda/bin:$PATH"
+command -v nvcc > /dev/null && export CUDACXX=${CUDACXX:-$(command -v nvcc)}
 libs="/usr/local/cuda/lib64:/usr/local/cuda/lib:/usr/local/nvidia/lib64"
-libs="$libs:$(python3 -c 'import nvidia, os; print(":".join(os.path.join(p, x, "lib") for p in nvidia.__path__ for x in os.listdir(p)))' 2>/dev/null)"
+libs="$libs:$(python3 -c 'import nvidia, os; print(":".join(os.path.join(p, x, "lib") for p in nvidia.__path__ for x in os.listdir(p)))' 2> /dev/null)"
 export LD_LIBRARY_PATH="$BUILD:$libs:${LD_LIBRARY_PATH:-}"
-if ! "$BUILD/tests/cpu_test_kernels_nvrtc" > /dev/null 2>&1 || [ ! -x "$BUILD/bench_tridiag_gpu" ]; then
-  stamp "building (the carried tree did not run here)"
-  BUILD=$here/build-device-fresh
-  export LD_LIBRARY_PATH="$BUILD:$libs"
-  cmake -S "$here" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DPSCR_WITH_OPENCL=OFF \
-    -DPSCR_BUILD_EXAMPLES=OFF > "$OUT/tests.log" 2>&1 &&
-    cmake --build "$BUILD" -j"$(nproc)" >> "$OUT/tests.log" 2>&1 || { tail -30 "$OUT/tests.log"; exit 1; }
+export OMP_WAIT_POLICY=passive OPENBLAS_NUM_THREADS=1 PYTHONUNBUFFERED=1
+SB=(stdbuf -oL) # line-buffered: a step cut by its limit keeps its rows
+command -v stdbuf > /dev/null || SB=()
+GPU=0
+nvidia-smi -L > /dev/null 2>&1 && GPU=1
+{
+  echo "date: $(date -u '+%F %T') UTC, host: $(uname -n), $NP cores, quick=$QUICK"
+  git -C "$here" log -1 --format='commit: %h %s' 2> /dev/null
+  git -C "$here" status --short 2> /dev/null | head -40
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv,noheader 2>&1
+  nvcc --version 2>&1 | tail -2
+} >> "$OUT/build.log"
+
+# step NAME LIMIT STDOUT STDERR CMD...: runs CMD under timeout, records NAME|status|seconds.
+step() {
+  local name=$1 lim=$2 out=$3 err=$4 left
+  shift 4
+  left=$((TOTAL - ($(date +%s) - t0) - 10)) # 10 s kept for the summary
+  [ "$lim" -gt "$left" ] && lim=$left
+  if [ "$lim" -lt 5 ]; then
+    echo "$name|SKIPPED (no time left)|0" >> "$STEPS"
+    stamp "$name: skipped, no time left"
+    return 0
+  fi
+  if [ ! -x "$1" ] && ! command -v "$1" > /dev/null; then
+    echo "$name|MISSING ($(basename "$1"))|0" >> "$STEPS"
+    stamp "$name: $(basename "$1") missing"
+    return 0
+  fi
+  echo "=== $name (limit $lim s): $*" >> "$err"
+  local s rc st
+  s=$(date +%s)
+  timeout -k 5 "$lim" "${SB[@]}" "$@" >> "$out" 2>> "$err"
+  rc=$?
+  case $rc in
+    0) st=ok ;;
+    77) st="skipped (no device)" ;;
+    124 | 137) st="TIMEOUT after $lim s (rows so far kept)" ;;
+    *) st="FAILED rc=$rc" ;;
+  esac
+  echo "=== $name: $st" >> "$err"
+  echo "$name|$st|$(($(date +%s) - s))" >> "$STEPS"
+  stamp "$name: $st"
+}
+
+lim() { # lim NAME FULL QUICK: the step's limit (env T_NAME overrides)
+  local v
+  eval "v=\${T_$1:-}"
+  if [ -n "$v" ]; then echo "$v"; elif [ "$QUICK" = 1 ]; then echo "$3"; else echo "$2"; fi
+}
+
+# ---- build ----
+build() {
+  cmake -S "$here" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DPSCR_WITH_OPENCL="${PSCR_DEVICE_OPENCL:-OFF}" -DPSCR_BUILD_EXAMPLES=OFF &&
+    cmake --build "$BUILD" -j"$NP"
+}
+export -f build
+export here BUILD NP
+step build "$(lim BUILD 170 300)" "$OUT/build.log" "$OUT/build.log" bash -c build
+B=$BUILD
+
+# ---- cuda tests, compute-sanitizer ----
+step cuda-tests "$(lim TESTS 100 60)" "$OUT/tests.log" "$OUT/tests.log" \
+  ctest --test-dir "$B" -L cuda --output-on-failure --timeout 90
+if [ "$GPU" = 1 ] && command -v compute-sanitizer > /dev/null; then
+  step memcheck "$(lim MEMCHECK 60 30)" "$OUT/tests.log" "$OUT/tests.log" compute-sanitizer \
+    --tool memcheck --error-exitcode 9 "$B/tests/cuda_test_cuda_status"
+else
+  echo "memcheck|SKIPPED (no GPU or no compute-sanitizer)|0" >> "$STEPS"
 fi
-nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv,noheader 2>&1
-status=0
 
-# The cuda tests and the NVRTC compile test, within T_TESTS seconds together.
-end=$(($(date +%s) + ${T_TESTS:-120}))
-for t in "$BUILD"/tests/cuda_test_* "$BUILD"/tests/cpu_test_kernels_nvrtc; do
-  [ -x "$t" ] || continue
-  left=$((end - $(date +%s)))
-  [ "$left" -gt 5 ] || { stamp "no time left for $(basename "$t")"; status=1; continue; }
-  start=$(date +%s%N)
-  { echo "=== $(basename "$t")"; timeout "$left" "$t"; echo "rc=$?"; } >> "$OUT/tests.log" 2>&1
-  rc=$(tail -1 "$OUT/tests.log")
-  stamp "$(printf '%-28s %s %6d ms  %s' "$(basename "$t")" "$rc" \
-    "$((($(date +%s%N) - start) / 1000000))" "$(tail -2 "$OUT/tests.log" | head -1)")"
-  [ "$rc" = "rc=0" ] || status=1
-done
-
-# compute-sanitizer over the status test (small systems, every algorithm).
-for tool in memcheck racecheck; do
-  [ "$tool" = memcheck ] && lim=${T_MEMCHECK:-90} || lim=${T_RACECHECK:-0}
-  [ "$lim" -gt 0 ] && command -v compute-sanitizer > /dev/null || continue
-  { echo "=== compute-sanitizer $tool"; timeout "$lim" compute-sanitizer --tool "$tool" \
-    --error-exitcode 9 "$BUILD/tests/cuda_test_cuda_status"; echo "rc=$?"; } > "$OUT/san.tmp" 2>&1
-  stamp "compute-sanitizer $tool $(tail -1 "$OUT/san.tmp") $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/san.tmp" | tail -1)"
-  head -c 200000 "$OUT/san.tmp" >> "$OUT/tests.log"
-  rm -f "$OUT/san.tmp"
-done
-
-# Benchmarks: JSON lines (flushed per line: a stage cut by its limit keeps them).
-if [ "${T_SWEEP:-0}" -gt 0 ]; then
-  timeout "$T_SWEEP" "$BUILD/bench_tridiag_gpu" sweep > "$OUT/sweep.jsonl" 2>> "$OUT/tests.log"
-  stamp "sweep rc=$? ($(grep -c median "$OUT/sweep.jsonl") rows)"
+# ---- GPU benchmarks ----
+if [ "$QUICK" = 1 ]; then
+  step pscr-gpu "$(lim PSCR_GPU 100 30)" "$OUT/pscr_gpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_pscr_gpu" --quick --backends cuda,opencl
+  step fft-poisson "$(lim FFT 60 30)" "$OUT/fft.jsonl" "$OUT/bench.log" \
+    "$B/bench_fft_poisson_gpu" quick nobig
+  step tridiag-gpu "$(lim TD_GPU 40 30)" "$OUT/tridiag_gpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_tridiag_gpu" quick
+else
+  step pscr-gpu "$(lim PSCR_GPU 100 30)" "$OUT/pscr_gpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_pscr_gpu" --backends cuda,opencl
+  step fft-poisson "$(lim FFT 60 30)" "$OUT/fft.jsonl" "$OUT/bench.log" "$B/bench_fft_poisson_gpu"
+  [ "${PSCR_BENCH_BIG:-1}" = 1 ] &&
+    step pscr-gpu-big "$(lim PSCR_BIG 75 30)" "$OUT/pscr_gpu.jsonl" "$OUT/bench.log" \
+      "$B/bench_pscr_gpu" --backends cuda,opencl --big-only --reps 20 --xfer-reps 3
+  step tridiag-gpu "$(lim TD_GPU 40 30)" "$OUT/tridiag_gpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_tridiag_gpu" quick
 fi
-: > "$OUT/bench.jsonl"
-for dt in f64 c128; do
-  [ "$dt" = f64 ] && lim=${T_F64:-150} || lim=${T_C128:-120}
-  [ "$lim" -gt 0 ] || continue
-  timeout "$lim" "$BUILD/bench_tridiag_gpu" ${QUICK:+quick} $dt >> "$OUT/bench.jsonl" 2>> "$OUT/tests.log"
-  stamp "bench $dt rc=$? ($(grep -c median "$OUT/bench.jsonl") rows in all)"
-done
-python3 - "$OUT/bench.jsonl" > "$OUT/RESULTS.md" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-dev = [r for r in rows if r["what"] == "copy"]
-rows = [r for r in rows if "median_ms" in r]
-if dev:
-    print(f"Device: {dev[0]['device']}, measured copy bandwidth {dev[0]['gbps']:.0f} GB/s (read + write)\n")
-print("| what | n | batch | dtype | matrix | impl | algorithm | median ms | GB/s | floor ratio | backward error |")
-print("|---|---|---|---|---|---|---|---|---|---|---|")
-for r in rows:
-    be = "" if r["backward_error"] < 0 else f"{r['backward_error']:.1e}"
-    print(f"| {r['what']} | {r['n']} | {r['batch']} | {r['dtype']} | {r['matrix']} | {r['impl']} | "
-          f"{r['alg']} | {r['median_ms']:.3f} | {r['gbps']:.0f} | {r['floor_ratio']:.2f} | {be} |")
-PY
-grep "pscr" "$OUT/RESULTS.md" | awk -F'|' '{printf "%-7s %9s %6s %-4s %-8s %-16s %8s %6s %s\n", $2, $3, $4, $5, $6, $8, $9, $11, $12}'
-stamp "done, status $status"
-exit $status
+
+# ---- CPU benchmarks (the 16-core host) ----
+if [ "$QUICK" = 1 ]; then
+  step pscr-cpu-rows "$(lim PSCR_CPUROWS 60 40)" "$OUT/pscr_gpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_pscr_gpu" --quick --backends cpu --cpu-budget 0.5
+  step tridiag-cpu "$(lim TD_CPU 60 30)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_tridiag_cpu" --min-log 18 --max-log 18 --dtype f64 --runs 3
+  step pscr-cpu "$(lim PSCR_CPU 80 40)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_pscr_cpu" --quick --problems poisson2d,poisson3d --budget 0.5
+  step stability "$(lim STAB 40 30)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_stability" --n 4096 --json
+  step eigen-block "$(lim EIGEN 25 20)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_eigen_block" 1023 1
+else
+  # Poisson first (the 20x bar is at 2D 8191^2 and 3D 255^3), then Helmholtz
+  step pscr-cpu-rows "$(lim PSCR_CPUROWS 50 40)" "$OUT/pscr_gpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_pscr_gpu" --backends cpu --problems poisson2d,poisson3d --cpu-threads "1,$NP" \
+    --cpu-budget 1.5 --cpu-max-s 3
+  step pscr-cpu-rows-h "$(lim PSCR_CPUROWS_H 35 30)" "$OUT/pscr_gpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_pscr_gpu" --backends cpu --problems helmholtz2d,helmholtz3d --cpu-threads "1,$NP" \
+    --cpu-budget 1.5 --cpu-max-s 3
+  step tridiag-cpu "$(lim TD_CPU 60 30)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_tridiag_cpu" --min-log 25 --max-log 25 --dtype f64 --big-runs 5 --threads "$NP"
+  step pscr-cpu "$(lim PSCR_CPU 80 40)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_pscr_cpu" --problems poisson2d,poisson3d --threads "$NP" --budget 2
+  step stability "$(lim STAB 40 30)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_stability" --n 1048576 --json
+  step eigen-block "$(lim EIGEN 25 20)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_eigen_block" 4095 1
+fi
+
+# ---- summary, printed last ----
+if command -v python3 > /dev/null; then
+  python3 "$here/bench/device_summary.py" "$OUT" "$STEPS" "$((TOTAL))" "$NP"
+else
+  column -t -s'|' "$STEPS" 2> /dev/null || cat "$STEPS"
+fi
+rm -f "$STEPS"
+stamp "done"
+exit 0

@@ -8,8 +8,8 @@ jobs=$(nproc)
 
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DPSCR_WERROR=ON >/dev/null
 cmake --build build-test -j"$jobs"
-# opencl label excluded until issue 6 lands (device-array "b untouched" and kernel coverage open)
-ctest --test-dir build-test --output-on-failure -j"$jobs" -LE opencl
+# every label: cpu, cuda (skips without a GPU), opencl (PoCL from tools/deps.sh)
+ctest --test-dir build-test --output-on-failure -j"$jobs"
 
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPSCR_WERROR=ON \
       -DPSCR_SANITIZE=address,undefined -DPSCR_BUILD_BENCH=OFF >/dev/null

@@ -1,11 +1,13 @@
 /* Helpers shared by the examples, the PSCR benchmark and the convergence test (header only,
  * public API only): meshes on [0,1], a manufactured solution, y = A u through the Kronecker
- * structure, norms and a wall clock. */
+ * structure, norms, a wall clock and the examples' common command-line options. */
 #ifndef PSCR_EXAMPLE_UTIL_H
 #define PSCR_EXAMPLE_UTIL_H
 
 #include <complex.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -221,6 +223,114 @@ static inline int ex_backend_parse(const char *s, pscr_backend *b) {
   if (strcmp(s, "opencl") == 0)
     return *b = PSCR_BACKEND_OPENCL, 1;
   return 0;
+}
+
+/* ---- command line: the options every PSCR example takes ---- */
+typedef struct {
+  int ndim, threads, radix;
+  size_t n[3];
+  ex_mesh mesh;
+  pscr_backend backend;
+} ex_args;
+
+/* An example's own option o with value v: 1 taken, 0 not its own, -1 bad value. */
+typedef int (*ex_own_option)(const char *o, const char *v, void *own_args);
+
+/* --dim 2|3, --n N and --n1/--n2/--n3 N (N >= n_min; unset sizes: n2d in 2D, n3d in 3D),
+ * --mesh, --backend, --threads T (0 = all), --radix q >= 2; the example's own options first
+ * through `own` (may be NULL). --help prints `usage` on stdout, bad usage says why and prints
+ * it on stderr. @return -1: run; else the exit status (0 after --help, 2 after bad usage). */
+static inline int ex_parse_args(const char *prog, const char *usage, int argc, char **argv,
+                                size_t n_min, size_t n2d, size_t n3d, ex_args *a,
+                                ex_own_option own, void *own_args) {
+  int bad = 0;
+  *a = (ex_args){.ndim = 2, .radix = 4, .mesh = EX_MESH_UNIFORM, .backend = PSCR_BACKEND_CPU};
+  for (int i = 1; i < argc && !bad; i++) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
+      return fputs(usage, stdout), 0;
+    if (v == NULL) {
+      fprintf(stderr, "%s: %s needs a value\n", prog, o), bad = 1;
+      break;
+    }
+    i++;
+    long k = strtol(v, NULL, 10);
+    int mine = own ? own(o, v, own_args) : 0;
+    if (mine > 0)
+      continue;
+    if (mine < 0)
+      bad = 1;
+    else if (strcmp(o, "--dim") == 0 && (k == 2 || k == 3))
+      a->ndim = (int)k;
+    else if (strcmp(o, "--n") == 0 && k >= (long)n_min)
+      a->n[0] = a->n[1] = a->n[2] = (size_t)k;
+    else if (strncmp(o, "--n", 3) == 0 && o[3] >= '1' && o[3] <= '3' && !o[4] && k >= (long)n_min)
+      a->n[o[3] - '1'] = (size_t)k;
+    else if (strcmp(o, "--mesh") == 0 && ex_mesh_parse(v, &a->mesh))
+      ;
+    else if (strcmp(o, "--backend") == 0 && ex_backend_parse(v, &a->backend))
+      ;
+    else if (strcmp(o, "--threads") == 0 && k >= 0)
+      a->threads = (int)k;
+    else if (strcmp(o, "--radix") == 0 && k >= 2)
+      a->radix = (int)k;
+    else
+      bad = 1;
+    if (bad)
+      fprintf(stderr, "%s: bad option %s %s\n", prog, o, v);
+  }
+  if (bad)
+    return fputs(usage, stderr), 2;
+  for (int d = 0; d < 3; d++)
+    if (a->n[d] == 0)
+      a->n[d] = a->ndim == 2 ? n2d : n3d;
+  return -1;
+}
+
+/* The examples' common path: a context for a->backend (a->threads on the CPU), the plan
+ * (radix, threads from a) and one solve of f in place, with the wall times of
+ * pscr_plan_create and pscr_solve. The caller destroys *plan and *ctx (even on failure). */
+static inline pscr_status ex_plan_solve(const ex_args *a, const pscr_problem *p, void *f,
+                                        pscr_context **ctx, pscr_plan **plan, double *t_plan,
+                                        double *t_solve) {
+  pscr_options opt;
+  pscr_options_default(&opt);
+  opt.radix = a->radix, opt.threads = a->threads;
+  *t_plan = *t_solve = 0;
+  pscr_status st = pscr_context_create(a->backend, 0, ctx);
+  if (st == PSCR_OK && a->backend == PSCR_BACKEND_CPU)
+    st = pscr_context_set_threads(*ctx, a->threads);
+  double t0 = ex_wtime();
+  if (st == PSCR_OK)
+    st = pscr_plan_create(*ctx, p, &opt, plan);
+  *t_plan = ex_wtime() - t0;
+  t0 = ex_wtime();
+  if (st == PSCR_OK)
+    st = pscr_solve(*plan, f);
+  *t_solve = ex_wtime() - t0;
+  return st;
+}
+
+/* The lines every example prints after its solve. */
+static inline void ex_print_run(double t_plan, double t_solve, const pscr_plan *plan, double res,
+                                double bwd) {
+  pscr_plan_info info = {0};
+  pscr_plan_get_info(plan, &info);
+  printf("  plan time               %.4f s\n", t_plan);
+  printf("  solve time              %.4f s (library: %.4f s)\n", t_solve, info.last_solve_seconds);
+  printf("  relative residual       %.3e  (||f - A u||_2 / ||f||_2)\n", res);
+  printf("  backward error          %.3e  (||f - A u|| / (||A|| ||u|| + ||f||), inf-norms)\n", bwd);
+}
+
+/* The examples' epilogue: says why on failure (st), releases plan and context.
+ * @return the exit status: rc, or 1 after a failure. */
+static inline int ex_finish(const char *prog, pscr_status st, int rc, pscr_plan *plan,
+                            pscr_context *ctx) {
+  if (st != PSCR_OK)
+    fprintf(stderr, "%s: %s\n", prog, pscr_status_string(st)), rc = 1;
+  pscr_plan_destroy(plan);
+  pscr_context_destroy(ctx);
+  return rc;
 }
 
 #endif

@@ -15,64 +15,36 @@
 #endif
 
 typedef struct {
-  int ndim, threads, radix, gauss;
-  size_t n[3];
+  ex_args c; /* the common options */
+  int gauss;
   double omega;
-  ex_mesh mesh;
-  pscr_backend backend;
   const char *png;
 } args;
 
-static void usage(FILE *out) {
-  fprintf(out,
-          "usage: helmholtz [options]\n"
-          "  --dim 2|3              dimension (default 2)\n"
-          "  --n N                  nodes per direction, boundary included\n"
-          "                         (default 1023 in 2D, 63 in 3D); --n1 --n2 --n3 one at a time\n"
-          "  --omega W              wave number (default 20 pi: 10 wavelengths across the box)\n"
-          "  --source point|gauss   point load at the centre or a Gaussian (sigma 0.02)\n"
-          "  --mesh uniform|graded|geometric\n"
-          "  --backend cpu|cuda|opencl, --threads T (0 = all), --radix q (default 4)\n"
-          "  --png PATH             2D: write Re u and |u| side by side as a PNG\n"
-          "  --help\n");
-}
+static const char usage[] =
+    "usage: helmholtz [options]\n"
+    "  --dim 2|3              dimension (default 2)\n"
+    "  --n N                  nodes per direction, boundary included\n"
+    "                         (default 1023 in 2D, 63 in 3D); --n1 --n2 --n3 one at a time\n"
+    "  --omega W              wave number (default 20 pi: 10 wavelengths across the box)\n"
+    "  --source point|gauss   point load at the centre or a Gaussian (sigma 0.02)\n"
+    "  --mesh uniform|graded|geometric\n"
+    "  --backend cpu|cuda|opencl, --threads T (0 = all), --radix q (default 4)\n"
+    "  --png PATH             2D: write Re u and |u| side by side as a PNG\n"
+    "  --help\n";
 
-static int parse(int argc, char **argv, args *a) {
-  *a = (args){.ndim = 2, .radix = 4, .omega = 20 * M_PI, .mesh = EX_MESH_UNIFORM};
-  for (int i = 1; i < argc; i++) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
-      return 1;
-    if (v == NULL)
-      return fprintf(stderr, "helmholtz: %s needs a value\n", o), -1;
-    i++;
-    long k = strtol(v, NULL, 10);
-    if (strcmp(o, "--dim") == 0 && (k == 2 || k == 3))
-      a->ndim = (int)k;
-    else if (strcmp(o, "--n") == 0 && k > 1)
-      a->n[0] = a->n[1] = a->n[2] = (size_t)k;
-    else if (strncmp(o, "--n", 3) == 0 && o[3] >= '1' && o[3] <= '3' && !o[4] && k > 1)
-      a->n[o[3] - '1'] = (size_t)k;
-    else if (strcmp(o, "--omega") == 0 && strtod(v, NULL) > 0)
-      a->omega = strtod(v, NULL);
-    else if (strcmp(o, "--source") == 0 && (!strcmp(v, "point") || !strcmp(v, "gauss")))
-      a->gauss = strcmp(v, "gauss") == 0;
-    else if (strcmp(o, "--mesh") == 0 && ex_mesh_parse(v, &a->mesh))
-      ;
-    else if (strcmp(o, "--backend") == 0 && ex_backend_parse(v, &a->backend))
-      ;
-    else if (strcmp(o, "--threads") == 0 && k >= 0)
-      a->threads = (int)k;
-    else if (strcmp(o, "--radix") == 0 && k >= 2)
-      a->radix = (int)k;
-    else if (strcmp(o, "--png") == 0)
-      a->png = v;
-    else
-      return fprintf(stderr, "helmholtz: bad option %s %s\n", o, v), -1;
+/* --omega, --source, --png; 1 taken, 0 not these, -1 bad value */
+static int own_option(const char *o, const char *v, void *own_args) {
+  args *a = own_args;
+  if (strcmp(o, "--omega") == 0)
+    return strtod(v, NULL) > 0 ? (a->omega = strtod(v, NULL), 1) : -1;
+  if (strcmp(o, "--source") == 0) {
+    if (strcmp(v, "point") && strcmp(v, "gauss"))
+      return -1;
+    return a->gauss = strcmp(v, "gauss") == 0, 1;
   }
-  for (int d = 0; d < 3; d++)
-    if (a->n[d] == 0)
-      a->n[d] = a->ndim == 2 ? 1023 : 63;
+  if (strcmp(o, "--png") == 0)
+    return a->png = v, 1;
   return 0;
 }
 
@@ -136,23 +108,21 @@ static double complex free_space(int ndim, double w, double r) {
 }
 
 int main(int argc, char **argv) {
-  args a;
-  int pr = parse(argc, argv, &a);
-  if (pr != 0) {
-    usage(pr > 0 ? stdout : stderr);
-    return pr > 0 ? 0 : 2;
-  }
+  args a = {.omega = 20 * M_PI};
+  int ex = ex_parse_args("helmholtz", usage, argc, argv, 2, 1023, 63, &a.c, own_option, &a);
+  if (ex >= 0)
+    return ex;
   int rc = 1;
   pscr_status st = PSCR_OK;
   pscr_context *ctx = NULL;
   pscr_plan *plan = NULL;
   double *x[3] = {NULL}, *fac[3] = {NULL};
   double complex *b = NULL, *u = NULL, *y = NULL, *w1 = NULL, *w2 = NULL;
-  pscr_problem prob = {.ndim = a.ndim, .dtype = PSCR_C128, .c_re = -a.omega * a.omega};
+  pscr_problem prob = {.ndim = a.c.ndim, .dtype = PSCR_C128, .c_re = -a.omega * a.omega};
   size_t total = 1, centre[3];
   double x0[3];
-  for (int d = 0; d < a.ndim; d++) {
-    size_t n = a.n[d];
+  for (int d = 0; d < a.c.ndim; d++) {
+    size_t n = a.c.n[d];
     total *= n;
     x[d] = malloc(n * sizeof(double));
     fac[d] = malloc(8 * n * sizeof(double)); /* a_diag | a_off | m_diag | m_off, complex */
@@ -161,13 +131,13 @@ int main(int argc, char **argv) {
       free(h);
       goto oom;
     }
-    ex_mesh_nodes(a.mesh, n - 1, x[d]);
+    ex_mesh_nodes(a.c.mesh, n - 1, x[d]);
     ex_mesh_steps(n - 1, x[d], h);
     double *ad = fac[d], *ao = ad + 2 * n, *md = ao + 2 * n, *mo = md + 2 * n;
     st = pscr_factor_helmholtz_abc(n, h, a.omega, ad, ao, md, mo); /* (33)-(35) */
     free(h);
     if (st != PSCR_OK)
-      goto fail;
+      goto cleanup;
     prob.dim[d] = (pscr_factor){n, ad, ao, md, mo};
     centre[d] = 0;
     for (size_t i = 1; i < n; i++)
@@ -184,12 +154,12 @@ int main(int argc, char **argv) {
   const double sigma = 0.02;
   for (size_t i = 0; i < total; i++) {
     size_t rest = i, idx[3];
-    for (int d = a.ndim - 1; d >= 0; d--)
-      idx[d] = rest % a.n[d], rest /= a.n[d];
+    for (int d = a.c.ndim - 1; d >= 0; d--)
+      idx[d] = rest % a.c.n[d], rest /= a.c.n[d];
     double r2 = 0, wgt = 1;
     int at_centre = 1;
-    for (int d = 0; d < a.ndim; d++) {
-      size_t k = idx[d], n = a.n[d];
+    for (int d = 0; d < a.c.ndim; d++) {
+      size_t k = idx[d], n = a.c.n[d];
       r2 += (x[d][k] - x0[d]) * (x[d][k] - x0[d]);
       wgt *= 0.5 * ((k > 0 ? x[d][k] - x[d][k - 1] : 0) + (k + 1 < n ? x[d][k + 1] - x[d][k] : 0));
       at_centre &= k == centre[d];
@@ -198,24 +168,9 @@ int main(int argc, char **argv) {
   }
   memcpy(y, b, total * sizeof *y);
 
-  if ((st = pscr_context_create(a.backend, 0, &ctx)) != PSCR_OK)
-    goto fail;
-  if (a.backend == PSCR_BACKEND_CPU && (st = pscr_context_set_threads(ctx, a.threads)) != PSCR_OK)
-    goto fail;
-  pscr_options opt;
-  pscr_options_default(&opt);
-  opt.radix = a.radix, opt.threads = a.threads;
-  double t0 = ex_wtime();
-  if ((st = pscr_plan_create(ctx, &prob, &opt, &plan)) != PSCR_OK)
-    goto fail;
-  double t_plan = ex_wtime() - t0;
-  t0 = ex_wtime();
-  if ((st = pscr_solve(plan, y)) != PSCR_OK)
-    goto fail;
-  double t_solve = ex_wtime() - t0;
-  pscr_plan_info info;
-  if ((st = pscr_plan_get_info(plan, &info)) != PSCR_OK)
-    goto fail;
+  double t_plan, t_solve;
+  if ((st = ex_plan_solve(&a.c, &prob, y, &ctx, &plan, &t_plan, &t_solve)) != PSCR_OK)
+    goto cleanup;
 
   /* Field scale away from the source (the point source's field is singular there), and
    * the deviation from the free-space field on 0.1 <= r <= 0.4. */
@@ -223,38 +178,35 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < total; i++) {
     size_t rest = i, idx[3];
     double r2 = 0;
-    for (int d = a.ndim - 1; d >= 0; d--)
-      idx[d] = rest % a.n[d], rest /= a.n[d];
-    for (int d = 0; d < a.ndim; d++)
+    for (int d = a.c.ndim - 1; d >= 0; d--)
+      idx[d] = rest % a.c.n[d], rest /= a.c.n[d];
+    for (int d = 0; d < a.c.ndim; d++)
       r2 += (x[d][idx[d]] - x0[d]) * (x[d][idx[d]] - x0[d]);
     double r = sqrt(r2);
     if (r >= 0.05)
       scale = fmax(scale, cabs(y[i]));
     if (!a.gauss && r >= 0.1 && r <= 0.4) {
-      double complex e = free_space(a.ndim, a.omega, r);
+      double complex e = free_space(a.c.ndim, a.omega, r);
       dev = fmax(dev, cabs(y[i] - e)), ref = fmax(ref, cabs(e));
     }
   }
   ex_kron_apply(&prob, y, u, w1, w2); /* u <- A y */
   double res = ex_rel_diff(PSCR_C128, total, b, u), bwd = ex_backward_error(&prob, y, b, u);
 
-  printf("libpscr Helmholtz %dD: ", a.ndim);
-  for (int d = 0; d < a.ndim; d++)
-    printf("%s%zu", d ? " x " : "", a.n[d]);
+  printf("libpscr Helmholtz %dD: ", a.c.ndim);
+  for (int d = 0; d < a.c.ndim; d++)
+    printf("%s%zu", d ? " x " : "", a.c.n[d]);
   printf(" nodes, omega %.4g (%.1f points per wavelength), %s source, %s mesh, backend %s, "
          "radix %d, threads %d\n",
-         a.omega, 2 * M_PI / a.omega * (double)(a.n[0] - 1), a.gauss ? "gaussian" : "point",
-         ex_mesh_names[a.mesh], ex_backend_name(a.backend), a.radix, a.threads);
-  printf("  plan time               %.4f s\n", t_plan);
-  printf("  solve time              %.4f s (library: %.4f s)\n", t_solve, info.last_solve_seconds);
-  printf("  relative residual       %.3e  (||f - A u||_2 / ||f||_2)\n", res);
-  printf("  backward error          %.3e  (||f - A u|| / (||A|| ||u|| + ||f||), inf-norms)\n", bwd);
+         a.omega, 2 * M_PI / a.omega * (double)(a.c.n[0] - 1), a.gauss ? "gaussian" : "point",
+         ex_mesh_names[a.c.mesh], ex_backend_name(a.c.backend), a.c.radix, a.c.threads);
+  ex_print_run(t_plan, t_solve, plan, res, bwd);
   if (!a.gauss && ref > 0)
     printf("  vs free-space field     %.3e  (max |u - u_free| / max |u_free|, 0.1 <= r <= 0.4)\n",
            dev / ref);
-  if (a.png && a.ndim == 2) {
+  if (a.png && a.c.ndim == 2) {
 #ifdef PSCR_HAVE_PNG
-    if (!write_png(a.png, y, a.n, scale)) {
+    if (!write_png(a.png, y, a.c.n, scale)) {
       fprintf(stderr, "helmholtz: cannot write %s\n", a.png);
       goto cleanup;
     }
@@ -269,11 +221,8 @@ int main(int argc, char **argv) {
   goto cleanup;
 oom:
   st = PSCR_ERR_OUT_OF_MEMORY;
-fail:
-  fprintf(stderr, "helmholtz: %s\n", pscr_status_string(st));
 cleanup:
-  pscr_plan_destroy(plan);
-  pscr_context_destroy(ctx);
+  rc = ex_finish("helmholtz", st, rc, plan, ctx);
   for (int d = 0; d < 3; d++)
     free(x[d]), free(fac[d]);
   free(b), free(u), free(y), free(w1), free(w2);

@@ -8,67 +8,24 @@
 
 #include "../common/example_util.h"
 
-typedef struct {
-  int ndim;
-  size_t n[3];
-  ex_mesh mesh;
-  pscr_backend backend;
-  int threads, radix;
-} args;
+typedef ex_args args;
 
-static void usage(FILE *out) {
-  fprintf(out, "usage: poisson [options]\n"
-               "  --dim 2|3              dimension (default 2)\n"
-               "  --n N                  unknowns per direction (default 1023 in 2D, 127 in 3D)\n"
-               "  --n1 N --n2 N --n3 N   unknowns per direction, one at a time\n"
-               "  --mesh uniform|graded|geometric   (graded: x = (1 - cos(pi s))/2)\n"
-               "  --backend cpu|cuda|opencl         (default cpu)\n"
-               "  --threads T            CPU threads, 0 = all (default 0)\n"
-               "  --radix q              PSCR reduction factor (default 4)\n"
-               "  --help\n");
-}
-
-/* 0 = run, 1 = --help, -1 = bad usage */
-static int parse(int argc, char **argv, args *a) {
-  *a = (args){.ndim = 2, .mesh = EX_MESH_UNIFORM, .backend = PSCR_BACKEND_CPU, .radix = 4};
-  for (int i = 1; i < argc; i++) {
-    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0)
-      return 1;
-    if (v == NULL)
-      return fprintf(stderr, "poisson: %s needs a value\n", o), -1;
-    i++;
-    long k = strtol(v, NULL, 10);
-    if (strcmp(o, "--dim") == 0 && (k == 2 || k == 3))
-      a->ndim = (int)k;
-    else if (strcmp(o, "--n") == 0 && k > 0)
-      a->n[0] = a->n[1] = a->n[2] = (size_t)k;
-    else if (strncmp(o, "--n", 3) == 0 && o[3] >= '1' && o[3] <= '3' && !o[4] && k > 0)
-      a->n[o[3] - '1'] = (size_t)k;
-    else if (strcmp(o, "--mesh") == 0 && ex_mesh_parse(v, &a->mesh))
-      ;
-    else if (strcmp(o, "--backend") == 0 && ex_backend_parse(v, &a->backend))
-      ;
-    else if (strcmp(o, "--threads") == 0 && k >= 0)
-      a->threads = (int)k;
-    else if (strcmp(o, "--radix") == 0 && k >= 2)
-      a->radix = (int)k;
-    else
-      return fprintf(stderr, "poisson: bad option %s %s\n", o, v), -1;
-  }
-  for (int d = 0; d < 3; d++)
-    if (a->n[d] == 0)
-      a->n[d] = a->ndim == 2 ? 1023 : 127;
-  return 0;
-}
+static const char usage[] =
+    "usage: poisson [options]\n"
+    "  --dim 2|3              dimension (default 2)\n"
+    "  --n N                  unknowns per direction (default 1023 in 2D, 127 in 3D)\n"
+    "  --n1 N --n2 N --n3 N   unknowns per direction, one at a time\n"
+    "  --mesh uniform|graded|geometric   (graded: x = (1 - cos(pi s))/2)\n"
+    "  --backend cpu|cuda|opencl         (default cpu)\n"
+    "  --threads T            CPU threads, 0 = all (default 0)\n"
+    "  --radix q              PSCR reduction factor (default 4)\n"
+    "  --help\n";
 
 int main(int argc, char **argv) {
   args a;
-  int pr = parse(argc, argv, &a);
-  if (pr != 0) {
-    usage(pr > 0 ? stdout : stderr);
-    return pr > 0 ? 0 : 2;
-  }
+  int ex = ex_parse_args("poisson", usage, argc, argv, 1, 1023, 127, &a, NULL, NULL);
+  if (ex >= 0)
+    return ex;
   int rc = 1;
   pscr_status st = PSCR_OK;
   pscr_context *ctx = NULL;
@@ -89,7 +46,7 @@ int main(int argc, char **argv) {
     ex_mesh_steps(n + 1, x[d], h[d]);
     st = pscr_factor_poisson_fem(n, h[d], fac[d], fac[d] + n, fac[d] + 2 * n); /* (31) */
     if (st != PSCR_OK)
-      goto fail;
+      goto cleanup;
     prob.dim[d] = (pscr_factor){n, fac[d], fac[d] + n, fac[d] + 2 * n, NULL};
   }
   u = malloc(total * sizeof *u), b = malloc(total * sizeof *b), y = malloc(total * sizeof *y);
@@ -113,24 +70,9 @@ int main(int argc, char **argv) {
   }
   memcpy(y, b, total * sizeof *y);
 
-  if ((st = pscr_context_create(a.backend, 0, &ctx)) != PSCR_OK)
-    goto fail;
-  if (a.backend == PSCR_BACKEND_CPU && (st = pscr_context_set_threads(ctx, a.threads)) != PSCR_OK)
-    goto fail;
-  pscr_options opt;
-  pscr_options_default(&opt);
-  opt.radix = a.radix, opt.threads = a.threads;
-  double t0 = ex_wtime();
-  if ((st = pscr_plan_create(ctx, &prob, &opt, &plan)) != PSCR_OK)
-    goto fail;
-  double t_plan = ex_wtime() - t0;
-  t0 = ex_wtime();
-  if ((st = pscr_solve(plan, y)) != PSCR_OK)
-    goto fail; /* y: f in, solution out */
-  double t_solve = ex_wtime() - t0;
-  pscr_plan_info info;
-  if ((st = pscr_plan_get_info(plan, &info)) != PSCR_OK)
-    goto fail;
+  double t_plan, t_solve; /* y: f in, solution out */
+  if ((st = ex_plan_solve(&a, &prob, y, &ctx, &plan, &t_plan, &t_solve)) != PSCR_OK)
+    goto cleanup;
 
   double err = 0;
   for (size_t i = 0; i < total; i++)
@@ -143,20 +85,14 @@ int main(int argc, char **argv) {
     printf("%s%zu", d ? " x " : "", a.n[d]);
   printf(" unknowns, %s mesh, backend %s, radix %d, threads %d\n", ex_mesh_names[a.mesh],
          ex_backend_name(a.backend), a.radix, a.threads);
-  printf("  plan time               %.4f s\n", t_plan);
-  printf("  solve time              %.4f s (library: %.4f s)\n", t_solve, info.last_solve_seconds);
+  ex_print_run(t_plan, t_solve, plan, res, bwd);
   printf("  max nodal error         %.3e (relative %.3e)\n", err, err / umax);
-  printf("  relative residual       %.3e  (||f - A u||_2 / ||f||_2)\n", res);
-  printf("  backward error          %.3e  (||f - A u|| / (||A|| ||u|| + ||f||), inf-norms)\n", bwd);
   rc = 0;
   goto cleanup;
 oom:
   st = PSCR_ERR_OUT_OF_MEMORY;
-fail:
-  fprintf(stderr, "poisson: %s\n", pscr_status_string(st));
 cleanup:
-  pscr_plan_destroy(plan);
-  pscr_context_destroy(ctx);
+  rc = ex_finish("poisson", st, rc, plan, ctx);
   for (int d = 0; d < 3; d++)
     free(x[d]), free(h[d]), free(fac[d]);
   free(u), free(b), free(y), free(w1), free(w2);

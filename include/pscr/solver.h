@@ -34,16 +34,26 @@ typedef struct {
   pscr_td_algorithm innermost; /* solver for the innermost tridiagonal systems; AUTO by default */
   int threads;                 /* CPU threads for plan building and the CPU backend; 0 = all */
   const char *tuning_file;     /* kernel parameters from the autotuner; NULL = built-in defaults */
+  /* CUDA / OpenCL, 3D: device memory for the 2D subproblems solved together
+   * (bytes; at least one is); 0 = automatic, max(3 |f|, 1 GiB) */
+  size_t workspace_bytes;
 } pscr_options;
 
-/** Fills @p opt with the defaults (radix 4, AUTO, all threads, no tuning file). */
+/** Fills @p opt with the defaults (radix 4, AUTO, all threads, no tuning
+ * file, automatic workspace). */
 void pscr_options_default(pscr_options *opt);
 
 typedef struct pscr_plan pscr_plan;
 
 /** Builds everything that depends only on the matrix: partition sets, the
  * generalized eigenpairs (CPU), and uploads them to the device. The plan keeps
- * copies: the caller may free the factor arrays afterwards.
+ * copies: the caller may free the factor arrays afterwards. On CUDA / OpenCL
+ * it also allocates all device workspace (a copy of f for pscr_solve
+ * included); a problem that does not fit gives PSCR_ERR_OUT_OF_MEMORY. There
+ * the innermost AUTO solves each shifted system (each step's batch of them
+ * where the fused kernels do not fit local memory) without pivoting when
+ * every row is strictly dominant, else with diagonal pivoting (LAPACK:
+ * PSCR_ERR_UNSUPPORTED).
  * @param opt NULL = defaults.
  * @return PSCR_ERR_INVALID_ARGUMENT (NULL, ndim not 2 or 3, n == 0, NULL factor
  *         array, unknown dtype or option, radix < 2, c_im != 0 for PSCR_F64,
@@ -59,13 +69,19 @@ pscr_status pscr_plan_create(pscr_context *ctx, const pscr_problem *problem,
  * @return PSCR_ERR_SINGULAR when a shifted inner system is singular (f is then
  *         unspecified), PSCR_ERR_INVALID_ARGUMENT for NULL. */
 pscr_status pscr_solve(pscr_plan *plan, void *f);
-/** Same with the vector already on the plan's device. */
+/** Same with the vector already on the plan's device.
+ * @return PSCR_ERR_INVALID_ARGUMENT for NULL, an array of another dtype or
+ *         backend (GPU backends: of another context) or of fewer elements than
+ *         the problem; otherwise as pscr_solve. */
 pscr_status pscr_solve_array(pscr_plan *plan, pscr_array *f);
 
 typedef struct {
   double plan_seconds;       /* time of pscr_plan_create */
   double last_solve_seconds; /* device/CPU time of the last solve, transfers excluded */
   size_t device_bytes;       /* memory the plan holds on its device */
+  /* host <-> device copies of the last pscr_solve (host data): seconds, not in
+   * last_solve_seconds; 0 on the CPU and after pscr_solve_array */
+  double last_transfer_seconds;
 } pscr_plan_info;
 
 pscr_status pscr_plan_get_info(const pscr_plan *plan, pscr_plan_info *info);

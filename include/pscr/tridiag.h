@@ -37,7 +37,19 @@ typedef struct {
  * overwritten by x. A single system is batch = 1, stride = n.
  * @param report may be NULL.
  * @return PSCR_ERR_SINGULAR when a zero pivot is met (b untouched),
- *         PSCR_ERR_NONFINITE for NaN/Inf in dl, d or du (b untouched). */
+ *         PSCR_ERR_NONFINITE for NaN/Inf in dl, d or du (b untouched).
+ *
+ * Larger than the device (CUDA, OpenCL; batch == 1): when the arrays and the
+ * solver's scratch would not fit the device's memory, the system is solved
+ * by streaming chunks of rows through the device (SPIKE over the chunks, seed
+ * 001 section IV-B; AUTO solves each chunk with SPIKE_DIAG_PIVOT, or
+ * CR_PCR_THOMAS when the matrix is strictly diagonally dominant). Then
+ * report->partitions is the number of chunks, a NaN/Inf in b is refused
+ * (PSCR_ERR_NONFINITE), and a singular chunk gives PSCR_ERR_SINGULAR (b
+ * untouched) even where the whole matrix is not singular.
+ * The environment variable PSCR_TD_CHUNK_ROWS=<rows> (a positive integer)
+ * forces this path for every such single system, with at most <rows> rows
+ * per chunk (tests, CI); other values are ignored. */
 pscr_status pscr_tridiag_solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
                                size_t batch, size_t stride, const void *dl, const void *d,
                                const void *du, void *b, pscr_td_report *report);

@@ -1,8 +1,8 @@
-/* Global-memory kernels: copy-in / copy-out of compact work arrays, the input
- * scan for AUTO, one cyclic-reduction level (seed 004; stage A of seed 003
- * section 4.4 when the system is too large for local memory) and one parallel
- * cyclic-reduction level. Work arrays are compact: system s, row i at s*n + i.
- * One work-item per row (or per reduced row); 1D launches. */
+/* Global-memory kernels: copy-in / copy-out of compact work arrays, the
+ * restore of b after a failed one-pass solve, the input scan for AUTO, one
+ * cyclic-reduction level (seed 004) and one parallel cyclic-reduction level
+ * (the CR and PCR baselines). Work arrays are compact: system s, row i at
+ * s*n + i. One work-item per row (or per reduced row); 1D launches. */
 #ifndef PSCR_TD_CR_H
 #define PSCR_TD_CR_H
 
@@ -33,6 +33,16 @@ KERNEL void td_put(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *x,
   scalar v = x[g];
   if (div) v = S_DIV(v, d[g]);
   b[td_rhs_index(TD_SRC_ARGS, sys, r)] = v;
+}
+
+/* The right-hand sides saved by a one-pass solve (td_tile_solve's bsave,
+ * compact) written back after a flag was raised: b as it was before the solve. */
+KERNEL void td_restore(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *saved,
+                       GLOBAL scalar *b, const GLOBAL int *flags) {
+  long g = TD_GID();
+  if (g >= total || !(flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR])) return;
+  long sys = g / n, r = g - sys * n;
+  b[td_rhs_index(TD_SRC_ARGS, sys, r)] = saved[g];
 }
 
 /* AUTO's proof of safety: every row strictly dominant, |d| > |a|_1 + |c|_1

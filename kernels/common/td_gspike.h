@@ -22,7 +22,11 @@
  * A block no level can solve raises TD_FLAG_FALLBACK: the host solves again
  * on the grid shifted by q/2 rows (a near-singular leading part of a block,
  * the CPU's BLOCK_FAILED, is seldom one again), and after a second failure
- * solves every system as one partition (td_gs_whole, global memory). */
+ * solves every system as one partition (td_gs_whole, global memory; td_put
+ * of td_cr.h then writes x, so b stays untouched if a system is singular).
+ * Where LOCAL_ARRAY is sized at compile time (OpenCL) the host sets the
+ * work-items per group (TD_GW, TD_GS_LW, TD_GS_RW, TD_GS_DW) so that every
+ * kernel's local array fits the device's local memory. */
 #ifndef PSCR_TD_GSPIKE_H
 #define PSCR_TD_GSPIKE_H
 
@@ -36,6 +40,15 @@
 #endif
 #ifndef TD_GP
 #define TD_GP 16 /* pairs per block of a reduced level */
+#endif
+#ifndef TD_GS_LW
+#define TD_GS_LW 64 /* most work-items of td_gs_level (OpenCL local sizes) */
+#endif
+#ifndef TD_GS_RW
+#define TD_GS_RW 64 /* most work-items of td_gs_recover (OpenCL local sizes) */
+#endif
+#ifndef TD_GS_DW
+#define TD_GS_DW 8 /* most work-items of td_gs_direct (OpenCL local sizes) */
 #endif
 #define TD_GS_DIRECT 64 /* reduced levels of at most this many pairs are solved directly */
 
@@ -173,7 +186,7 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
     skip = phase == 1 && (flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR] ||
                           flags[TD_FLAG_FALLBACK]);
   BARRIER(); /* before any work-item may raise skip (racecheck) */
-  if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b)) {
+  if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, 0)) {
     flags[TD_FLAG_NONFINITE] = 1;
     skip = 1;
   }
@@ -277,7 +290,7 @@ DEVICE void td_gs_scatter(GLOBAL scalar *pr, long cnt, long j0, long m, const LO
 KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scalar *pr,
                         long cnt, GLOBAL scalar *nx, long ncnt, GLOBAL scalar *yb,
                         GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, 6 * 64 * (2 * TD_GP + 1));
+  LOCAL_ARRAY(scalar, sm, 6 * TD_GS_LW * (2 * TD_GP + 1));
   TD_GS_SLOT(2 * GP);
   long gi = GROUP_ID() * W + t;
   if (gi >= blocks) return;
@@ -310,7 +323,7 @@ KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scal
 /* Level k from level k + 1's solution (spike_tmpl.c level_recover). */
 KERNEL void td_gs_recover(long np, long GP, long G, long blocks, GLOBAL scalar *pr, long cnt,
                           const GLOBAL scalar *nx, long ncnt, const GLOBAL scalar *yb) {
-  LOCAL_ARRAY(scalar, sm, 3 * 64 * (2 * TD_GP + 1));
+  LOCAL_ARRAY(scalar, sm, 3 * TD_GS_RW * (2 * TD_GP + 1));
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), R = 2 * (int)GP + 1, S = W * R, o = t * R;
   LOCAL_P scalar *sx = sm, *sw = sm + S, *sv = sm + 2 * S;
   long gi = GROUP_ID() * W + t;
@@ -332,7 +345,7 @@ KERNEL void td_gs_recover(long np, long GP, long G, long blocks, GLOBAL scalar *
 
 /* The last level (np <= TD_GS_DIRECT pairs per system): one work-item per system. */
 KERNEL void td_gs_direct(long np, long batch, GLOBAL scalar *pr, long cnt, GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, 6 * 8 * (2 * TD_GS_DIRECT + 1));
+  LOCAL_ARRAY(scalar, sm, 6 * TD_GS_DW * (2 * TD_GS_DIRECT + 1));
   TD_GS_SLOT(2 * TD_GS_DIRECT);
   long sys = GROUP_ID() * W + t;
   if (sys >= batch) return;
@@ -345,14 +358,15 @@ KERNEL void td_gs_direct(long np, long batch, GLOBAL scalar *pr, long cnt, GLOBA
 }
 
 /* Fallback: every system as one partition (gspike_tmpl.c with p = 1), one
- * work-item per system, R and the spikes in global scratch (6 n per system). */
-KERNEL void td_gs_whole(TD_SRC_PARAMS, long n, long batch, GLOBAL scalar *scr,
-                        GLOBAL scalar *b, GLOBAL int *flags) {
+ * work-item per system, R and the spikes in global scratch: six arrays of
+ * batch n (compact) at scr + k ld. x is left in the fourth (f), for td_put. */
+KERNEL void td_gs_whole(TD_SRC_PARAMS, long n, long batch, long ld, GLOBAL scalar *scr,
+                        const GLOBAL scalar *b, GLOBAL int *flags) {
   long sys = TD_GID();
   if (sys >= batch) return;
-  long tot = n * batch, o = sys * n;
-  GLOBAL scalar *dl = scr + o, *d = scr + tot + o, *du = scr + 2 * tot + o, *f = scr + 3 * tot + o;
-  GLOBAL scalar *w = scr + 4 * tot + o, *v = scr + 5 * tot + o;
+  long o = sys * n;
+  GLOBAL scalar *dl = scr + o, *d = scr + ld + o, *du = scr + 2 * ld + o, *f = scr + 3 * ld + o;
+  GLOBAL scalar *w = scr + 4 * ld + o, *v = scr + 5 * ld + o;
   for (long r = 0; r < n; r++) {
     scalar ra, rd, rc;
     td_row(TD_SRC_ARGS, sys, r, n, &ra, &rd, &rc, flags);
@@ -363,12 +377,7 @@ KERNEL void td_gs_whole(TD_SRC_PARAMS, long n, long batch, GLOBAL scalar *scr,
   }
   scalar zeta, db;
   int st = td_qr_global(dl, d, du, f, w, v, n, S_ZERO, S_ZERO, S_ZERO, S_ZERO, 0, 0, 1, &zeta, &db);
-  if (st != TD_QR_OK) {
-    flags[TD_FLAG_SINGULAR] = 1;
-    return;
-  }
-  if (flags[TD_FLAG_NONFINITE]) return;
-  for (long r = 0; r < n; r++) b[td_rhs_index(TD_SRC_ARGS, sys, r)] = f[r];
+  if (st != TD_QR_OK) flags[TD_FLAG_SINGULAR] = 1;
 }
 
 #endif

@@ -11,15 +11,19 @@
  *      1x1/2x2 diagonal pivoting of seed 001 eqs. (11)-(12) (pivot = 1), with
  *      the left and right spikes (seed 001 eqs. (3)-(7));
  *   2. the partitions' node records (tops and bottoms of y, w, v) are merged
- *      pairwise in local memory, log2(W) levels (recursive SPIKE, seed 001
- *      section II and td_spike.h), up to one record for the tile;
+ *      pairwise in local memory, log2(W) levels (recursive SPIKE "on the
+ *      fly", seed 001 section II: see td_merge_up), up to one record for the
+ *      tile;
  *   3. the outside values come down the same levels, each work-item
  *      back-substitutes its partition and the tile is stored coalesced.
  * A system of at most W * q rows is one tile and one pass (td_tile_solve:
  * each input read once, x written once). Larger systems take three passes:
  * td_tile_fwd (tile records), td_tile_gup / td_tile_gdown (the tiles'
  * reduced system, 2 * W records per group and level) and td_tile_bwd (the
- * tile again, now with its outside values).
+ * tile again, now with its outside values). td_tile_solve stores x over b as
+ * soon as its system is solved; with bsave set it first keeps b's rows there
+ * (compact), so that the host can put b back (td_restore of td_cr.h) when
+ * another system of the batch raised a flag.
  *
  * Local memory (one buffer): A, D, C, X of W*(q+1) scalars each, then the
  * node area of 8 fields x 2W (6 record fields, then xl and xr), so
@@ -28,7 +32,22 @@
 #ifndef PSCR_TD_TILE_H
 #define PSCR_TD_TILE_H
 
-#include "common/td_spike.h"
+#include "common/td_rows.h"
+
+/* A node record (a partition, or a merged run of partitions): the tops and
+ * bottoms of y = A_p^{-1} f, w = A_p^{-1} (wl e_1), v = A_p^{-1} (wr e_m),
+ * field f of node k at nd[f * NS + k]. */
+#define TD_NODE_YT 0
+#define TD_NODE_YB 1
+#define TD_NODE_WT 2
+#define TD_NODE_WB 3
+#define TD_NODE_VT 4
+#define TD_NODE_VB 5
+
+/* (sqrt(5) - 1) / 2: the Bunch-Kaufman constant of seed 001. */
+#define TD_KAPPA 0.6180339887498949
+
+DEVICE double td_max(double a, double b) { return a > b ? a : b; }
 
 #ifndef TD_TQ
 #define TD_TQ 16
@@ -43,11 +62,12 @@
 
 #define TD_PAD(i, lq) ((i) + ((i) >> (lq)))
 
-/* Coalesced load of rows r0 .. r0 + rows - 1 of system sys into A, D, C, X.
- * Returns 0 if an entry is NaN/Inf. */
+/* Coalesced load of rows r0 .. r0 + rows - 1 of system sys into A, D, C, X;
+ * with save set, b's rows are also copied to save[sys * n + row]. Returns 0
+ * if an entry is NaN/Inf. */
 DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int lq,
                         LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar *sc,
-                        LOCAL_P scalar *sx, const GLOBAL scalar *b) {
+                        LOCAL_P scalar *sx, const GLOBAL scalar *b, GLOBAL scalar *save) {
   int W = (int)LOCAL_SIZE(), ok = 1;
   /* 8 rows per work-item in flight before the first store; rows before the
    * system (r0 + i < 0: the shifted partition grid of td_gspike.h) are
@@ -75,6 +95,7 @@ DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int 
         sd[p] = d[u];
         sc[p] = c[u];
         sx[p] = f[u];
+        if (save != 0 && r0 + i >= 0) save[sys * n + r0 + i] = f[u];
       }
     }
   }
@@ -88,9 +109,12 @@ DEVICE void td_tile_store(TD_SRC_PARAMS, long sys, long r0, int rows, int lq,
     if (r0 + i >= 0) b[td_rhs_index(TD_SRC_ARGS, sys, r0 + i)] = sx[TD_PAD(i, lq)];
 }
 
-/* Step 1 on rows o .. o + mm - 1 (mm >= 1): the factorization of td_part_fwd
- * in local memory, then the node record rec[0..5] (TD_NODE_* order) and the
- * right spike's last two values (*vlast, *v2). Returns 0 on a zero pivot. */
+/* Step 1 on rows o .. o + mm - 1 (mm >= 1), in local memory: the partition
+ * is solved for f, wl e_1 and wr e_mm at once (seed 001 eqs. (3)-(7)); every
+ * pivot step leaves x_i = y_i - u_i x_next(i) (next = i + 1, or i + 2 after
+ * the first row of a 2x2 pivot), so u, y, w overwrite C, X, A and D keeps the
+ * pivot size. Then the node record rec[0..5] (TD_NODE_* order) and the right
+ * spike's last two values (*vlast, *v2). Returns 0 on a zero pivot. */
 DEVICE int td_tile_factor(LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar *sc,
                           LOCAL_P scalar *sx, int o, int mm, int pivot, scalar *rec,
                           scalar *vlast_out, scalar *v2_out) {
@@ -212,7 +236,11 @@ DEVICE void td_tile_backsub(const LOCAL_P scalar *sa, const LOCAL_P scalar *sd,
 
 /* Step 2, up: node records of cnt0 nodes at nd[f * NS + k] (level 0) are
  * merged level by level (level l + 1 right after level l); returns the index
- * of the root. *bad is raised on a singular junction. */
+ * of the root. *bad is raised on a singular junction. A merged node S of
+ * neighbours L, R keeps x_S = y_S - w_S xl - v_S xr (xl / xr: the solution
+ * just outside S); at the junction the last unknown bL of L and the first tR
+ * of R satisfy [1 vLb; wRt 1] [bL; tR] = [yLb - wLb xl; yRt - vRt xr],
+ * D = 1 - vLb wRt (seed 001 section II). */
 DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   int off = 0, cnt = cnt0;
@@ -231,7 +259,7 @@ DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad) {
       scalar D = S_FMS(S_ONE, vLb, wRt);
       if (S_ISZERO(D)) *bad = 1;
       scalar rD = S_DIV(S_ONE, D);
-      /* tR = tR0 + tRl xl + tRr xr,  bL = bL0 + bLl xl + bLr xr (td_spike.h) */
+      /* tR = tR0 + tRl xl + tRr xr,  bL = bL0 + bLl xl + bLr xr */
       scalar tR0 = S_MUL(S_FMS(yRt, wRt, yLb), rD), tRl = S_MUL(S_MUL(wRt, wLb), rD);
       scalar tRr = S_NEG(S_MUL(vRt, rD));
       scalar bL0 = S_MUL(S_FMS(yLb, vLb, yRt), rD), bLl = S_NEG(S_MUL(wLb, rD));
@@ -291,14 +319,14 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0) {
 /* The steps shared by the one-pass, forward and backward tile kernels: load,
  * factor, merge up. Returns the root index; the caller's registers keep what
  * step 3 needs. */
-#define TD_TILE_BEGIN(bad0)                                                                        \
+#define TD_TILE_BEGIN(bad0, save)                                                                  \
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                          \
   LOCAL int bad;                                                                                   \
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1), NS = 2 * W;       \
   LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;    \
   if (t == 0) bad = (bad0);                                                                        \
   BARRIER();                                                                                       \
-  if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b)) {                       \
+  if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, save)) {                 \
     flags[TD_FLAG_NONFINITE] = 1;                                                                  \
     bad = 1;                                                                                       \
   }                                                                                                \
@@ -327,12 +355,13 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0) {
   }                                                                                                \
   td_tile_store(TD_SRC_ARGS, sys, r0, rows, lq, sx, b)
 
-/* One group per system of n <= W q rows: every input read once, x written once. */
+/* One group per system of n <= W q rows: every input read once, x written
+ * once (and b's rows to bsave unless it is null). */
 KERNEL void td_tile_solve(TD_SRC_PARAMS, long n, int lq, int pivot, GLOBAL scalar *b,
-                          GLOBAL int *flags) {
+                          GLOBAL scalar *bsave, GLOBAL int *flags) {
   long sys = GROUP_ID(), r0 = 0;
   int rows = (int)n;
-  TD_TILE_BEGIN(0);
+  TD_TILE_BEGIN(0, bsave);
   if (t == 0) {
     nd[6 * NS + root] = S_ZERO;
     nd[7 * NS + root] = S_ZERO;
@@ -347,7 +376,7 @@ KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
                         const GLOBAL scalar *b, GLOBAL scalar *recs, GLOBAL int *flags) {
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
-  TD_TILE_BEGIN(0);
+  TD_TILE_BEGIN(0, 0);
   (void)vlast;
   (void)v2;
   if (bad && t == 0) flags[TD_FLAG_SINGULAR] = 1;
@@ -360,7 +389,7 @@ KERNEL void td_tile_bwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   /* an earlier pass failed: compute (barriers stay uniform), store nothing */
-  TD_TILE_BEGIN(flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR]);
+  TD_TILE_BEGIN(flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR], 0);
   if (t == 0) {
     nd[6 * NS + root] = outs[g];
     nd[7 * NS + root] = outs[cnt + g];
@@ -371,8 +400,9 @@ KERNEL void td_tile_bwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
 
 /* Pass 2 on the tiles' records: group g merges children k*C .. of system
  * g / Pp (C = 2 W, Pc children and Pp = ceil(Pc / C) parents per system) into
- * parent g. Record fields at v[f * count + index] as in td_spike.h; the node
- * area has NS = 2 C slots per field (all levels of C children). */
+ * parent g. Record fields at v[f * count + index] (TD_NODE_* order), outside
+ * values xl at o[index], xr at o[count + index]; the node area has NS = 2 C
+ * slots per field (all levels of C children). */
 DEVICE int td_gmerge_load(long Pc, long cc, const GLOBAL scalar *vc, long Pp, LOCAL_P scalar *nd,
                           int NS, long *first) {
   long g = GROUP_ID(), sys = g / Pp, k = g - sys * Pp, C = NS / 2;

@@ -1,6 +1,10 @@
 /* CUDA shim for the single-source tridiagonal kernels of kernels/common:
  * the dialect macros, then the kernel bodies. Compiled at run time by NVRTC
- * with -DPSCR_COMPLEX=0|1 and the tuning parameters as -D macros. */
+ * with -DPSCR_COMPLEX=0|1 (src/backend/cuda/cuda_program.c); local arrays are
+ * dynamic shared memory sized by each launch, so no size is compiled in.
+ * The CUDA emulator (tools/cuda_emu) includes this file with its own dialect
+ * (PSCR_KERNEL_DIALECT), so the list of kernel files below is kept once. */
+#ifndef PSCR_KERNEL_DIALECT
 #define KERNEL extern "C" __global__
 #define GLOBAL
 #define LOCAL __shared__
@@ -15,12 +19,13 @@
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]
 #define ATOMIC_ADD(p, v) atomicAdd(p, v)
 typedef unsigned char uchar;
+#endif
 
 #include "common/td_scalar.h"
 #include "common/td_rows.h"
 #include "common/td_cr.h"
-#include "common/td_part.h"
-#include "common/td_smem.h"
-#include "common/td_spike.h"
+#include "common/td_thomas.h"
 #include "common/td_tile.h"
 #include "common/td_gspike.h"
+#include "common/pscr_stages.h"
+#include "common/pscr_tile.h"

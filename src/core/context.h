@@ -62,6 +62,10 @@ struct pscr_backend_ops {
   /* GPU backends: fills the shared device interface of src/backend/gpu (the
    * PSCR stages and tridiagonal drivers run on it); NULL on the CPU. */
   pscr_status (*gpu)(pscr_context *ctx, struct gpu_device *g);
+  /* Optional (NULL = unknown: no automatic chunking of host-data solves,
+   * src/tridiag/chunked.c): bytes the context can still allocate on its
+   * device for one solve, and the device's memory size. */
+  pscr_status (*mem_info)(pscr_context *ctx, size_t *free_bytes, size_t *total_bytes);
 };
 
 /* The backends compiled into this build; NULL entries answer "not available". */

@@ -5,8 +5,11 @@
  * caller names the rows it wants and the full eigenvector matrix is never
  * stored (O(m) memory per eigenvector, O(m^2) time per block).
  *
- * Thread-safe; single-threaded per call (the PSCR driver runs independent
- * blocks in parallel). No printing. */
+ * Thread-safe. Called inside an OpenMP parallel region (the plan's loop over
+ * blocks), a large block's eigenvectors run as tasks, in chunks of the
+ * spectrum that the idle threads of the team pick up; the result does not
+ * depend on the thread count. Outside a parallel region, one thread. No
+ * printing. */
 #ifndef PSCR_EIGEN_H
 #define PSCR_EIGEN_H
 

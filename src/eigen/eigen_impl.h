@@ -35,6 +35,14 @@ pscr_status eigen_crawford_z(size_t n, const double complex *ad, const double co
 pscr_status eigen_lr_z(size_t n, double complex *a, double complex *b, double complex *lam,
                        double complex *work);
 
+/* Row excess (excess_tmpl.c): ex_i = d_i - k_{i-1} o_{i-1} - k_i o_i with
+ * k_e = -1 where Re so_e < 0, else +1, to about eps |ex_i| (compensated). With
+ * so = o = A's off-diagonal, the row sums of a Poisson-like A exactly. */
+void eigen_row_excess_d(size_t n, const double *d, const double *o, const double *so,
+                        double *ex);
+void eigen_row_excess_z(size_t n, const double complex *d, const double complex *o,
+                        const double complex *so, double complex *ex);
+
 /* The whole computation for one dtype (arguments already checked finite). */
 pscr_status eigen_pencil_d(size_t m, const double *ad, const double *ao, const double *md,
                            const double *mo, size_t nrows, const size_t *rows, double *lambda,

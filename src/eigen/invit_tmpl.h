@@ -4,6 +4,7 @@
 #ifndef PSCR_EIGEN_INVIT_TMPL_H
 #define PSCR_EIGEN_INVIT_TMPL_H
 
+#include <float.h>
 #include <stddef.h>
 
 #include "core/scalar.h"
@@ -12,6 +13,12 @@
 #define EIGEN_CLUSTER 1e-5 /* relative window of reorthogonalization */
 #define EIGEN_WINDOW 256   /* at most this many previous vectors kept for it */
 #define EIGEN_BATCH 4      /* isolated eigenvalues iterated together (latency hiding) */
+#define EIGEN_LD_FRACTION (1.0 / 128) /* long double last step for |lambda| <= this * lmax */
+/* ... where long double is x87's 64-bit significand: fast enough in hardware
+ * (a software binary128, as on AArch64, would cost too much; a double one
+ * would not help). */
+#define EIGEN_LD_STEP (LDBL_MANT_DIG == 64)
+#define EIGEN_CHUNK 256    /* eigenvalues per chunk of a large block (a parallel task) */
 
 #if PSCR_Z
 #define S_IMAG(x) cimag(x)
@@ -29,14 +36,24 @@
 typedef struct {
   size_t n;
   const T *ad, *ao, *md, *mo;
+  const T *ex;         /* row excess of A (eigen_row_excess): y^T A y in edge form */
   double anorm, mnorm; /* inf-norms */
   double delta;        /* reorthogonalize against vectors with |lambda_j - s| <= delta */
+  double lmax;         /* the largest |eigenvalue| of the block */
 } FN(eigen_blk);
+
+/* Long double scalars of the last inverse iteration step (invit_ld_tmpl.c). */
+#if PSCR_Z
+typedef long double complex FN(eigen_ld);
+#else
+typedef long double FN(eigen_ld);
+#endif
 
 /* Workspace for blocks of order <= m. */
 typedef struct {
   T *b, *t;                     /* right-hand sides (n * EIGEN_BATCH), a temporary (n) */
-  T *start;                     /* the start vector (random, fixed per call) */
+  const T *start;               /* the start vector (random, fixed per call) */
+  FN(eigen_ld) *ldw;            /* 4 n long double scalars (eigen_ld_step) */
   T *l, *ui, *u1, *u2;          /* LU of A - s_j M, interleaved [i * nb + j] */
   unsigned char *piv;           /* row interchanges, interleaved */
   T *slot[EIGEN_WINDOW];        /* previous vectors: w_j (n) then M w_j (n), oldest first */
@@ -44,10 +61,16 @@ typedef struct {
   size_t nw, m;
 } FN(eigen_ws);
 
+/* y = (A - s M)^-1 M y / its max norm, factored and solved in long double
+ * (partial pivoting; pivots below eps_ld (||A|| + |s| ||M||) raised to that).
+ * ldw: 4 n scalars. */
+void FN(eigen_ld_step)(const FN(eigen_blk) * B, T s, T *y, FN(eigen_ld) * ldw);
+
 /* Eigenvectors for the nb <= EIGEN_BATCH estimates s[0..nb), each started
  * from the random vector w->start: out[j] gets w_j (n) with
  * w_j^T M w_j = 1 and then M w_j (n). With nb > 1 no vector may need
- * reorthogonalization. s[j] is refined on return (complex: Rayleigh quotient). */
+ * reorthogonalization. s[j] is refined on return: the Rayleigh quotient of
+ * w_j with y^T A y in edge form (small eigenvalues to high relative accuracy). */
 pscr_status FN(eigen_vectors)(const FN(eigen_blk) * B, T *s, size_t nb,
                               FN(eigen_ws) * w, T **out);
 

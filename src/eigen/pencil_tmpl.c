@@ -2,7 +2,8 @@
  * unreduced blocks, eigenvalues per block (eigen_values_*), then eigenvectors
  * block by block in ascending order (invit_tmpl.c), keeping only the wanted
  * components of each (seed 003 (24)-(28)) and a short window of previous
- * vectors for reorthogonalization: O(m) memory per vector, never m x m. */
+ * vectors for reorthogonalization: O(m) memory per vector, never m x m.
+ * A large block's spectrum is cut into chunks at wide gaps, run as tasks. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,21 +57,21 @@ static void FN(drop_oldest)(FN(eigen_ws) * w) {
   w->slot[--w->nw] = f;
 }
 
-/* Block [p, p+n): vectors for lam[0..n) (ascending real part), written to the
- * output positions rank[0..n). */
+/* Block [p, p + B->n): vectors for lam[0..nk) (ascending real part), written
+ * to the output positions rank[0..nk). */
 static pscr_status FN(block_vectors)(const FN(eigen_blk) * B, size_t p, const T *lam,
-                                     const size_t *rank, size_t nrows, const size_t *rows,
-                                     T *lambda, T *comp, FN(eigen_ws) * w) {
+                                     const size_t *rank, size_t nk, size_t nrows,
+                                     const size_t *rows, T *lambda, T *comp, FN(eigen_ws) * w) {
   size_t n = B->n;
   w->nw = 0;
-  for (size_t k = 0; k < n;) {
+  for (size_t k = 0; k < nk;) {
     /* Vectors left of the window can never be needed again (ascending order). */
     while (w->nw > 0 && S_REAL(w->slam[0]) < S_REAL(lam[k]) - B->delta) FN(drop_oldest)(w);
     /* A batch: lam[k] alone if it needs reorthogonalization, else with the
      * following eigenvalues that are isolated from the window and each other. */
     size_t nb = 1;
     if (FN(isolated)(B, w, lam[k]))
-      while (nb < EIGEN_BATCH && k + nb < n && FN(isolated)(B, w, lam[k + nb])) {
+      while (nb < EIGEN_BATCH && k + nb < nk && FN(isolated)(B, w, lam[k + nb])) {
         size_t j = 0;
         while (j < nb && S_ABS(lam[k + j] - lam[k + nb]) > B->delta) j++;
         if (j < nb) break;
@@ -99,6 +100,90 @@ static pscr_status FN(block_vectors)(const FN(eigen_blk) * B, size_t p, const T 
   return PSCR_OK;
 }
 
+/* Workspace of one chunk of vectors of a block of order n. */
+static pscr_status FN(ws_alloc)(FN(eigen_ws) * w, size_t n, const T *start) {
+  size_t nbn = EIGEN_BATCH * n;
+  memset(w, 0, sizeof *w);
+  w->m = n, w->start = start;
+  w->t = malloc((n + 5 * nbn) * sizeof *w->t);
+  w->piv = malloc(nbn);
+  w->ldw = malloc(4 * n * sizeof *w->ldw);
+  if (w->t == NULL || w->piv == NULL || w->ldw == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  w->b = w->t + n, w->l = w->b + nbn, w->ui = w->l + nbn, w->u1 = w->ui + nbn;
+  w->u2 = w->u1 + nbn;
+  return PSCR_OK;
+}
+
+static void FN(ws_free)(FN(eigen_ws) * w) {
+  for (size_t j = 0; j < EIGEN_WINDOW; j++) free(w->slot[j]);
+  free(w->t), free(w->piv), free(w->ldw);
+}
+
+/* What the chunks of one unreduced block share (read-only but the outputs,
+ * which each chunk writes at its own positions). */
+typedef struct {
+  const FN(eigen_blk) * B;
+  size_t p, nrows;
+  const T *lam, *start;
+  const size_t *rank, *rows;
+  T *lambda, *comp;
+} FN(vec_job);
+
+static pscr_status FN(chunk_vectors)(const FN(vec_job) * J, size_t k0, size_t k1) {
+  FN(eigen_ws) w;
+  pscr_status st = FN(ws_alloc)(&w, J->B->n, J->start);
+  if (st == PSCR_OK)
+    st = FN(block_vectors)(J->B, J->p, J->lam + k0, J->rank + k0, k1 - k0, J->nrows, J->rows,
+                           J->lambda, J->comp, &w);
+  FN(ws_free)(&w);
+  return st;
+}
+
+/* Chunks of about EIGEN_CHUNK eigenvalues, cut only at gaps wider than delta:
+ * no vector then needs orthogonalizing against another chunk's, which is why
+ * chunks can run in parallel. The cuts depend on the spectrum alone, so the
+ * vectors do not depend on the thread count. cut: n / EIGEN_CHUNK + 2 entries.
+ * @return the number of chunks. */
+static size_t FN(chunk_cuts)(size_t n, const T *lam, double delta, size_t *cut) {
+  size_t nc = 0, k = EIGEN_CHUNK;
+  cut[0] = 0;
+  while (k + EIGEN_CHUNK / 2 <= n) {
+    if (S_REAL(lam[k]) - S_REAL(lam[k - 1]) > delta) {
+      cut[++nc] = k;
+      k += EIGEN_CHUNK;
+    } else {
+      k++;
+    }
+  }
+  cut[++nc] = n;
+  return nc;
+}
+
+/* The vectors of one unreduced block: its chunks as OpenMP tasks, which the
+ * idle threads of an enclosing parallel region (the plan's loop over blocks)
+ * pick up; outside one they run in turn. */
+static pscr_status FN(unreduced_vectors)(const FN(vec_job) * J) {
+  size_t n = J->B->n, *cut = malloc((n / EIGEN_CHUNK + 2) * sizeof *cut);
+  if (cut == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  size_t nc = FN(chunk_cuts)(n, J->lam, J->B->delta, cut);
+  pscr_status st = PSCR_OK;
+  if (nc == 1) {
+    st = FN(chunk_vectors)(J, 0, n);
+  } else {
+    long long nch = (long long)nc;
+#pragma omp taskloop grainsize(1) shared(st)
+    for (long long c = 0; c < nch; c++) {
+      pscr_status s = FN(chunk_vectors)(J, cut[c], cut[c + 1]);
+      if (s != PSCR_OK) {
+#pragma omp critical(pscr_eigen_chunk_status)
+        if (st == PSCR_OK) st = s;
+      }
+    }
+  }
+  free(cut);
+  return st;
+}
+
 /* Sorts (lambda, comp rows) by ascending real part if a refinement moved an
  * eigenvalue past its neighbour. */
 static pscr_status FN(final_sort)(size_t m, size_t nrows, T *lambda, T *comp) {
@@ -125,26 +210,18 @@ static pscr_status FN(final_sort)(size_t m, size_t nrows, T *lambda, T *comp) {
 pscr_status FN(eigen_pencil)(size_t m, const T *ad, const T *ao, const T *md, const T *mo,
                              size_t nrows, const size_t *rows, T *lambda, T *comp) {
   pscr_status st = PSCR_OK;
-  FN(eigen_ws) w;
-  memset(&w, 0, sizeof w);
-  w.m = m;
-  const size_t nbm = EIGEN_BATCH * m;
-  T *lam = malloc((3 * m + 5 * nbm) * sizeof *lam); /* >= 11m: eigen_values needs 10m */
+  T *lam = malloc(13 * m * sizeof *lam); /* lam, 10 m of work for eigen_values, start, ex */
   size_t *rank = malloc(m * sizeof *rank);
   FN(key) *key = malloc(m * sizeof *key);
-  w.piv = malloc(nbm);
-  if (lam == NULL || rank == NULL || key == NULL || w.piv == NULL) {
+  if (lam == NULL || rank == NULL || key == NULL) {
     st = PSCR_ERR_OUT_OF_MEMORY;
     goto cleanup;
   }
-  T *work = lam + m;
-  _Static_assert(5 * EIGEN_BATCH + 2 >= 10, "eigen_values needs 10 m of work");
-  w.t = work, w.b = work + m, w.l = w.b + nbm, w.ui = w.l + nbm, w.u1 = w.ui + nbm;
-  w.u2 = w.u1 + nbm, w.start = w.u2 + nbm;
+  T *work = lam + m, *start = work + 10 * m, *ex = start + m;
   uint64_t seed = 0x9E3779B97F4A7C15ULL; /* xorshift64*: reproducible, thread-safe */
   for (size_t i = 0; i < m; i++) {
     seed ^= seed >> 12, seed ^= seed << 25, seed ^= seed >> 27;
-    w.start[i] = (double)((seed * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-52 - 1.0;
+    start[i] = (double)((seed * 0x2545F4914F6CDD1DULL) >> 11) * 0x1.0p-52 - 1.0;
   }
   /* Pass 1: eigenvalues of each unreduced block, ascending within it. */
   size_t nblk = 0;
@@ -168,18 +245,20 @@ pscr_status FN(eigen_pencil)(size_t m, const T *ad, const T *ao, const T *md, co
   /* Pass 2: vectors, block by block. */
   for (size_t p = 0, q; p < m; p = q) {
     q = FN(block_end)(m, p, ao, mo);
-    FN(eigen_blk) B = {q - p, ad + p, ao + p, md + p, mo ? mo + p : NULL, 0, 0, 0};
+    FN(eigen_blk) B = {.n = q - p, .ad = ad + p, .ao = ao + p, .md = md + p, .ex = ex};
+    B.mo = mo ? mo + p : NULL;
+    FN(eigen_row_excess)(B.n, B.ad, B.ao, B.ao, ex);
     B.anorm = FN(norm_inf)(B.n, B.ad, q - p > 1 ? B.ao : NULL);
     B.mnorm = FN(norm_inf)(B.n, B.md, q - p > 1 ? B.mo : NULL);
     double lmax = 0;
     for (size_t i = p; i < q; i++) lmax = lmax > S_ABS(lam[i]) ? lmax : S_ABS(lam[i]);
-    B.delta = EIGEN_CLUSTER * lmax;
-    st = FN(block_vectors)(&B, p, lam + p, rank + p, nrows, rows, lambda, comp, &w);
+    B.delta = EIGEN_CLUSTER * lmax, B.lmax = lmax;
+    FN(vec_job) J = {&B, p, nrows, lam + p, start, rank + p, rows, lambda, comp};
+    st = FN(unreduced_vectors)(&J);
     if (st != PSCR_OK) goto cleanup;
   }
   st = FN(final_sort)(m, nrows, lambda, comp);
 cleanup:
-  for (size_t j = 0; j < EIGEN_WINDOW; j++) free(w.slot[j]);
-  free(lam), free(rank), free(key), free(w.piv);
+  free(lam), free(rank), free(key);
   return st;
 }

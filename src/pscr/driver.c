@@ -4,6 +4,11 @@
 #include "core/timer.h"
 #include "pscr/pscr_internal.h"
 
+/* A stage of the table; NULL: fused into the stage before it. */
+static pscr_status run_stage(pscr_stage_fn fn, const pscr_stage_args *a) {
+  return fn ? fn(a) : PSCR_OK;
+}
+
 /* Where the innermost level works: its workspace areas and thread count. */
 typedef struct {
   void *acc, *vbuf, *scratch;
@@ -29,7 +34,9 @@ static pscr_stage_args level_args(const pscr_plan *p, int L) {
                        .slots = p->slots,
                        .scratch = p->scratch,
                        .scratch_len = p->scratch_len,
-                       .threads = p->threads};
+                       .threads = p->threads,
+                       .plan = (pscr_plan *)p,
+                       .level = L};
   a.kron.ndims = p->ndim - 1 - L;
   for (int k = 0; k < a.kron.ndims; k++) {
     int d = L + 1 + k;
@@ -55,9 +62,9 @@ static pscr_status inner_level(const pscr_plan *p, int L, void *x, size_t x_stri
     a.step = &lev->steps[i - 1];
     for (size_t g = 0; g < a.step->ngroups && st == PSCR_OK; g++) {
       a.group = &a.step->groups[g];
-      st = ops->stage_11_td_12a(&a);
-      if (st == PSCR_OK) st = ops->stage_y2b(&a);
-      if (st == PSCR_OK) st = ops->stage_12c(&a);
+      st = run_stage(ops->stage_11_td_12a, &a);
+      if (st == PSCR_OK) st = run_stage(ops->stage_y2b, &a);
+      if (st == PSCR_OK) st = run_stage(ops->stage_12c, &a);
     }
   }
   a.phase = PSCR_BACK; /* (15)-(16) for i = k..1 */
@@ -65,8 +72,8 @@ static pscr_status inner_level(const pscr_plan *p, int L, void *x, size_t x_stri
     a.step = &lev->steps[i - 1];
     for (size_t g = 0; g < a.step->ngroups && st == PSCR_OK; g++) {
       a.group = &a.step->groups[g];
-      st = ops->stage_21_td_22a(&a);
-      if (st == PSCR_OK) st = ops->stage_y2b(&a); /* fused with 22c: writes the rows u */
+      st = run_stage(ops->stage_21_td_22a, &a);
+      if (st == PSCR_OK) st = run_stage(ops->stage_y2b, &a); /* fused with 22c: writes the rows u */
     }
   }
   return st;
@@ -109,10 +116,10 @@ static pscr_status outer_level(const pscr_plan *p, void *x) {
     a.step = &lev->steps[i - 1];
     for (size_t g = 0; g < a.step->ngroups && st == PSCR_OK; g++) {
       a.group = &a.step->groups[g];
-      st = ops->stage_11(&a);
+      st = run_stage(ops->stage_11, &a);
       if (st == PSCR_OK) st = solve_2d(p, a.group->e1 - a.group->e0);
-      if (st == PSCR_OK) st = ops->stage_12a(&a);
-      if (st == PSCR_OK) st = ops->stage_12c(&a);
+      if (st == PSCR_OK) st = run_stage(ops->stage_12a, &a);
+      if (st == PSCR_OK) st = run_stage(ops->stage_12c, &a);
     }
   }
   a.phase = PSCR_BACK;
@@ -120,27 +127,45 @@ static pscr_status outer_level(const pscr_plan *p, void *x) {
     a.step = &lev->steps[i - 1];
     for (size_t g = 0; g < a.step->ngroups && st == PSCR_OK; g++) {
       a.group = &a.step->groups[g];
-      st = ops->stage_21(&a);
+      st = run_stage(ops->stage_21, &a);
       if (st == PSCR_OK) st = solve_2d(p, a.group->e1 - a.group->e0);
-      if (st == PSCR_OK) st = ops->stage_22a(&a);
-      if (st == PSCR_OK) st = ops->stage_22c(&a);
+      if (st == PSCR_OK) st = run_stage(ops->stage_22a, &a);
+      if (st == PSCR_OK) st = run_stage(ops->stage_22c, &a);
     }
   }
   return st;
 }
 
+/* The solve of f (native to the plan's backend), timed to its end. */
 pscr_status pscr_run(pscr_plan *plan, void *f) {
   inner_ws ws = {plan->acc, plan->vbuf, plan->scratch, plan->threads};
-  return plan->ndim == 2 ? inner_level(plan, 0, f, plan->total, 1, plan->c, ws)
+  double t0 = pscr_wtime();
+  pscr_status st = plan->ops->begin ? plan->ops->begin(plan) : PSCR_OK;
+  if (st == PSCR_OK)
+    st = plan->ndim == 2 ? inner_level(plan, 0, f, plan->total, 1, plan->c, ws)
                          : outer_level(plan, f);
+  if (plan->ops->finish) {
+    pscr_status s = plan->ops->finish(plan);
+    if (st == PSCR_OK) st = s;
+  }
+  plan->last_solve_seconds = pscr_wtime() - t0;
+  return st;
 }
 
 pscr_status pscr_solve(pscr_plan *plan, void *f) {
   if (plan == NULL || f == NULL) return PSCR_ERR_INVALID_ARGUMENT;
-  if (plan->ctx->backend != PSCR_BACKEND_CPU) return PSCR_ERR_UNSUPPORTED; /* host f */
+  plan->last_transfer_seconds = 0;
+  if (plan->ctx->backend == PSCR_BACKEND_CPU) return pscr_run(plan, f);
+  /* devices: through the plan's copy of f, transfers timed apart */
+  pscr_context *ctx = plan->ctx;
+  size_t bytes = plan->total * pscr_dtype_size(plan->dtype);
   double t0 = pscr_wtime();
-  pscr_status st = pscr_run(plan, f);
-  plan->last_solve_seconds = pscr_wtime() - t0;
+  pscr_status st = ctx->ops->write(ctx, plan->fdev, 0, f, bytes);
+  double t1 = pscr_wtime();
+  if (st == PSCR_OK) st = pscr_run(plan, plan->fdev);
+  double t2 = pscr_wtime();
+  if (st == PSCR_OK) st = ctx->ops->read(ctx, plan->fdev, 0, f, bytes);
+  plan->last_transfer_seconds = (t1 - t0) + (pscr_wtime() - t2);
   return st;
 }
 
@@ -148,8 +173,9 @@ pscr_status pscr_solve_array(pscr_plan *plan, pscr_array *f) {
   if (plan == NULL || f == NULL || f->dtype != plan->dtype || f->count < plan->total ||
       f->ctx == NULL || f->ctx->backend != plan->ctx->backend)
     return PSCR_ERR_INVALID_ARGUMENT;
-  double t0 = pscr_wtime();
-  pscr_status st = pscr_run(plan, f->native);
-  plan->last_solve_seconds = pscr_wtime() - t0;
-  return st;
+  /* device memory belongs to its context */
+  if (plan->ctx->backend != PSCR_BACKEND_CPU && f->ctx != plan->ctx)
+    return PSCR_ERR_INVALID_ARGUMENT;
+  plan->last_transfer_seconds = 0;
+  return pscr_run(plan, f->native);
 }

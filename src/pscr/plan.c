@@ -18,11 +18,17 @@ void pscr_options_default(pscr_options *opt) {
   opt->innermost = PSCR_TD_AUTO;
   opt->threads = 0;
   opt->tuning_file = NULL;
+  opt->workspace_bytes = 0;
 }
 
 const pscr_stage_ops *pscr_stage_lookup(pscr_backend backend, pscr_dtype dtype) {
-  if (backend != PSCR_BACKEND_CPU) return NULL;
-  return dtype == PSCR_F64 ? &pscr_cpu_stages_d : &pscr_cpu_stages_z;
+  if (backend == PSCR_BACKEND_CPU)
+    return dtype == PSCR_F64 ? &pscr_cpu_stages_d : &pscr_cpu_stages_z;
+#if PSCR_HAVE_CUDA || PSCR_HAVE_OPENCL
+  if (backend == PSCR_BACKEND_CUDA || backend == PSCR_BACKEND_OPENCL)
+    return dtype == PSCR_F64 ? &pscr_gpu_stages_d : &pscr_gpu_stages_z;
+#endif
+  return NULL;
 }
 
 static int finite_data(pscr_dtype t, const void *p, size_t n) {
@@ -166,10 +172,12 @@ cleanup:
   return st;
 }
 
-/* Levels, schedules and workspace. */
+/* Levels, schedules and workspace (devices: the outer level's part; the
+ * backend's plan_init adds its own). */
 static pscr_status build(pscr_plan *p) {
-  int nlev = p->ndim - 1, host = nlev == 2 && p->ops->host_batch;
-  size_t bt = 2 * (size_t)p->threads; /* 3D: 2D subproblems solved together */
+  int nlev = p->ndim - 1, host = nlev == 2 && p->ops->host_batch, dev = !p->ops->host_batch;
+  /* 3D: 2D subproblems solved together */
+  size_t bt = dev ? p->ops->outer_batch(p) : 2 * (size_t)p->threads;
   size_t max_tasks = 0, max_blocks = 0, max_slots = 0, max_tb = 1;
   for (int L = 0; L < nlev; L++) {
     pscr_level *lev = &p->lev[L];
@@ -181,8 +189,9 @@ static pscr_status build(pscr_plan *p) {
     int *levels = malloc(lev->n * sizeof *levels);
     if (levels == NULL) return PSCR_ERR_OUT_OF_MEMORY;
     pscr_partition_levels(lev->n, p->radix, levels);
-    pscr_status st = pscr_level_schedule(lev, levels, p->radix, L == 1 && host ? 1 : p->threads,
-                                         &max_tasks, &max_blocks, &max_slots, &max_tb);
+    int sched = dev ? 0 : L == 1 && host ? 1 : p->threads;
+    pscr_status st = pscr_level_schedule(lev, levels, p->radix, sched, &max_tasks, &max_blocks,
+                                         &max_slots, &max_tb);
     free(levels);
     if (st != PSCR_OK) return st;
   }
@@ -196,9 +205,14 @@ static pscr_status build(pscr_plan *p) {
   size_t areas = host ? (size_t)p->threads : 1;
   p->acc_area = in->batch_max * max_tasks * p->acc_item;
   p->vbuf_area = in->batch_max * max_blocks * 2 * n_last;
-  pscr_status st = dev_alloc(p, areas * p->acc_area, &p->acc);
-  if (st == PSCR_OK) st = dev_alloc(p, areas * p->vbuf_area, &p->vbuf);
-  if (st == PSCR_OK) st = dev_alloc(p, (size_t)p->threads * p->scratch_len, &p->scratch);
+  pscr_status st = PSCR_OK;
+  if (dev) {
+    st = dev_alloc(p, p->total, &p->fdev);
+  } else {
+    st = dev_alloc(p, areas * p->acc_area, &p->acc);
+    if (st == PSCR_OK) st = dev_alloc(p, areas * p->vbuf_area, &p->vbuf);
+    if (st == PSCR_OK) st = dev_alloc(p, (size_t)p->threads * p->scratch_len, &p->scratch);
+  }
   if (st == PSCR_OK && nlev == 2) {
     st = dev_alloc(p, bt * p->lev[0].len, &p->y);
     if (st == PSCR_OK) st = dev_alloc(p, bt, &p->y_shift);
@@ -222,7 +236,7 @@ pscr_status pscr_plan_create(pscr_context *ctx, const pscr_problem *problem,
   pscr_plan *p = calloc(1, sizeof *p);
   if (p == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   p->ctx = ctx, p->ops = ops, p->dtype = problem->dtype, p->ndim = problem->ndim;
-  p->radix = opt->radix, p->innermost = opt->innermost;
+  p->radix = opt->radix, p->innermost = opt->innermost, p->workspace = opt->workspace_bytes;
   p->threads = pscr_resolve_threads(opt->threads > 0 ? opt->threads : ctx->threads);
   p->total = 1;
   for (int d = 0; d < p->ndim; d++) p->n[d] = problem->dim[d].n, p->total *= p->n[d];
@@ -232,6 +246,7 @@ pscr_status pscr_plan_create(pscr_context *ctx, const pscr_problem *problem,
   if (st == PSCR_OK) st = dev_upload(p, p->dtype == PSCR_F64 ? (void *)&cr : (void *)&c, 1, &p->c);
   if (st == PSCR_OK) st = build(p);
   if (st == PSCR_OK) st = eigenpairs(p, problem);
+  if (st == PSCR_OK && ops->plan_init) st = ops->plan_init(p, problem);
   if (st != PSCR_OK) {
     pscr_plan_destroy(p);
     return st;
@@ -252,6 +267,7 @@ pscr_status pscr_plan_get_info(const pscr_plan *plan, pscr_plan_info *info) {
     }
   info->plan_seconds = plan->plan_seconds;
   info->last_solve_seconds = plan->last_solve_seconds;
+  info->last_transfer_seconds = plan->last_transfer_seconds;
   info->device_bytes = plan->bytes + (plan->ctx->backend == PSCR_BACKEND_CPU ? host : 0);
   return PSCR_OK;
 }
@@ -259,8 +275,9 @@ pscr_status pscr_plan_get_info(const pscr_plan *plan, pscr_plan_info *info) {
 void pscr_plan_destroy(pscr_plan *plan) {
   if (plan == NULL) return;
   pscr_context *ctx = plan->ctx;
-  void *bufs[] = {plan->c, plan->acc,     plan->vbuf, plan->scratch,
-                  plan->y, plan->y_shift, plan->slots};
+  if (plan->ops->plan_fini) plan->ops->plan_fini(plan);
+  void *bufs[] = {plan->c, plan->acc,     plan->vbuf,  plan->scratch,
+                  plan->y, plan->y_shift, plan->slots, plan->fdev};
   for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
     if (bufs[k]) ctx->ops->release(ctx, bufs[k]);
   for (int d = 0; d < 3; d++)

@@ -96,6 +96,8 @@ typedef struct {
 
 enum { PSCR_REDUCE = 0, PSCR_BACK = 1 };
 
+struct pscr_plan;
+
 /* Plain-C arguments of every stage; a stage reads the fields it needs. */
 typedef struct {
   int phase; /* PSCR_REDUCE (13)-(14) or PSCR_BACK (15)-(16) */
@@ -124,6 +126,9 @@ typedef struct {
   void *scratch; /* per thread: scratch_len scalars */
   size_t scratch_len;
   int threads;
+  /* devices: the plan (context, backend state) and the level (0 or 1) */
+  struct pscr_plan *plan;
+  int level;
 } pscr_stage_args;
 
 typedef pscr_status (*pscr_stage_fn)(const pscr_stage_args *a);
@@ -151,11 +156,24 @@ typedef struct {
   pscr_stage_fn stage_12a, stage_22a;
   /* outer: u of (27) into the rows of the closing blocks */
   pscr_stage_fn stage_22c;
+  /* Devices (NULL on the CPU). A NULL stage above is fused into the one
+   * before it (the driver skips it). outer_batch: the 2D subproblems of a 3D
+   * group (memory bound); plan_init / plan_fini: the backend's part of a plan
+   * (guiding data, workspace), after the eigenpairs; begin / finish: the
+   * start of a solve, and the wait for its end (with its status). */
+  size_t (*outer_batch)(const struct pscr_plan *p);
+  pscr_status (*plan_init)(struct pscr_plan *p, const pscr_problem *pb);
+  void (*plan_fini)(struct pscr_plan *p);
+  pscr_status (*begin)(struct pscr_plan *p);
+  pscr_status (*finish)(struct pscr_plan *p);
 } pscr_stage_ops;
 
 /* The stage table of a backend and dtype; NULL when the backend has none yet. */
 const pscr_stage_ops *pscr_stage_lookup(pscr_backend backend, pscr_dtype dtype);
 extern const pscr_stage_ops pscr_cpu_stages_d, pscr_cpu_stages_z;
+#if PSCR_HAVE_CUDA || PSCR_HAVE_OPENCL
+extern const pscr_stage_ops pscr_gpu_stages_d, pscr_gpu_stages_z;
+#endif
 
 /* ---- the plan ---- */
 
@@ -175,11 +193,15 @@ struct pscr_plan {
    * thread when the 2D subproblems of 3D run on host threads */
   void *acc, *vbuf, *scratch, *y, *y_shift, *slots;
   size_t acc_item, acc_blk, scratch_len, acc_area, vbuf_area;
-  double plan_seconds, last_solve_seconds;
+  double plan_seconds, last_solve_seconds, last_transfer_seconds;
   size_t bytes;
+  void *fdev; /* devices: f of pscr_solve (host data) on the device */
+  void *impl; /* devices: the backend's plan state (plan_init) */
+  size_t workspace; /* pscr_options.workspace_bytes */
 };
 
-/* Schedules (tasks, groups, row updates) of every step of a level (schedule.c). */
+/* Schedules (tasks, groups, row updates) of every step of a level (schedule.c);
+ * threads <= 0: one group per step at the innermost level (devices). */
 pscr_status pscr_level_schedule(pscr_level *lev, const int *levels, int radix, int threads,
                                 size_t *max_tasks, size_t *max_blocks, size_t *max_slots,
                                 size_t *max_task_blocks);

@@ -1,6 +1,7 @@
 /* Partition sets J_i for any n and radix q (seed 003 section 3.2) and the
  * schedule of every step: blocks (10), their rows D, tasks, groups and the
  * row updates of (24). Plan time only. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "pscr/pscr_internal.h"
@@ -87,7 +88,7 @@ static void group_rows(const pscr_level *lev, pscr_step *st, pscr_group *g, size
  * a group is a run of whole blocks with about `target` tasks (partial sums per task). */
 static pscr_status inner_schedule(const pscr_level *lev, pscr_step *st, size_t target,
                                   size_t *max_tasks, size_t *max_blocks, size_t *max_tb) {
-  size_t chunk = ceil_div(st->neig, target), lanes = PSCR_INNER_LANES;
+  size_t lanes = PSCR_INNER_LANES, chunk = target == SIZE_MAX ? lanes : ceil_div(st->neig, target);
   if (chunk < lanes) chunk = lanes;
   size_t nt = 0;
   for (size_t b = 0; b < st->nblocks; b++) nt += ceil_div(st->blocks[b].m, chunk);
@@ -181,7 +182,8 @@ pscr_status pscr_level_schedule(pscr_level *lev, const int *levels, int radix, i
   lev->steps = calloc((size_t)lev->nsteps, sizeof *lev->steps);
   if (lev->steps == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   size_t eig = 0, comp = 0;
-  size_t target = ceil_div(4 * (size_t)threads, lev->batch_max);
+  /* threads <= 0 (devices): one group per step at the innermost level */
+  size_t target = threads > 0 ? ceil_div(4 * (size_t)threads, lev->batch_max) : SIZE_MAX;
   for (int i = 1; i <= lev->nsteps; i++) {
     pscr_step *st = &lev->steps[i - 1];
     pscr_status s = step_blocks(lev, levels, i, st, &eig, &comp);

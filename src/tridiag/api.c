@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "core/context.h"
+#include "tridiag/chunked.h"
 #include "tridiag/td.h"
 
 static int alg_known(pscr_td_algorithm alg) { return (unsigned)alg < PSCR_TD_ALGORITHM_COUNT; }
@@ -54,9 +55,13 @@ pscr_status pscr_tridiag_solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dt
                                      report);
   }
   /* Device backends: NaN/Inf are refused here, before anything moves. */
-  int finite = dtype == PSCR_F64 ? td_scan_d(n, batch, stride, dl, d, du, ctx->threads, NULL)
-                                 : td_scan_z(n, batch, stride, dl, d, du, ctx->threads, NULL);
+  int dominant = 0, th = ctx->threads;
+  int finite = dtype == PSCR_F64 ? td_scan_d(n, batch, stride, dl, d, du, th, &dominant)
+                                 : td_scan_z(n, batch, stride, dl, d, du, th, &dominant);
   if (!finite) return PSCR_ERR_NONFINITE;
+  td_chunking chunks; /* one system larger than the device: streamed in chunks */
+  if (batch == 1 && td_chunk_plan(ctx, alg, dtype, n, dominant, &chunks))
+    return td_solve_chunked(ctx, &chunks, dtype, n, dl, d, du, b, report);
   pscr_array *arr[4] = {NULL, NULL, NULL, NULL};
   const void *host[4] = {dl, d, du, b};
   for (int i = 0; i < 4 && st == PSCR_OK; i++) st = upload(ctx, dtype, count, host[i], &arr[i]);

@@ -4,26 +4,12 @@
  * corners, c = -omega^2), against LAPACK band LU: relative error <= 1e-10. */
 #include "pscr_test_util.h"
 
-static const size_t sizes[] = {1, 2, 3, 4, 5, 15, 16, 17, 63, 64, 65};
-static const int radices[] = {2, 3, 4, 5};
-
 int main(void) {
-  uint64_t seed = pt_fresh_seed();
   pt_rng r;
-  pt_rng_seed(&r, seed);
-  pscr_context *ctx = NULL;
-  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &ctx), PSCR_OK);
-  size_t ns = sizeof sizes / sizeof *sizes;
+  pscr_context *ctx = pt_start(&r);
   double worst[PT_NKINDS] = {0};
-  for (int kind = PT_RANDOM; kind < PT_NKINDS; kind++)
-    for (size_t i = 0; i < ns; i++)
-      for (size_t j = 0; j < ns; j++) {
-        size_t n[2] = {sizes[i], sizes[j]};
-        double e = pt_check_case(ctx, &r, PSCR_C128, 2, n, kind, radices, 4, PSCR_TD_AUTO);
-        if (!(e <= worst[kind])) worst[kind] = e;
-      }
-  for (int kind = PT_RANDOM; kind < PT_NKINDS; kind++)
-    printf("worst relative error %-13s %.2e\n", pt_kind_names[kind], worst[kind]);
+  pt_sweep_2d(ctx, &r, PSCR_C128, PT_RANDOM, PT_NKINDS - 1, worst);
+  pt_print_worst(PT_RANDOM, PT_NKINDS - 1, worst);
   pscr_context_destroy(ctx);
   return pt_exit("test_pscr_2d_complex");
 }

@@ -5,14 +5,10 @@
 
 static const size_t shapes[][3] = {{1, 1, 1},  {1, 2, 3},   {3, 1, 2},   {2, 3, 1},  {4, 5, 3},
                                    {5, 4, 16}, {15, 2, 17}, {16, 17, 1}, {17, 3, 5}, {17, 16, 15}};
-static const int radices[] = {2, 3, 4, 5};
 
 int main(void) {
-  uint64_t seed = pt_fresh_seed();
   pt_rng r;
-  pt_rng_seed(&r, seed);
-  pscr_context *ctx = NULL;
-  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &ctx), PSCR_OK);
+  pscr_context *ctx = pt_start(&r);
   size_t ns = sizeof shapes / sizeof *shapes;
   for (int t = 0; t < 2; t++) {
     pscr_dtype dt = t ? PSCR_C128 : PSCR_F64;
@@ -22,8 +18,8 @@ int main(void) {
         /* the largest shape once per kind and dtype, with radices 2 and 4 */
         int nr = i + 1 == ns ? 2 : 4;
         static const int big[] = {2, 4};
-        double e = pt_check_case(ctx, &r, dt, 3, shapes[i], kind, i + 1 == ns ? big : radices, nr,
-                                 PSCR_TD_AUTO);
+        const int *rad = i + 1 == ns ? big : pt_sweep_radices;
+        double e = pt_check_case(ctx, &r, dt, 3, shapes[i], kind, rad, nr, PSCR_TD_AUTO);
         if (!(e <= worst)) worst = e;
       }
     static const int odd[] = {7, 1000};

@@ -1,11 +1,16 @@
 /* Large problems, A u through the Kronecker structure: 2D 1023 x 1023 and
  * 3D 63^3, real Poisson (non-uniform mesh) and complex Helmholtz-like
  * factors, one plan reused for several right-hand sides, one thread and all
- * threads, innermost AUTO / THOMAS / LAPACK. Asserted: normwise backward
- * error ||f - Au|| / (||A|| ||u|| + ||f||) <= 1e-13 everywhere, relative
- * residual ||f - Au|| / ||f|| <= 1e-12 in 3D, and, in 2D, a residual within
- * 10x (indefinite random factors: 100x) of LAPACK band LU's on the same problem (the relative residual grows
- * with ||A|| ||u|| / ||f||: at 1023^2 it is ~1e-11 for LU-quality solves). */
+ * threads, innermost AUTO / THOMAS / LAPACK. Residuals are computed in long
+ * double (pt_kron_residual_ld): in double the measurement itself is off by up
+ * to ~2e-13 at 2D 1023^2. Asserted (issue 3): relative residual
+ * ||f - Au||_2 / ||f||_2 <= 1e-12 and ||f - Au||_inf / ||f||_inf <= 2e-12 at 2D
+ * 1023^2 (inf-norm <= 1e-12 in 3D); normwise backward error
+ * ||f - Au|| / (||A|| ||u|| + ||f||) <= 1e-14 everywhere; in 2D at 127^2, a
+ * residual within 4x (indefinite random factors: 10x) of LAPACK band LU's.
+ * Why 2e-12 in the inf-norm: an exactly rounded solution has ~1-2e-13 there
+ * (||A|| ||u|| ~ 2000 ||f||); PSCR's double solves reach 2-5x that, 3e-13 ..
+ * 1.1e-12 over 12 right-hand sides of the Helmholtz case (2-norm 6e-14 .. 2.3e-13). */
 #include <stdlib.h>
 
 #include "pscr_test_util.h"
@@ -15,7 +20,7 @@ typedef struct {
   int ndim, kind, threads, nrhs;
   size_t n;
   pscr_td_algorithm alg;
-  double rel_bound; /* 0: not asserted (printed) */
+  double rel2_bound, relinf_bound; /* 0: not asserted (printed) */
 } rcase;
 
 /* Solves c.nrhs right-hand sides with one plan; returns the last solution and
@@ -39,21 +44,24 @@ static void *run(pscr_context *ctx, const pt_rng *rf, pt_rng *r, rcase c, void *
     pt_fill_uniform(r, c.t, b, total, -1, 1);
     memcpy(u, b, total * pt_size(c.t));
     PT_CHECK_STATUS(pscr_solve(plan, u), PSCR_OK);
-    double rel, bwd;
-    pt_kron_residual(c.t, c.ndim, f, cc, u, b, &rel, &bwd);
-    PT_CHECK_LE(bwd, 1e-13, "%dD n %zu kind %s alg %d rhs %d", c.ndim, c.n, pt_kind_names[c.kind],
+    double rel, rel2, bwd;
+    pt_kron_residual_ld(c.t, c.ndim, f, cc, u, b, &rel, &rel2, &bwd);
+    PT_CHECK_LE(bwd, 1e-14, "%dD n %zu kind %s alg %d rhs %d", c.ndim, c.n, pt_kind_names[c.kind],
                 (int)c.alg, k);
-    if (c.rel_bound > 0)
-      PT_CHECK_LE(rel, c.rel_bound, "%dD n %zu kind %s rhs %d", c.ndim, c.n, pt_kind_names[c.kind],
-                  k);
+    if (c.rel2_bound > 0)
+      PT_CHECK_LE(rel2, c.rel2_bound, "%dD n %zu kind %s alg %d rhs %d: 2-norm", c.ndim, c.n,
+                  pt_kind_names[c.kind], (int)c.alg, k);
+    if (c.relinf_bound > 0)
+      PT_CHECK_LE(rel, c.relinf_bound, "%dD n %zu kind %s alg %d rhs %d: inf-norm", c.ndim, c.n,
+                  pt_kind_names[c.kind], (int)c.alg, k);
     pscr_plan_info info;
     PT_CHECK_STATUS(pscr_plan_get_info(plan, &info), PSCR_OK);
     PT_CHECK(info.plan_seconds > 0 && info.last_solve_seconds > 0 && info.device_bytes > 0,
              "plan info");
-    printf("%dD n=%-5zu %-9s %s alg %d threads %d rhs %d: rel. residual %.2e  backward err %.2e"
-           "  plan %.3f s  solve %.3f s  %.1f MB\n",
+    printf("%dD n=%-5zu %-9s %s alg %d threads %d rhs %d: rel. residual inf %.2e  2-norm %.2e"
+           "  backward err %.2e  plan %.3f s  solve %.3f s  %.1f MB\n",
            c.ndim, c.n, pt_kind_names[c.kind], c.t == PSCR_F64 ? "f64 " : "c128", (int)c.alg,
-           c.threads, k, rel, bwd, info.plan_seconds, info.last_solve_seconds,
+           c.threads, k, rel, rel2, bwd, info.plan_seconds, info.last_solve_seconds,
            info.device_bytes / 1e6);
     if (last_rel) *last_rel = rel;
   }
@@ -66,24 +74,25 @@ static void *run(pscr_context *ctx, const pt_rng *rf, pt_rng *r, rcase c, void *
   return u;
 }
 
-/* 2D: PSCR's relative residual within 10x (indefinite random factors: 100x) of LAPACK band LU's on the same problem. */
+/* 2D: PSCR's relative residual within 4x (indefinite random factors: 10x) of LAPACK band
+ * LU's on the same problem. */
 static void versus_lu(pscr_context *ctx, pt_rng *r, pscr_dtype t, int kind, size_t n) {
   pt_rng rf = *r;
   void *b = NULL;
   double rel;
-  free(run(ctx, &rf, r, (rcase){t, 2, kind, 0, 1, n, PSCR_TD_AUTO, 0}, &b, &rel));
+  free(run(ctx, &rf, r, (rcase){t, 2, kind, 0, 1, n, PSCR_TD_AUTO, 0, 0}, &b, &rel));
   pt_fac f[2] = {{0}};
   pt_rng fr = rf;
   for (int d = 0; d < 2; d++) pt_fac_make(&fr, t, kind, n, 4.0, &f[d]);
   double complex cc = pt_choose_c(&fr, t, 2, f, kind, 4.0);
   void *ref = pt_alloc(t, n * n);
   PT_CHECK(pt_kron_reference(t, 2, f, cc, b, ref) == 0, "band LU");
-  double lu_rel, lu_bwd;
-  pt_kron_residual(t, 2, f, cc, ref, b, &lu_rel, &lu_bwd);
+  double lu_rel;
+  pt_kron_residual_ld(t, 2, f, cc, ref, b, &lu_rel, NULL, NULL);
   /* LU is backward stable, so its residual ignores the conditioning; PSCR's
    * grows with that of the diagonalized problems (lambda1 + lambda2 + c near
    * 0 for the indefinite random factors): a looser factor there. */
-  double factor = kind == PT_RANDOM ? 100 : 10;
+  double factor = kind == PT_RANDOM ? 10 : 4;
   PT_CHECK_LE(rel, factor * lu_rel, "%s n %zu: PSCR residual vs band LU %.2e", pt_kind_names[kind],
               n, lu_rel);
   printf("2D n=%-5zu %-9s band LU rel. residual %.2e, PSCR %.2e\n", n, pt_kind_names[kind], lu_rel,
@@ -93,19 +102,16 @@ static void versus_lu(pscr_context *ctx, pt_rng *r, pscr_dtype t, int kind, size
 }
 
 int main(void) {
-  uint64_t seed = pt_fresh_seed();
   pt_rng r;
-  pt_rng_seed(&r, seed);
-  pscr_context *ctx = NULL;
-  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &ctx), PSCR_OK);
+  pscr_context *ctx = pt_start(&r);
   static const rcase cases[] = {
-      {PSCR_F64, 2, PT_POISSON, 1, 3, 1023, PSCR_TD_AUTO, 0},
-      {PSCR_F64, 2, PT_POISSON, 0, 1, 1023, PSCR_TD_THOMAS, 0},
-      {PSCR_C128, 2, PT_HELMHOLTZ, 0, 2, 1023, PSCR_TD_AUTO, 0},
-      {PSCR_C128, 2, PT_HELMHOLTZ, 0, 1, 255, PSCR_TD_LAPACK, 0},
-      {PSCR_F64, 3, PT_POISSON, 1, 2, 63, PSCR_TD_AUTO, 1e-12},
-      {PSCR_F64, 3, PT_RANDOM, 0, 1, 63, PSCR_TD_AUTO, 1e-12},
-      {PSCR_C128, 3, PT_HELMHOLTZ, 0, 1, 63, PSCR_TD_AUTO, 1e-12},
+      {PSCR_F64, 2, PT_POISSON, 1, 3, 1023, PSCR_TD_AUTO, 1e-12, 2e-12},
+      {PSCR_F64, 2, PT_POISSON, 0, 1, 1023, PSCR_TD_THOMAS, 1e-12, 2e-12},
+      {PSCR_C128, 2, PT_HELMHOLTZ, 0, 2, 1023, PSCR_TD_AUTO, 1e-12, 2e-12},
+      {PSCR_C128, 2, PT_HELMHOLTZ, 0, 1, 255, PSCR_TD_LAPACK, 1e-12, 2e-12},
+      {PSCR_F64, 3, PT_POISSON, 1, 2, 63, PSCR_TD_AUTO, 1e-12, 1e-12},
+      {PSCR_F64, 3, PT_RANDOM, 0, 1, 63, PSCR_TD_AUTO, 1e-12, 1e-12},
+      {PSCR_C128, 3, PT_HELMHOLTZ, 0, 1, 63, PSCR_TD_AUTO, 1e-12, 1e-12},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     pt_rng rf = r;
@@ -117,10 +123,9 @@ int main(void) {
 
   /* one thread and all threads: different task splits, same answer */
   pt_rng rf = r, r1 = r, r2 = r;
-  void *u1 =
-      run(ctx, &rf, &r1, (rcase){PSCR_F64, 2, PT_RANDOM, 1, 1, 300, PSCR_TD_AUTO, 0}, NULL, NULL);
-  void *u2 =
-      run(ctx, &rf, &r2, (rcase){PSCR_F64, 2, PT_RANDOM, 0, 1, 300, PSCR_TD_AUTO, 0}, NULL, NULL);
+  rcase one = {PSCR_F64, 2, PT_RANDOM, 1, 1, 300, PSCR_TD_AUTO, 0, 0}, all = one;
+  all.threads = 0;
+  void *u1 = run(ctx, &rf, &r1, one, NULL, NULL), *u2 = run(ctx, &rf, &r2, all, NULL, NULL);
   PT_CHECK_LE(pt_rel_error(PSCR_F64, 300 * 300, u2, u1), 1e-12, "one thread vs all");
   free(u1), free(u2);
   pscr_context_destroy(ctx);

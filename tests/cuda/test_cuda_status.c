@@ -1,6 +1,7 @@
 /* CUDA backend statuses: NaN/Inf -> NONFINITE, an exactly singular matrix ->
- * SINGULAR for every algorithm (host API: b untouched; device arrays: the
- * status alone), bad arrays -> INVALID_ARGUMENT, device arrays round-trip.
+ * SINGULAR for every algorithm, b untouched (host API and device arrays,
+ * also a batch whose other systems are fine), bad arrays -> INVALID_ARGUMENT,
+ * device arrays round-trip.
  * Skipped (77) without a usable CUDA device. */
 #include <math.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@ int main(void) {
       pt_fill_uniform(&rng, t, b, count, -1, 1);
       memcpy(b0, b, count * es);
       pscr_array *a[4] = {NULL};
+      void *back = pt_alloc(t, count);
       for (int i = 0; i < 4; i++) PT_CHECK_STATUS(pscr_array_create(gpu, t, count, &a[i]), PSCR_OK);
       for (size_t k = 0; k < sizeof algs / sizeof algs[0]; k++) {
         const char *name = pscr_td_algorithm_name(algs[k]);
@@ -48,10 +50,24 @@ int main(void) {
         PT_CHECK_STATUS(pscr_tridiag_solve_arrays(gpu, algs[k], t, n, batch, n, a[0], a[1], a[2],
                                                   a[3], NULL),
                         PSCR_ERR_NONFINITE);
+        PT_CHECK_STATUS(pscr_array_read(a[3], back), PSCR_OK);
+        PT_CHECK(pt_equal_bytes(back, b0, count * es), "%s: device b changed on NaN", name);
         pt_set(t, d, at, 1.0 / 0.0 * (at % 2 ? 1 : -1));
         PT_CHECK_STATUS(pscr_tridiag_solve(gpu, algs[k], t, n, batch, n, dl, d, du, b, NULL),
                         PSCR_ERR_NONFINITE);
         pt_set(t, d, at, 4.0);
+        /* device arrays, the last system singular (zero), the others fine */
+        void *dz = pt_alloc(t, count);
+        memcpy(dz, d, count * es);
+        for (size_t i = (batch - 1) * n; i < count; i++) pt_set(t, dz, i, 0);
+        pscr_array_write(a[1], dz);
+        pscr_array_write(a[0], zero), pscr_array_write(a[2], zero);
+        PT_CHECK_STATUS(pscr_tridiag_solve_arrays(gpu, algs[k], t, n, batch, n, a[0], a[1], a[2],
+                                                  a[3], NULL),
+                        PSCR_ERR_SINGULAR);
+        PT_CHECK_STATUS(pscr_array_read(a[3], back), PSCR_OK);
+        PT_CHECK(pt_equal_bytes(back, b0, count * es), "%s: device b changed on SINGULAR", name);
+        free(dz);
         /* the zero matrix: every pivot is zero */
         PT_CHECK_STATUS(
             pscr_tridiag_solve(gpu, algs[k], t, n, batch, n, zero, zero, zero, b, NULL),
@@ -83,7 +99,6 @@ int main(void) {
       PT_CHECK_STATUS(pscr_tridiag_solve(gpu, PSCR_TD_LAPACK, t, n, batch, n, dl, d, du, b, NULL),
                       PSCR_ERR_UNSUPPORTED);
       /* round trip and native pointer */
-      void *back = pt_alloc(t, count);
       PT_CHECK_STATUS(pscr_array_write(a[3], b0), PSCR_OK);
       PT_CHECK_STATUS(pscr_array_read(a[3], back), PSCR_OK);
       PT_CHECK(pt_equal_bytes(back, b0, count * es), "array round trip");

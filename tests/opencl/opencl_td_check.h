@@ -3,18 +3,20 @@
  * every algorithm x {one system, strided batch, shifted (M diagonal or not)}
  * against the CPU backend on fresh random data, pivoting solvers on
  * non-dominant matrices, bad input (NaN, singular, wrong arrays: b untouched),
- * and, last, that every KERNEL of kernels/common was launched. */
-#include <ctype.h>
+ * GSPIKE's singular blocks (modified blocks + refinement, the shifted grid),
+ * and, last, that every "td_" KERNEL of kernels/common was launched. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "collections.h"
 #include "core/timer.h"
 #include "opencl_lsan.h"
 #include "testing.h"
 
 #if PSCR_HAVE_OPENCL
 #include "backend/opencl/opencl.h"
+#include "opencl_coverage.h"
 
 /* The algorithms the GPU backends run (LAPACK is CPU-only: UNSUPPORTED). */
 static const pscr_td_algorithm gpu_algs[] = {
@@ -212,63 +214,107 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
   free(dl), free(d), free(du), free(b), free(x);
 }
 
-/* The KERNEL names of the kernels/common sources (comments stripped). */
-#define MAX_KERNELS 128
-static int common_kernels(char names[MAX_KERNELS][64]) {
-  int count = 0;
-  for (const ocl_source_file *f = pscr_opencl_sources(); f->path; f++) {
-    if (strncmp(f->path, "common/", 7) != 0) continue;
-    size_t len = strlen(f->text);
-    char *s = malloc(len + 1);
-    if (s == NULL) continue;
-    size_t k = 0;
-    for (size_t i = 0; i < len; i++) { /* drop comments and preprocessor lines */
-      if (f->text[i] == '/' && f->text[i + 1] == '*') {
-        const char *end = strstr(f->text + i + 2, "*/");
-        i = end ? (size_t)(end - f->text) + 1 : len;
-      } else if (f->text[i] == '/' && f->text[i + 1] == '/') {
-        while (i < len && f->text[i] != '\n') i++;
-      } else if (f->text[i] == '#' && (k == 0 || s[k - 1] == '\n')) {
-        while (i < len && (f->text[i] != '\n' || f->text[i - 1] == '\\')) i++;
-      } else {
-        s[k++] = f->text[i];
-      }
-    }
-    s[k] = '\0';
-    for (char *p = strstr(s, "KERNEL"); p; p = strstr(p + 6, "KERNEL")) {
-      if ((p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_')) ||
-          isalnum((unsigned char)p[6]) || p[6] == '_')
-        continue;
-      char *paren = strchr(p, '('), *q = paren;
-      if (paren == NULL) break;
-      while (q > p && isspace((unsigned char)q[-1])) q--;
-      char *end = q;
-      while (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) q--;
-      if (end > q && end - q < 64 && count < MAX_KERNELS) {
-        memcpy(names[count], q, (size_t)(end - q));
-        names[count++][end - q] = '\0';
-      }
-    }
-    free(s);
+/* GSPIKE with its partitions on singular diagonal blocks (seed 000 section 4,
+ * the CUDA stability test's bars): 0 .. all of 16 blocks singular, Toeplitz
+ * (exact: modified blocks, one refinement step through td_gs_resid /
+ * td_gs_addx, forward error <= 1e-12) and random (cond <= 1e6: <= 1e-9; or
+ * the shifted grid / one partition); and a partition with exactly dependent
+ * leading columns (the CPU's BLOCK_FAILED), which GSPIKE must solve on the
+ * grid shifted by half a partition (nb + 1 partitions). One system and a batch. */
+enum { GS_N = 512, GS_BLOCK = 32, GS_BATCH = 3 };
+
+static void gs_batch(pt_rng *r, pscr_dtype t, void *dl, void *d, void *du, void *x, void *b) {
+  size_t es = pt_size(t);
+  for (int s = 1; s < GS_BATCH; s++) {
+    memcpy((char *)dl + s * GS_N * es, dl, GS_N * es);
+    memcpy((char *)d + s * GS_N * es, d, GS_N * es);
+    memcpy((char *)du + s * GS_N * es, du, GS_N * es);
   }
-  return count;
+  pt_fill_uniform(r, t, x, (size_t)GS_N * GS_BATCH, -1, 1);
+  for (int s = 0; s < GS_BATCH; s++)
+    pt_matvec_accurate(t, GS_N, dl, d, du, (char *)x + s * GS_N * es, (char *)b + s * GS_N * es);
 }
 
-static void check_coverage(pscr_context *ocl) {
-  char names[MAX_KERNELS][64];
-  int count = common_kernels(names);
-  PT_CHECK(count > 0, "no KERNEL found in kernels/common");
-  for (int i = 0; i < count; i++) {
-    unsigned long launches = pscr_opencl_launch_count(ocl, names[i]);
-    PT_CHECK(launches > 0, "kernel %s of kernels/common has no OpenCL test", names[i]);
-    fprintf(stderr, "  %-16s %lu launches\n", names[i], launches);
+static void check_gspike_blocks(pscr_context *ocl, pt_rng *r, uint64_t seed, pscr_dtype t) {
+  const size_t nb = GS_N / GS_BLOCK, cnt = (size_t)GS_N * GS_BATCH, es = pt_size(t);
+  void *dl = pt_alloc(t, cnt), *d = pt_alloc(t, cnt), *du = pt_alloc(t, cnt);
+  void *x = pt_alloc(t, cnt), *b = pt_alloc(t, cnt), *y = pt_alloc(t, cnt);
+  PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_q", GS_BLOCK), PSCR_OK);
+  int modified = 0;
+  for (int kind = PT_SINGULAR_TOEPLITZ; kind <= PT_SINGULAR_RANDOM; kind++)
+    for (size_t ns = 0;; ns = ns ? 2 * ns : 1) {
+      uint64_t draw = seed + 1000 * ns;
+      double kappa;
+      int tries = 0;
+      do { /* random blocks: redrawn until cond <= 1e6 */
+        PT_CHECK_STATUS(
+            pt_singular_blocks((pt_singular_kind)kind, t, GS_N, GS_BLOCK, ns, draw++, dl, d, du),
+            PSCR_OK);
+        kappa = pt_condition(t, GS_N, dl, d, du);
+      } while (kind == PT_SINGULAR_RANDOM && kappa > 1e6 && ++tries < 50);
+      gs_batch(r, t, dl, d, du, x, b);
+      const char *kname = kind == PT_SINGULAR_TOEPLITZ ? "toeplitz" : "random";
+      double bound = kind == PT_SINGULAR_TOEPLITZ ? 1e-12 : 1e-9;
+      for (int batch = 1; batch <= GS_BATCH; batch += GS_BATCH - 1) {
+        memcpy(y, b, cnt * es);
+        pscr_td_report rep;
+        pscr_status st = pscr_tridiag_solve(ocl, PSCR_TD_GSPIKE, t, GS_N, (size_t)batch, GS_N, dl,
+                                            d, du, y, &rep);
+        PT_CHECK(st == PSCR_OK, "gspike %s, %zu of %zu singular, batch %d: %s", kname, ns, nb,
+                 batch, pscr_status_string(st));
+        if (st != PSCR_OK) continue;
+        PT_CHECK(rep.partitions == (int)nb ||
+                     (kind == PT_SINGULAR_RANDOM &&
+                      (rep.partitions == 1 || rep.partitions == (int)nb + 1)),
+                 "gspike %s: %d partitions, %zu expected", kname, rep.partitions, nb);
+        if (kind == PT_SINGULAR_TOEPLITZ && ns > 1)
+          PT_CHECK(rep.modified_blocks >= batch * ((int)ns - 1),
+                   "gspike toeplitz: %d modified blocks for %zu singular x %d",
+                   rep.modified_blocks, ns, batch);
+        modified += rep.modified_blocks;
+        for (int s = 0; s < batch; s++) {
+          size_t o = (size_t)s * GS_N * es;
+          double fwd = pt_rel_error_2(t, GS_N, (char *)y + o, (char *)x + o);
+          PT_CHECK_LE(fwd, bound, "gspike %s, %zu of %zu singular (%d modified), cond %.2e, "
+                      "system %d", kname, ns, nb, rep.modified_blocks, kappa, s);
+        }
+      }
+      if (ns == nb) break;
+    }
+  /* exactly dependent leading columns in rows 64..66: R_11 = 0 on the first grid */
+  pt_fill_dominant(r, t, GS_N, 1, GS_N, dl, d, du, 0.5);
+  pt_set(t, d, 2 * GS_BLOCK, 1.0);
+  pt_set(t, du, 2 * GS_BLOCK, 2.0);
+  pt_set(t, dl, 2 * GS_BLOCK + 1, 1.0);
+  pt_set(t, d, 2 * GS_BLOCK + 1, 2.0);
+  pt_set(t, dl, 2 * GS_BLOCK + 2, 0.0);
+  gs_batch(r, t, dl, d, du, x, b);
+  for (int batch = 1; batch <= GS_BATCH; batch += GS_BATCH - 1) {
+    memcpy(y, b, cnt * es);
+    pscr_td_report rep;
+    pscr_status st =
+        pscr_tridiag_solve(ocl, PSCR_TD_GSPIKE, t, GS_N, (size_t)batch, GS_N, dl, d, du, y, &rep);
+    PT_CHECK(st == PSCR_OK, "gspike, dependent leading columns, batch %d: %s", batch,
+             pscr_status_string(st));
+    if (st != PSCR_OK) continue;
+    PT_CHECK(rep.partitions == (int)nb + 1, "gspike: %d partitions, shifted grid %zu expected",
+             rep.partitions, nb + 1);
+    for (int s = 0; s < batch; s++) {
+      size_t o = (size_t)s * GS_N * es;
+      double be = pt_backward_error(t, GS_N, (char *)dl + o, (char *)d + o, (char *)du + o,
+                                    (char *)y + o, (char *)b + o);
+      PT_CHECK_LE(be, 1e-13, "gspike shifted grid, system %d", s);
+    }
   }
+  fprintf(stderr, "gspike singular blocks: %d modified blocks reported\n", modified);
+  free(dl), free(d), free(du), free(x), free(b), free(y);
 }
 
 static int td_check_main(pscr_dtype t, const char *name) {
   if (!pscr_backend_available(PSCR_BACKEND_OPENCL)) return PT_SKIP;
   pt_rng r;
-  pt_rng_seed(&r, pt_fresh_seed());
+  uint64_t seed = pt_fresh_seed();
+  pt_rng_seed(&r, seed);
   pscr_context *ocl = NULL, *cpu = NULL;
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ocl), PSCR_OK);
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &cpu), PSCR_OK);
@@ -300,7 +346,8 @@ static int td_check_main(pscr_dtype t, const char *name) {
         pscr_tridiag_solve(ocl, PSCR_TD_LAPACK, PSCR_F64, 1, 1, 1, &one, &one, &one, &x, NULL),
         PSCR_ERR_UNSUPPORTED);
   }
-  check_coverage(ocl);
+  check_gspike_blocks(ocl, &r, seed, t); /* last: it tunes gs_q */
+  opencl_check_coverage(ocl, "td_");
 done:
   pscr_context_destroy(ocl);
   pscr_context_destroy(cpu);

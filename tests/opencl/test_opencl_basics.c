@@ -176,13 +176,14 @@ static void check_tuning(pt_rng *r) {
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
   if (ctx == NULL) return;
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "no_such_knob", 4), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "part_wg", 33), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "crpcr_dmax", 100000), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "thomas_wg", 33), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "gs_gp", 100000), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "local_mem", 1 << 30), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_q", 12), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(NULL, "tile_q", 8), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_q", 8), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "gs_q", 16), PSCR_OK);
-  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "part_wg", 64), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "thomas_wg", 64), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 2), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 1), PSCR_OK);
   const size_t n = 1000;
@@ -217,6 +218,88 @@ static void check_tuning(pt_rng *r) {
   pscr_context_destroy(ctx);
 }
 
+/* A GPU's local memory on PoCL: with local_mem = 48 KiB (NVIDIA's OpenCL
+ * limit) and local arrays sized per request (shrink_local, as on GPUs) every
+ * algorithm runs right for both dtypes at sizes that take every kernel (one
+ * tile, several tiles, g-Spike with reduced levels); every kernel of every
+ * program built fits in 48 KiB (CL_KERNEL_LOCAL_MEM_SIZE, launched or not: a
+ * GPU would refuse to build the program otherwise); a kernel over the limit
+ * is refused (UNSUPPORTED), not launched. */
+static void check_local_limit(pt_rng *r) {
+  const cl_ulong limit = 48 * 1024;
+  pscr_context *ctx = NULL;
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
+  if (ctx == NULL) return;
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "local_mem", (int)limit), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 1), PSCR_OK);
+  static const pscr_td_algorithm algs[] = {
+      PSCR_TD_AUTO,          PSCR_TD_THOMAS,        PSCR_TD_CR,
+      PSCR_TD_PCR,           PSCR_TD_CR_PCR_THOMAS, PSCR_TD_PCR_THOMAS,
+      PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_GSPIKE};
+  static const size_t sizes[] = {300, 5000};
+  const size_t batch = 2;
+  double worst = 0;
+  for (int t = 0; t < 2; t++)
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+      pscr_dtype dt = (pscr_dtype)t;
+      size_t n = sizes[k], count = n * batch, es = pt_size(dt);
+      void *dl = pt_alloc(dt, count), *d = pt_alloc(dt, count), *du = pt_alloc(dt, count);
+      void *b = pt_alloc(dt, count), *x = pt_alloc(dt, count), *ref = pt_alloc(dt, count);
+      pt_fill_dominant(r, dt, n, batch, n, dl, d, du, 0.5);
+      pt_fill_uniform(r, dt, b, count, -1, 1);
+      for (size_t s = 0; s < batch; s++)
+        pt_lapack_solve(dt, n, (char *)dl + s * n * es, (char *)d + s * n * es,
+                        (char *)du + s * n * es, (char *)b + s * n * es, (char *)ref + s * n * es);
+      for (size_t a = 0; a < sizeof algs / sizeof *algs; a++) {
+        memcpy(x, b, count * es);
+        pscr_status st = pscr_tridiag_solve(ctx, algs[a], dt, n, batch, n, dl, d, du, x, NULL);
+        PT_CHECK(st == PSCR_OK, "48 KiB: %s dtype %d n %zu: %s", pscr_td_algorithm_name(algs[a]),
+                 t, n, pscr_status_string(st));
+        if (st != PSCR_OK) continue;
+        double e = pt_rel_error(dt, count, x, ref);
+        PT_CHECK_LE(e, 1e-12, "48 KiB: %s dtype %d n %zu", pscr_td_algorithm_name(algs[a]), t, n);
+        if (!(e <= worst)) worst = e;
+      }
+      free(dl), free(d), free(du), free(b), free(x), free(ref);
+    }
+  /* every kernel of every program built under the limit */
+  ocl_state *s = ((struct pscr_context *)ctx)->impl;
+  cl_ulong most = 0;
+  int programs = 0;
+  for (const ocl_program *p = s->cache; p; p = p->next, programs++)
+    for (cl_uint k = 0; k < p->nkernels; k++) {
+      PT_CHECK(p->local[k] <= limit, "48 KiB: %s uses %llu bytes of local memory (%s)",
+               p->names[k], (unsigned long long)p->local[k], strchr(p->key, '\n') + 1);
+      if (p->local[k] > most) most = p->local[k];
+    }
+  /* the query is real: the tile kernels' arrays take most of the limit */
+  PT_CHECK(programs > 1 && most > limit / 4, "%d programs, largest kernel %llu bytes", programs,
+           (unsigned long long)most);
+  fprintf(stderr, "48 KiB local memory: %d programs, largest kernel %llu bytes, worst %.2e\n",
+          programs, (unsigned long long)most, worst);
+  /* a kernel over the limit is refused */
+  ocl_program *big = NULL;
+  PT_CHECK_STATUS(ocl_program_get_text(s, "big",
+                                       "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                                       "__kernel void pscr_test_big(__global double *y) {\n"
+                                       "  __local double buf[8192];\n"
+                                       "  buf[get_local_id(0)] = y[get_global_id(0)];\n"
+                                       "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                                       "  y[get_global_id(0)] = buf[8191 - get_local_id(0)];\n"
+                                       "}\n",
+                                       "", &big),
+                  PSCR_OK);
+  pscr_array *y = NULL;
+  PT_CHECK_STATUS(pscr_array_create(ctx, PSCR_F64, 64, &y), PSCR_OK);
+  if (big && y) {
+    ocl_arg args[] = {OCL_MEM(pscr_array_native(y))};
+    PT_CHECK_STATUS(ocl_launch(s, big, "pscr_test_big", 1, 64, 1, args), PSCR_ERR_UNSUPPORTED);
+    PT_CHECK(pscr_opencl_launch_count(ctx, "pscr_test_big") == 0, "refused launch not counted");
+  }
+  pscr_array_destroy(y);
+  pscr_context_destroy(ctx);
+}
+
 int main(void) {
   if (!pscr_backend_available(PSCR_BACKEND_OPENCL)) return PT_SKIP;
   pt_rng r;
@@ -233,6 +316,7 @@ int main(void) {
     check_embedded(ctx);
   }
   check_tuning(&r);
+  check_local_limit(&r);
   pscr_context_destroy(ctx);
   return pt_exit("opencl_basics");
 }

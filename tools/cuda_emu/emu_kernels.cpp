@@ -29,18 +29,9 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 typedef unsigned char uchar;
 #include "emu_params.h"
 
-#include "common/td_scalar.h"
-#include "common/td_rows.h"
-#include "common/td_cr.h"
-#include "common/td_part.h"
-#include "common/td_smem.h"
-#include "common/td_spike.h"
-#if __has_include("common/td_tile.h")
-#include "common/td_tile.h"
-#endif
-#if __has_include("common/td_gspike.h")
-#include "common/td_gspike.h"
-#endif
+/* the kernel files, as NVRTC sees them (td.cu skips its dialect) */
+#define PSCR_KERNEL_DIALECT 1
+#include "cuda/td.cu"
 
 template <typename... A, size_t... I>
 static void call_impl(void (*f)(A...), void **args, std::index_sequence<I...>) {

@@ -2,22 +2,33 @@
  * stage_11_td_12a = right-hand sides (26) + (A + (c+lambda) M) y = rhs +
  * partial sums of (24); stage_21_td_22a = the same with (28) and (27).
  * V shifted systems run interleaved: Thomas with coefficients formed on the
- * fly, right-hand sides formed inside the forward sweep and the sums inside
- * the backward sweep. AUTO keeps a system on Thomas only when its row
- * dominance is proven during the sweep; otherwise it is solved again with
- * partial pivoting (LAPACK gtsv's algorithm). */
+ * fly (in excess form), right-hand sides formed inside the forward sweep and
+ * the sums inside the backward sweep. AUTO keeps a system on Thomas only when
+ * the sweep proves its backward stability (bounded growth: dominant or
+ * positive definite rows); otherwise it is solved again with partial
+ * pivoting (LAPACK gtsv's algorithm). */
 #include <float.h>
 #include <string.h>
 
 #include "backend/cpu/cpu_pscr.h"
 #include "core/threads.h"
+#include "eigen/eigen_impl.h"
 #include "tridiag/td.h"
 
 #define V PSCR_CPU_V
+/* The sweeps take their variant as a constant: inlined, each variant's lane
+ * loop is branch-free and vectorizes (a shared out-of-line copy did not). */
+#if defined(__GNUC__)
+#define PSCR_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define PSCR_ALWAYS_INLINE inline
+#endif
+#define GROWTH 4 /* AUTO keeps Thomas while |l_i u_i-1| <= GROWTH |row i of A| */
 
 typedef struct {
   size_t n;
   const T *ad, *ao, *md, *mo; /* A_last, M_last */
+  const T *exa, *exm;         /* their row excess (eigen_row_excess, signs of ao) */
 } FN(tri);
 
 /* V systems with shifts sg and right-hand sides (26) / (28)
@@ -82,40 +93,58 @@ static inline void FN(rhs_row)(const FN(chunk) * c, size_t n, size_t i, T *rhs) 
 #endif
 
 /* Forward sweep of V interleaved systems: P = 1/pivots, Z = modified rhs.
- * mg: min over rows of |d| - |l| - |u| (complex: |d|^2 - (|l|_1+|u|_1)^2);
- * lo, hi: min / max of |pivot| (complex: |pivot|^2). */
-static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, T *restrict P, T *restrict Z,
-                               R *mg, R *lo, R *hi, const int dom) {
+ * Excess form: with a_e = k_e o_e (o_e = ao_e + sg mo_e) and the row excess
+ * s_i = exa_i + sg exm_i, d_i = s_i + a_i-1 + a_i and the pivot
+ * p_i = d_i - a_i-1^2 / p_i-1 = t_i + a_i, t_i = s_i + l_i k_i-1 t_i-1 with
+ * l_i = o_i-1 / p_i-1: no cancellation for balanced rows, where forming d_i
+ * would round away the small part sg md_i that sets the smallest eigenvalue
+ * (uniform meshes make that rounding the same in every row: a shift error of
+ * eps ||A||, measured 10x the residual at 2D 1023^2).
+ * check (AUTO): mg = min over rows of GROWTH |d_i| - |l_i o_i-1|: mg > 0 bounds
+ * |L||U| by (1 + 2 GROWTH) |A|, so the LU's backward error is a few eps |A|
+ * (Higham, Thm 9.3), as good as partial pivoting's. Dominant rows pass; so do
+ * positive definite (and nearly so, complex symmetric) rows, whose
+ * o^2 / p_i-1 < d_i; indefinite systems meet a small pivot and go to
+ * pivoting. A zero pivot makes mg -inf or NaN (which then reaches the last
+ * 1 / pivot, reported in lo). (Complex: |.|_1 magnitudes.)
+ * lo, hi: min / max of |pivot| (complex: |pivot|^2; real with check: lo = 1
+ * if the last 1 / pivot is finite, else 0). */
+static PSCR_ALWAYS_INLINE void FN(forward)(const FN(tri) * m, const FN(chunk) * c,
+                                           T *restrict P, T *restrict Z, R *mg, R *lo, R *hi,
+                                           const int check) {
   size_t n = m->n;
-  T op[V], rp[V], zp[V];
+  T op[V], rp[V], zp[V], tq[V];
   R mgv[V], lov[V], hiv[V];
-  for (int v = 0; v < V; v++) op[v] = rp[v] = zp[v] = 0, mgv[v] = lov[v] = INFINITY, hiv[v] = 0;
+  for (int v = 0; v < V; v++) {
+    op[v] = rp[v] = zp[v] = tq[v] = 0;
+    mgv[v] = lov[v] = INFINITY, hiv[v] = 0;
+  }
   for (size_t i = 0; i < n; i++) {
     T rhs[V];
     FN(rhs_row)(c, n, i, rhs);
-    T adi = m->ad[i], mdi = m->md[i], aoi = 0, moi = 0;
-    if (i + 1 < n) aoi = m->ao[i], moi = m->mo[i];
+    T adi = m->ad[i], mdi = m->md[i], xai = m->exa[i], xmi = m->exm[i], aoi = 0, moi = 0;
+    R k = 1;
+    if (i + 1 < n) aoi = m->ao[i], moi = m->mo[i], k = creal(aoi) < 0 ? -1 : 1;
 #pragma omp simd
     for (int v = 0; v < V; v++) {
-      T d = adi + SMUL(c->sg[v], mdi);
       T o = aoi + SMUL(c->sg[v], moi);
-      T g = SMUL(op[v], rp[v]); /* l_i = o_{i-1} / p_{i-1} */
-      T piv = d - SMUL(g, op[v]);
+      T g = SMUL(op[v], rp[v]); /* l_i */
+      T t = xai + SMUL(c->sg[v], xmi) + SMUL(g, tq[v]);
+      T piv = t + k * o;
       zp[v] = rhs[v] - SMUL(g, zp[v]);
+      tq[v] = k * t;
       R den;
-#if PSCR_Z
-      if (dom) {
-        R off = SNORM1(op[v]) + SNORM1(o);
-        R dd = creal(d) * creal(d) + cimag(d) * cimag(d) - off * off;
+      if (check) {
+        T d = adi + SMUL(c->sg[v], mdi);
+        R dd = GROWTH * SNORM1(d) - SNORM1(g) * SNORM1(op[v]); /* >= |l_i o_i-1| */
         mgv[v] = dd < mgv[v] ? dd : mgv[v];
       }
+#if PSCR_Z
       RCP_DEN(piv, rp[v], den);
       lov[v] = den < lov[v] ? den : lov[v];
       hiv[v] = den > hiv[v] ? den : hiv[v];
 #else
-      if (dom) { /* dominance proves nonzero pivots */
-        R dd = fabs(d) - (fabs(op[v]) + fabs(o));
-        mgv[v] = dd < mgv[v] ? dd : mgv[v];
+      if (check) {
         rp[v] = 1.0 / piv;
       } else {
         RCP_DEN(piv, rp[v], den);
@@ -127,7 +156,12 @@ static inline void FN(forward)(const FN(tri) * m, const FN(chunk) * c, T *restri
       Z[i * V + v] = zp[v];
     }
   }
-  for (int v = 0; v < V; v++) mg[v] = mgv[v], lo[v] = lov[v], hi[v] = hiv[v];
+  for (int v = 0; v < V; v++) {
+    mg[v] = mgv[v], lo[v] = lov[v], hi[v] = hiv[v];
+#if !PSCR_Z
+    if (check) lo[v] = isfinite(rp[v]) ? 1 : 0;
+#endif
+  }
 }
 
 /* Row i of the solutions x: acc_o[i] += sum_v wo[o][v] x_v (outp NULL), or
@@ -305,8 +339,12 @@ static pscr_status FN(one)(const FN(tri) * m, const FN(chunk) * c, int v, pscr_t
   return st;
 }
 
+/* The row excess of A_last, M_last (2 n) in a thread's scratch: after
+ * run_task's P, Z, U, U2 (4 V n), gen (7 n), boundary terms (2 V n), zeros (n). */
+static T *FN(ws_excess)(T *ws, size_t n) { return ws + (6 * V + 8) * n; }
+
 size_t FN(cpu_pscr_inner_scratch)(size_t n_last, size_t max_nd) {
-  return (6 * V + 8) * n_last + (2 * max_nd + 8) * V;
+  return (6 * V + 10) * n_last + (2 * max_nd + 8) * V;
 }
 
 #if PSCR_Z
@@ -318,8 +356,8 @@ size_t FN(cpu_pscr_inner_scratch)(size_t n_last, size_t max_nd) {
 
 /* The chunk's V systems (nv real ones, the others padding with zero weights)
  * and their sums into acc (or the packed lanes' outp), formed in the backward
- * sweep. AUTO: Thomas while every row is dominant, else the whole chunk by
- * partial pivoting. After a chunk whose lanes all failed, the next chunks
+ * sweep. AUTO: Thomas where its growth is bounded (forward), else the whole
+ * chunk by partial pivoting. After a chunk whose lanes all failed, the next chunks
  * (nearby shifts: eigenvalues are sorted) go to pivoting directly; *hint
  * counts them down to the next try of Thomas. */
 static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk) * ch, int nv,
@@ -337,7 +375,7 @@ static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk) * ch, int 
       FN(forward)(m, ch, P, Z, mg, lo, hi, 0);
     for (int v = 0; v < nv; v++) {
       if (alg == PSCR_TD_THOMAS && !(lo[v] > 0)) return PSCR_ERR_SINGULAR;
-      ok[v] = (alg == PSCR_TD_THOMAS || mg[v] > 0) && RANGE_OK(lo[v], hi[v]);
+      ok[v] = (alg == PSCR_TD_THOMAS || (mg[v] > 0 && lo[v] > 0)) && RANGE_OK(lo[v], hi[v]);
       all = all && ok[v], none = none && !ok[v];
     }
     if (all) {
@@ -413,16 +451,17 @@ static void FN(boundary)(const pscr_stage_args *a, const pscr_block *b, const T 
 static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T *ws) {
   const pscr_step *st = a->step;
   const pscr_task *tk = &st->tasks[t];
-  FN(tri) m = {a->kron.n[0], a->kron.ad[0], a->kron.ao[0], a->kron.md[0], a->kron.mo[0]};
+  FN(tri) m = {a->kron.n[0], a->kron.ad[0], a->kron.ao[0], a->kron.md[0], a->kron.mo[0], 0, 0};
   size_t n = m.n, nom = a->acc_blk / n;
   int back = a->phase == PSCR_BACK;
   const T *x = (const T *)a->x + p * a->x_stride;
   T c = ((const T *)a->shift)[p];
   T *acc = (T *)a->acc + (p * (a->group->t1 - a->group->t0) + (t - a->group->t0)) * a->acc_item;
   T *P = ws, *Z = P + V * n, *U = Z + V * n, *U2 = U + V * n, *gen = U2 + V * n;
-  T *gb = gen + 7 * n, *zero = gb + 2 * V * n;
+  T *gb = gen + 7 * n, *zero = gb + 2 * V * n, *exa = FN(ws_excess)(ws, n); /* = zero + n */
   int hint = 0;
-  T *wr = zero + n, *wo = wr + st->max_nd * V, *w0 = wo + nom * V, *wm = w0 + V, *sg = wm + V;
+  T *wr = exa + 2 * n, *wo = wr + st->max_nd * V, *w0 = wo + nom * V, *wm = w0 + V, *sg = wm + V;
+  m.exa = exa, m.exm = exa + n; /* filled by inner_stage */
   FN(chunk) ch = {0, NULL, NULL, NULL, NULL, wr, w0, wm, sg, NULL, NULL, NULL};
   if (tk->nb == 1) {
     const pscr_block *b = &st->blocks[tk->b0];
@@ -430,7 +469,11 @@ static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T 
     ch.nsrc = b->nd, ch.xb = x + b->s * n, ch.dpos = st->dpos + b->d;
     FN(boundary)(a, b, x, c, gb, gb + n, &ch.gs, &ch.ge);
     memset(acc, 0, nout * n * sizeof *acc);
-    for (size_t l = tk->l0; l < tk->l1; l += V) {
+    /* Largest eigenvalues first: the terms of (24)/(27) grow as lambda falls
+     * (1 / (lambda + c) in (18)), so the partial sums stay small until the
+     * dominant terms come, and the rounding of the sum is that of its result. */
+    for (size_t ci = (tk->l1 - tk->l0 + V - 1) / V; ci-- > 0;) {
+      size_t l = tk->l0 + ci * V;
       int nv = tk->l1 - l < V ? (int)(tk->l1 - l) : V;
       for (int v = 0; v < V; v++) FN(lane)(a, b, v < nv ? l + v : l, v, v < nv, c, &ch, wo);
       pscr_status s =
@@ -475,14 +518,21 @@ static pscr_status FN(inner_stage)(const pscr_stage_args *a) {
   size_t ntg = g->t1 - g->t0;
   long long items = (long long)(a->batch * ntg);
   pscr_status st = PSCR_OK;
-#pragma omp parallel for num_threads(a->threads) if (a->threads > 1 && items > 1)                  \
-    schedule(dynamic, 1)
-  for (long long it = 0; it < items; it++) {
+#pragma omp parallel num_threads(a->threads) if (a->threads > 1 && items > 1)
+  {
+    /* the row excess of A_last and M_last, once per thread, where run_task finds it */
     T *ws = (T *)a->scratch + (size_t)pscr_thread_id() * a->scratch_len;
-    pscr_status s = FN(run_task)(a, (size_t)it / ntg, g->t0 + (size_t)it % ntg, ws);
-    if (s != PSCR_OK) {
+    size_t n = a->kron.n[0];
+    T *exa = FN(ws_excess)(ws, n);
+    FN(eigen_row_excess)(n, a->kron.ad[0], a->kron.ao[0], a->kron.ao[0], exa);
+    FN(eigen_row_excess)(n, a->kron.md[0], a->kron.mo[0], a->kron.ao[0], exa + n);
+#pragma omp for schedule(dynamic, 1)
+    for (long long it = 0; it < items; it++) {
+      pscr_status s = FN(run_task)(a, (size_t)it / ntg, g->t0 + (size_t)it % ntg, ws);
+      if (s != PSCR_OK) {
 #pragma omp critical(pscr_cpu_inner_status)
-      if (st == PSCR_OK) st = s;
+        if (st == PSCR_OK) st = s;
+      }
     }
   }
   return st;

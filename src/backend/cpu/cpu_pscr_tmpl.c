@@ -132,8 +132,11 @@ static pscr_status FN(stage_y2b)(const pscr_stage_args *a) {
     const T *acc = (const T *)a->acc + (p * ntg + b->t0 - g->t0) * a->acc_item +
                    (g->b0 + bi - st->tasks[b->t0].b0) * a->acc_blk + q * n;
     size_t i0 = seg * SEG, i1 = i0 + SEG < n ? i0 + SEG : n;
-    for (size_t i = i0; i < i1; i++) dst[i] = acc[i];
-    for (size_t t = 1; t < b->nt; t++) { /* a large block: one block per task */
+    /* a large block: one block per task, tasks by ascending eigenvalue; the
+     * small terms first (see run_task) */
+    const T *al = acc + (b->nt - 1) * a->acc_item;
+    for (size_t i = i0; i < i1; i++) dst[i] = al[i];
+    for (size_t t = b->nt - 1; t-- > 0;) {
       const T *at = acc + t * a->acc_item;
       for (size_t i = i0; i < i1; i++) dst[i] += at[i];
     }

@@ -1,6 +1,7 @@
 /* The cuda backend: driver loading, context (device, primary context,
- * stream), device arrays, scratch, launches. Kernel compilation is in
- * cuda_program.c, the tridiagonal drivers in cuda_tridiag.c. */
+ * stream), device arrays. Kernel compilation is in cuda_program.c; scratch,
+ * launches and the tridiagonal solves in cuda_device.c (the shared GPU
+ * device interface of src/backend/gpu). */
 #define _GNU_SOURCE /* RTLD_NODELETE */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -96,16 +97,7 @@ static pscr_status cuda_init(pscr_context *ctx, int device_index) {
   CU(d->cuDeviceGetAttribute(&s->smem_optin,
                              CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, s->dev));
   s->arch = 10 * major + minor;
-  s->spike_m = 32;
-  s->part_wg = 128;
-  s->crpcr_wg = 256;
-  s->crpcr_dmax = 64;
-  s->tile_q = 8; /* H100 sweep (bench/RESULTS.md): q = 8 beat 16 and 32 */
-  s->tile_w = 128;
-  s->merge_w = 256;
-  s->gs_q = 16;
-  s->gs_w = 128;
-  s->gs_gp = 16;
+  gpu_td_tuning_default(&s->tune);
   CU(d->cuDevicePrimaryCtxRetain(&s->cu, s->dev));
   CU(d->cuCtxPushCurrent(s->cu));
   /* A blocking stream: ordered after work on the legacy default stream, so
@@ -113,9 +105,9 @@ static pscr_status cuda_init(pscr_context *ctx, int device_index) {
   st = cuda_status(d->cuStreamCreate(&s->stream, CU_STREAM_DEFAULT));
   if (st == PSCR_OK) st = cuda_status(d->cuEventCreate(&s->ev0, CU_EVENT_DEFAULT));
   if (st == PSCR_OK) st = cuda_status(d->cuEventCreate(&s->ev1, CU_EVENT_DEFAULT));
-  if (st == PSCR_OK) st = cuda_status(d->cuMemAlloc(&s->flags, 8 * sizeof(int)));
+  if (st == PSCR_OK) st = cuda_status(d->cuMemAlloc(&s->flags, GPU_TD_FLAG_WORDS * sizeof(int)));
   if (st == PSCR_OK)
-    st = cuda_status(d->cuMemAllocHost((void **)&s->flags_host, 8 * sizeof(int)));
+    st = cuda_status(d->cuMemAllocHost((void **)&s->flags_host, GPU_TD_FLAG_WORDS * sizeof(int)));
   CUcontext dummy;
   d->cuCtxPopCurrent(&dummy);
 cleanup:
@@ -170,43 +162,9 @@ static pscr_status cuda_read(pscr_context *ctx, const void *native, size_t offse
   return st;
 }
 
-pscr_status cuda_work(pscr_context *ctx, size_t bytes, CUdeviceptr *ptr) {
-  cuda_state *s = cuda_of(ctx);
-  pscr_status st = PSCR_OK;
-  if (bytes > s->work_bytes) {
-    if (s->work) {
-      CU(s->drv.cuStreamSynchronize(s->stream));
-      s->drv.cuMemFree(s->work);
-      s->work = 0;
-      s->work_bytes = 0;
-    }
-    CU(s->drv.cuMemAlloc(&s->work, bytes));
-    s->work_bytes = bytes;
-  }
-  *ptr = s->work;
-cleanup:
-  return st;
-}
-
-pscr_status cuda_launch(pscr_context *ctx, CUmodule mod, const char *name, size_t items, int wg,
-                        unsigned smem, void **args) {
-  cuda_state *s = cuda_of(ctx);
-  CUfunction fn;
-  pscr_status st = PSCR_OK;
-  if (items == 0) return PSCR_OK;
-  size_t groups = (items + (size_t)wg - 1) / (size_t)wg;
-  if (groups > 0x7fffffffu) return PSCR_ERR_UNSUPPORTED;
-  CU(s->drv.cuModuleGetFunction(&fn, mod, name));
-  if (smem > 48 * 1024)
-    CU(s->drv.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));
-  CU(s->drv.cuLaunchKernel(fn, (unsigned)groups, 1, 1, (unsigned)wg, 1, 1, smem, s->stream, args,
-                           NULL));
-cleanup:
-  return st;
-}
-
 /* Developer hook for the benchmark's parameter sweep (found through a weak
- * reference): sets one tuning parameter of a CUDA context. */
+ * reference): sets one tuning parameter of a CUDA context (gpu_td_tune's
+ * names), or "release_work" frees the scratch. */
 pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value);
 pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) {
   if (ctx == NULL || ctx->backend != PSCR_BACKEND_CUDA || name == NULL || value < 1)
@@ -226,30 +184,18 @@ pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) {
     }
     return st;
   }
-  if (strcmp(name, "spike_m") == 0)
-    s->spike_m = value;
-  else if (strcmp(name, "part_wg") == 0 && value % 32 == 0 && value <= 1024)
-    s->part_wg = value;
-  else if (strcmp(name, "crpcr_wg") == 0 && value % 32 == 0 && value <= 1024 &&
-           s->crpcr_dmax <= value)
-    s->crpcr_wg = value;
-  else if (strcmp(name, "crpcr_dmax") == 0 && value <= s->crpcr_wg)
-    s->crpcr_dmax = value;
-  else if (strcmp(name, "tile_q") == 0 && value >= 2 && value <= 64 && !(value & (value - 1)))
-    s->tile_q = value;
-  else if (strcmp(name, "tile_w") == 0 && value % 32 == 0 && value <= 1024)
-    s->tile_w = value;
-  else if (strcmp(name, "merge_w") == 0 && value % 32 == 0 && value <= 512)
-    s->merge_w = value;
-  else if (strcmp(name, "gs_q") == 0 && value >= 2 && value <= 64 && !(value & (value - 1)))
-    s->gs_q = value;
-  else if (strcmp(name, "gs_w") == 0 && value % 32 == 0 && value <= 256)
-    s->gs_w = value;
-  else if (strcmp(name, "gs_gp") == 0 && value >= 2 && value <= 32)
-    s->gs_gp = value;
-  else
-    return PSCR_ERR_INVALID_ARGUMENT;
-  return PSCR_OK;
+  return gpu_td_tune(&s->tune, name, value);
+}
+
+/* Free and total device memory (the chunked SPIKE decides from it). */
+static pscr_status cuda_mem_info(pscr_context *ctx, size_t *free_bytes, size_t *total_bytes) {
+  cuda_state *s = cuda_of(ctx);
+  pscr_status st = cuda_status(s->drv.cuCtxPushCurrent(s->cu));
+  if (st != PSCR_OK) return st;
+  st = cuda_status(s->drv.cuMemGetInfo(free_bytes, total_bytes));
+  CUcontext dummy;
+  s->drv.cuCtxPopCurrent(&dummy);
+  return st;
 }
 
 const struct pscr_backend_ops pscr_cuda_ops = {
@@ -263,4 +209,6 @@ const struct pscr_backend_ops pscr_cuda_ops = {
     .read = cuda_read,
     .tridiag = cuda_tridiag,
     .tridiag_shifted = cuda_tridiag_shifted,
+    .gpu = cuda_gpu_device,
+    .mem_info = cuda_mem_info,
 };

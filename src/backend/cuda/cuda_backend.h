@@ -1,12 +1,14 @@
 /* The CUDA backend's private state. The driver (libcuda.so.1) is loaded with
  * dlopen so that the library and its tests run on machines without a driver;
- * NVRTC is linked (it compiles without a GPU). */
+ * NVRTC is linked (it compiles without a GPU). The launch logic of every
+ * algorithm is the shared one of src/backend/gpu; cuda_device.c adapts it. */
 #ifndef PSCR_BACKEND_CUDA_BACKEND_H
 #define PSCR_BACKEND_CUDA_BACKEND_H
 
 #include <cuda.h>
 #include <nvrtc.h>
 
+#include "backend/gpu/gpu_tridiag.h"
 #include "core/context.h"
 
 /* The driver entry points used, resolved by their versioned names. */
@@ -17,7 +19,8 @@
   X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoHAsync) X(cuMemsetD32Async)          \
   X(cuMemsetD8Async) X(cuMemAllocHost) X(cuMemFreeHost) X(cuModuleLoadData) X(cuModuleUnload)    \
   X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuLaunchKernel) X(cuEventCreate)                \
-  X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime)
+  X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime)            \
+  X(cuMemGetInfo)
 
 #define CUDA_DECLARE_PTR(name) __typeof__(&name) name;
 typedef struct {
@@ -31,7 +34,7 @@ pscr_status cuda_driver_load(cuda_driver *drv);
 void cuda_driver_unload(cuda_driver *drv);
 
 #define CUDA_CACHE_SIZE 32
-#define CUDA_KEY_LEN 192
+#define CUDA_KEY_LEN 256
 
 typedef struct {
   char key[CUDA_KEY_LEN]; /* the -D options the module was compiled with */
@@ -46,58 +49,35 @@ typedef struct {
   CUevent ev0, ev1;
   int arch;             /* compute capability, e.g. 90 */
   int smem_optin;       /* shared memory per block after opting in (bytes) */
-  CUdeviceptr flags;    /* TD_FLAG_* words (8), cleared before each solve */
+  CUdeviceptr flags;    /* TD_FLAG_* words (GPU_TD_FLAG_WORDS), cleared before each solve */
   int *flags_host;      /* pinned copy */
   CUdeviceptr work;     /* scratch, grown on demand */
   size_t work_bytes;
   cuda_module cache[CUDA_CACHE_SIZE];
   int ncache;
-  /* tuning (defaults chosen for the H100; see pscr_cuda_tune) */
-  int spike_m;    /* SPIKE partition size */
-  int part_wg;    /* work-group of the partition kernels */
-  int crpcr_wg;   /* CR_PCR_THOMAS work-group (TD_WG) */
-  int crpcr_dmax; /* stage C -> D switch (TD_D_MAX) */
-  int tile_q;     /* rows per work-item of the tiled engine (power of 2) */
-  int tile_w;     /* work-items per tile of the multi-tile passes */
-  int merge_w;    /* work-items of the tile-record merge (2x records each) */
-  int gs_q;       /* g-Spike rows per level-0 partition (power of 2) */
-  int gs_w;       /* g-Spike partitions per tile */
-  int gs_gp;      /* g-Spike pairs per reduced-level block */
+  CUmodule current;     /* the module made current by the device interface */
+  gpu_td_tuning tune;   /* launch-time tuning (pscr_cuda_tune) */
 } cuda_state;
 
 static inline cuda_state *cuda_of(pscr_context *ctx) { return (cuda_state *)ctx->impl; }
 
-/* Maps a driver / NVRTC result to a status. */
+/* Maps a driver result to a status. */
 pscr_status cuda_status(CUresult r);
 
-/* Tuning parameters of one kernel module (compile-time -D macros). */
-typedef struct {
-  int complex_;   /* PSCR_COMPLEX */
-  int wg;         /* TD_WG */
-  int smem_n;     /* TD_SMEM_N */
-  int d_max;      /* TD_D_MAX */
-} cuda_params;
+/* Compiles kernels/cuda/td.cu with NVRTC for the module parameters p. On
+ * success *image (malloc'ed) holds CUBIN (arch > 0) or PTX (arch == 0: for
+ * compute_90, no device needed), and *log (malloc'ed, may be NULL) the log. */
+pscr_status cuda_compile(const gpu_td_params *p, int arch, char **image, size_t *size, char **log);
 
-/* NVRTC options for a parameter set into opts[] (returns the count, <= 8);
- * the strings live in buf. arch = 0: PTX for compute_90 (no device needed). */
-int cuda_params_options(const cuda_params *p, int arch, char buf[8][64], const char *opts[8]);
+/* The module for a parameter set, compiled on first use and cached (the
+ * context must be current). */
+pscr_status cuda_module_get(cuda_state *s, const gpu_td_params *p, CUmodule *mod);
 
-/* Compiles kernels/cuda/td.cu with NVRTC for the given options. On success
- * *image (malloc'ed) holds CUBIN (arch > 0) or PTX (arch == 0), and *log
- * (malloc'ed, may be NULL) the compiler log. */
-pscr_status cuda_compile(const cuda_params *p, int arch, char **image, size_t *size, char **log);
+/* The shared GPU device interface over this context (backend table `gpu`,
+ * cuda_device.c): every call makes the context current itself. */
+pscr_status cuda_gpu_device(pscr_context *ctx, gpu_device *g);
 
-/* The module for a parameter set, compiled on first use and cached. */
-pscr_status cuda_module_get(pscr_context *ctx, const cuda_params *p, CUmodule *mod);
-
-/* Scratch of at least `bytes` on the device (kept by the context). */
-pscr_status cuda_work(pscr_context *ctx, size_t bytes, CUdeviceptr *ptr);
-
-/* Launches `name` of mod on ctx's stream with 1D groups of wg over `items` work-items. */
-pscr_status cuda_launch(pscr_context *ctx, CUmodule mod, const char *name, size_t items, int wg,
-                        unsigned smem, void **args);
-
-/* The backend's tridiagonal operations (cuda_tridiag.c). */
+/* The backend's tridiagonal operations (cuda_device.c, through gpu_td_solve). */
 pscr_status cuda_tridiag(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep);
 pscr_status cuda_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request *req,
                                  pscr_td_report *rep);

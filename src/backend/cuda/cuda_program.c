@@ -1,7 +1,7 @@
 /* Run-time compilation of the single-source kernels with NVRTC (DESIGN.md
  * "Single-source kernels"): the embedded kernels/ tree is handed to NVRTC as
- * in-memory headers, the tuning parameters as -D macros; one module per
- * parameter set, cached in the context. */
+ * in-memory headers, the module parameters (gpu_td_params) as -D macros; one
+ * module per parameter set, cached in the context. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,24 +15,27 @@ extern const struct {
 } pscr_kernel_files[];
 
 #define CUDA_MAIN_SOURCE "cuda/td.cu"
+#define MAX_OPTS 16
 
-int cuda_params_options(const cuda_params *p, int arch, char buf[8][64], const char *opts[8]) {
-  int k = 0;
-  if (arch > 0)
-    snprintf(buf[k], 64, "--gpu-architecture=sm_%d", arch);
-  else
-    snprintf(buf[k], 64, "--gpu-architecture=compute_90");
-  k++;
-  snprintf(buf[k++], 64, "-DPSCR_COMPLEX=%d", p->complex_ ? 1 : 0);
-  snprintf(buf[k++], 64, "-DTD_WG=%d", p->wg);
-  snprintf(buf[k++], 64, "-DTD_SMEM_N=%d", p->smem_n);
-  snprintf(buf[k++], 64, "-DTD_D_MAX=%d", p->d_max);
-  snprintf(buf[k++], 64, "--std=c++17");
-  for (int i = 0; i < k; i++) opts[i] = buf[i];
+/* NVRTC options for p into opts[] (returns the count): the architecture, the
+ * -D macros of gpu_td_params_defines one by one (their text in buf), C++17. */
+static int options(const gpu_td_params *p, int arch, char *buf, size_t size, const char **opts) {
+  int k = 0, len = snprintf(buf, size, "--gpu-architecture=%s%d", arch > 0 ? "sm_" : "compute_",
+                            arch > 0 ? arch : 90);
+  if (len < 0 || (size_t)len + 1 >= size) return 0;
+  opts[k++] = buf;
+  char *defs = buf + len + 1;
+  gpu_td_params_defines(p, defs, size - (size_t)len - 1);
+  for (char *c = defs; *c && k < MAX_OPTS - 1;) { /* split at spaces (strtok is not reentrant) */
+    opts[k++] = c;
+    while (*c && *c != ' ') c++;
+    while (*c == ' ') *c++ = '\0';
+  }
+  opts[k++] = "--std=c++17";
   return k;
 }
 
-pscr_status cuda_compile(const cuda_params *p, int arch, char **image, size_t *size, char **log) {
+pscr_status cuda_compile(const gpu_td_params *p, int arch, char **image, size_t *size, char **log) {
   *image = NULL;
   *size = 0;
   if (log) *log = NULL;
@@ -60,10 +63,10 @@ pscr_status cuda_compile(const cuda_params *p, int arch, char **image, size_t *s
     st = PSCR_ERR_DEVICE;
     goto cleanup;
   }
-  char buf[8][64];
-  const char *opts[8];
-  int nopt = cuda_params_options(p, arch, buf, opts);
-  nvrtcResult rc = nvrtcCompileProgram(prog, nopt, opts);
+  char buf[512];
+  const char *opts[MAX_OPTS];
+  int nopt = options(p, arch, buf, sizeof buf, opts);
+  nvrtcResult rc = nopt > 0 ? nvrtcCompileProgram(prog, nopt, opts) : NVRTC_ERROR_INVALID_OPTION;
   size_t logsize = 0;
   if (log && nvrtcGetProgramLogSize(prog, &logsize) == NVRTC_SUCCESS && logsize > 1) {
     *log = malloc(logsize);
@@ -96,10 +99,9 @@ cleanup:
   return st;
 }
 
-pscr_status cuda_module_get(pscr_context *ctx, const cuda_params *p, CUmodule *mod) {
-  cuda_state *s = cuda_of(ctx);
+pscr_status cuda_module_get(cuda_state *s, const gpu_td_params *p, CUmodule *mod) {
   char key[CUDA_KEY_LEN];
-  snprintf(key, sizeof key, "c%d wg%d sm%d dm%d", p->complex_, p->wg, p->smem_n, p->d_max);
+  gpu_td_params_defines(p, key, sizeof key);
   for (int i = 0; i < s->ncache; i++)
     if (strcmp(s->cache[i].key, key) == 0) {
       *mod = s->cache[i].module;
@@ -120,12 +122,12 @@ pscr_status cuda_module_get(pscr_context *ctx, const cuda_params *p, CUmodule *m
 }
 
 /* For tests/cpu/test_kernels_nvrtc.c (found through a weak reference, so the
- * test also links in builds without CUDA): one variant compiled to PTX, no
- * device needed. *ptx and *log are malloc'ed (either may come back NULL). */
-pscr_status pscr_cuda_compile_ptx(int complex_, int wg, int smem_n, int d_max, char **ptx,
-                                  size_t *size, char **log);
-pscr_status pscr_cuda_compile_ptx(int complex_, int wg, int smem_n, int d_max, char **ptx,
-                                  size_t *size, char **log) {
-  cuda_params p = {.complex_ = complex_, .wg = wg, .smem_n = smem_n, .d_max = d_max};
+ * test also links in builds without CUDA): the module of one dtype compiled
+ * to PTX, no device needed (CUDA modules have no other variant: local arrays
+ * are sized by the launch). *ptx and *log are malloc'ed (either may come
+ * back NULL). */
+pscr_status pscr_cuda_compile_ptx(int complex_, char **ptx, size_t *size, char **log);
+pscr_status pscr_cuda_compile_ptx(int complex_, char **ptx, size_t *size, char **log) {
+  gpu_td_params p = {.complex_ = complex_};
   return cuda_compile(&p, 0, ptx, size, log);
 }

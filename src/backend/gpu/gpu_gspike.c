@@ -4,14 +4,16 @@
  * blocks of gs_gp pairs per work-item (td_gs_level up, td_gs_recover down),
  * until at most TD_GS_DIRECT pairs per system remain (td_gs_direct). A block
  * that no level can solve (the CPU's BLOCK_FAILED) leaves b alone and raises
- * TD_FLAG_FALLBACK; every system is then solved as one partition
- * (td_gs_whole), whose verdict is final, as spike_tmpl.c does. Sizes as the
- * CUDA backend's cuda_gspike.c. */
+ * TD_FLAG_FALLBACK; the solve is then repeated on the partition grid shifted
+ * by gs_q / 2 rows, and if that fails too every system is solved as one
+ * partition (td_gs_whole, then td_put), whose verdict is final, as
+ * spike_tmpl.c does. Modified (or near-singular, kept) blocks cost a few
+ * digits: one step of iterative refinement follows, as on the CPU. */
 #include "backend/gpu/gpu_td.h"
 
 #define GS_DIRECT 64   /* TD_GS_DIRECT */
-#define GS_DIRECT_WG 8 /* work-items (systems) per group of td_gs_direct */
-#define GS_SLOT_WG 64  /* most work-items of td_gs_level / td_gs_recover (their local arrays) */
+#define GS_DIRECT_WG 8 /* most work-items (systems) per group of td_gs_direct */
+#define GS_SLOT_WG 64  /* most work-items of td_gs_level / td_gs_recover */
 #define GS_FIELDS 12   /* TD_PR_FIELDS */
 #define GS_LEVELS 40
 
@@ -24,44 +26,74 @@ static int slot_group(const td_job *j, int rows, int arrays, int want) {
   return w;
 }
 
-/* The level-0 tile: q = 2^lq rows per partition, W partitions. */
-static void tile_shape(const td_job *j, int *lq, int *W) {
-  *lq = td_log2i(j->g->tune.gs_q);
-  *W = slot_group(j, 1 << *lq, 6, j->g->tune.gs_w);
+/* The group sizes of every g-Spike kernel: the level-0 tile (q = 2^lq rows
+ * per partition, W partitions), the reduced levels (LW, RW) and the direct
+ * solve (DW). Each local array fits j->limit: on devices that size them at
+ * compile time every kernel of the module must fit, launched or not. */
+typedef struct {
+  int lq, W, LW, RW, DW;
+} gs_shape;
+
+static gs_shape shape(const td_job *j) {
+  gs_shape s;
+  int gp = j->g->tune.gs_gp;
+  s.lq = td_log2i(j->g->tune.gs_q);
+  s.W = slot_group(j, 1 << s.lq, 6, j->g->tune.gs_w);
+  s.LW = slot_group(j, 2 * gp, 6, GS_SLOT_WG);
+  s.RW = slot_group(j, 2 * gp, 3, GS_SLOT_WG);
+  s.DW = slot_group(j, 2 * GS_DIRECT, 6, GS_DIRECT_WG);
+  return s;
 }
 
 void gpu_td_gspike_params(td_job *j) {
   if (!j->g->static_local) return;
-  int lq, W;
-  tile_shape(j, &lq, &W);
-  j->par.gq = 1 << lq;
-  j->par.gw = W;
+  gs_shape s = shape(j);
+  j->par.gq = 1 << s.lq;
+  j->par.gw = s.W;
   j->par.gp = j->g->tune.gs_gp;
+  j->par.glw = s.LW;
+  j->par.grw = s.RW;
+  j->par.gdw = s.DW;
 }
 
+/* Every system as one partition: x into the scratch, then td_put writes it
+ * unless a system was singular (b untouched then). */
 static pscr_status whole(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b) {
   pscr_status st = PSCR_OK;
-  gpu_ptr w;
-  size_t bytes = 6 * (size_t)n * (size_t)batch * j->esize;
-  TRY(j->g->work(j->g, bytes, &w));
-  gpu_arg args[] = {SRC_ARGS(src),   GPU_LONG(n),
-                    GPU_LONG(batch), GPU_PTR(gpu_sub(w, 0, bytes)),
-                    GPU_PTR(b),      GPU_PTR(j->g->flags)};
-  TRY(td_launch(j, "td_gs_whole", (size_t)batch, 32, 0, NARGS(args), args));
+  size_t len = (size_t)n * (size_t)batch * j->esize, ld = td_align(j, len);
+  long long total = n * batch;
+  gpu_ptr w, none = {0};
+  TRY(j->g->work(j->g, 6 * ld, &w));
+  gpu_ptr scr = gpu_sub(w, 0, 6 * ld), x = gpu_sub(w, 3 * ld, len);
+  {
+    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(batch),     GPU_LONG(ld / j->esize),
+                      GPU_PTR(scr),  GPU_PTR(b),  GPU_PTR(j->g->flags)};
+    TRY(td_launch(j, "td_gs_whole", (size_t)batch, 32, 0, NARGS(args), args));
+  }
+  {
+    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(total), GPU_PTR(x),
+                      GPU_PTR(none), GPU_INT(0),  GPU_PTR(b),      GPU_PTR(j->g->flags)};
+    TRY(td_launch(j, "td_put", (size_t)total, j->line_wg, 0, NARGS(args), args));
+  }
   j->partitions = 1;
 cleanup:
   return st;
 }
 
-pscr_status gpu_td_solve_gspike(td_job *j, gpu_td_src src, long long n, long long batch,
-                                gpu_ptr b) {
+/* One g-Spike solve of b in place on the grid shifted by sh rows, then reads
+ * the status words into fl. keep: when partitions were modified, the
+ * solution goes to *xout (compact, right after the work areas, xbytes) and b
+ * keeps the right-hand side; a second pass on the same grid uses the same
+ * areas and leaves *xout alone. */
+static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh, long long batch,
+                           gpu_ptr b, int keep, size_t xbytes, gpu_ptr *xout,
+                           int fl[GPU_TD_FLAG_WORDS]) {
   pscr_status st = PSCR_OK;
-  gpu_ptr flags = j->g->flags;
-  int lq, W;
-  tile_shape(j, &lq, &W);
-  int q = 1 << lq;
+  gpu_ptr flags = j->g->flags, none = {0};
+  gs_shape s = shape(j);
+  int q = 1 << s.lq, W = s.W;
   long long GP = j->g->tune.gs_gp;
-  long long P = (n + q - 1) / q, nt = (P + W - 1) / W;
+  long long P = (n + sh + q - 1) / q, nt = (P + W - 1) / W;
   /* levels: np[l] pairs per system, cnt[l] = batch np[l] */
   long long np[GS_LEVELS], cnt[GS_LEVELS];
   int top = 0;
@@ -80,58 +112,93 @@ pscr_status gpu_td_solve_gspike(td_job *j, gpu_td_src src, long long n, long lon
     if (l < top) total += td_align(j, 6 * (size_t)cnt[l] * es); /* Y, W, V of 2 rows per pair */
   }
   gpu_ptr w, pr[GS_LEVELS], yb[GS_LEVELS];
-  TRY(j->g->work(j->g, total, &w));
+  TRY(j->g->work(j->g, total + xbytes, &w));
   for (int l = 0; l <= top; l++) {
     pr[l] = gpu_sub(w, off_pr[l], GS_FIELDS * (size_t)cnt[l] * es);
     if (l < top) yb[l] = gpu_sub(w, off_yb[l], 6 * (size_t)cnt[l] * es);
   }
+  gpu_ptr xo = keep ? gpu_sub(w, total, xbytes) : none;
+  *xout = xo;
   size_t tb = 6 * (size_t)W * (size_t)(q + 1) * es;
+  size_t items = (size_t)(batch * nt) * (size_t)W;
   {
-    /* sh = 0 (grid not shifted), xout = null (no refinement): td_gspike.h */
-    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),    GPU_LONG(0),      GPU_INT(lq),
-                      GPU_LONG(P),   GPU_LONG(nt),   GPU_INT(0),       GPU_PTR(pr[0]),
-                      GPU_LONG(cnt[0]), GPU_PTR(b),  GPU_PTR(((gpu_ptr){0})), GPU_PTR(flags)};
-    TRY(td_launch(j, "td_gs_tile", (size_t)(batch * nt) * (size_t)W, W, tb, NARGS(args), args));
+    gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh),  GPU_INT(s.lq),
+                      GPU_LONG(P),      GPU_LONG(nt), GPU_INT(0),    GPU_PTR(pr[0]),
+                      GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(none), GPU_PTR(flags)};
+    TRY(td_launch(j, "td_gs_tile", items, W, tb, NARGS(args), args));
   }
-  int LW = slot_group(j, 2 * (int)GP, 6, GS_SLOT_WG),
-      RW = slot_group(j, 2 * (int)GP, 3, GS_SLOT_WG);
   for (int l = 0; l < top; l++) {
     long long G = np[l + 1], blocks = cnt[l + 1];
     gpu_arg args[] = {GPU_LONG(np[l]), GPU_LONG(GP),     GPU_LONG(G),        GPU_LONG(blocks),
                       GPU_PTR(pr[l]),  GPU_LONG(cnt[l]), GPU_PTR(pr[l + 1]), GPU_LONG(cnt[l + 1]),
                       GPU_PTR(yb[l]),  GPU_PTR(flags)};
-    TRY(td_launch(j, "td_gs_level", (size_t)blocks, LW, 6 * (size_t)LW * (size_t)(2 * GP + 1) * es,
-                  NARGS(args), args));
+    TRY(td_launch(j, "td_gs_level", (size_t)blocks, s.LW,
+                  6 * (size_t)s.LW * (size_t)(2 * GP + 1) * es, NARGS(args), args));
   }
   {
-    int DW = slot_group(j, 2 * GS_DIRECT, 6, GS_DIRECT_WG);
     gpu_arg args[] = {GPU_LONG(np[top]), GPU_LONG(batch), GPU_PTR(pr[top]), GPU_LONG(cnt[top]),
                       GPU_PTR(flags)};
-    TRY(td_launch(j, "td_gs_direct", (size_t)batch, DW, 6 * (size_t)DW * (2 * GS_DIRECT + 1) * es,
-                  NARGS(args), args));
+    TRY(td_launch(j, "td_gs_direct", (size_t)batch, s.DW,
+                  6 * (size_t)s.DW * (2 * GS_DIRECT + 1) * es, NARGS(args), args));
   }
   for (int l = top - 1; l >= 0; l--) {
     long long G = np[l + 1], blocks = cnt[l + 1];
     gpu_arg args[] = {GPU_LONG(np[l]),    GPU_LONG(GP),         GPU_LONG(G),
                       GPU_LONG(blocks),   GPU_PTR(pr[l]),       GPU_LONG(cnt[l]),
                       GPU_PTR(pr[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(yb[l])};
-    TRY(td_launch(j, "td_gs_recover", (size_t)blocks, RW,
-                  3 * (size_t)RW * (size_t)(2 * GP + 1) * es, NARGS(args), args));
+    TRY(td_launch(j, "td_gs_recover", (size_t)blocks, s.RW,
+                  3 * (size_t)s.RW * (size_t)(2 * GP + 1) * es, NARGS(args), args));
   }
   {
-    /* sh = 0 (grid not shifted), xout = null (no refinement): td_gspike.h */
-    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),    GPU_LONG(0),      GPU_INT(lq),
-                      GPU_LONG(P),   GPU_LONG(nt),   GPU_INT(1),       GPU_PTR(pr[0]),
-                      GPU_LONG(cnt[0]), GPU_PTR(b),  GPU_PTR(((gpu_ptr){0})), GPU_PTR(flags)};
-    TRY(td_launch(j, "td_gs_tile", (size_t)(batch * nt) * (size_t)W, W, tb, NARGS(args), args));
+    gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh), GPU_INT(s.lq),
+                      GPU_LONG(P),      GPU_LONG(nt), GPU_INT(1),   GPU_PTR(pr[0]),
+                      GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(xo),  GPU_PTR(flags)};
+    TRY(td_launch(j, "td_gs_tile", items, W, tb, NARGS(args), args));
   }
   j->partitions = (int)(P < 0x7fffffff ? P : 0x7fffffff);
-  int fl[GPU_TD_FLAG_WORDS];
   TRY(j->g->flags_read(j->g, fl));
+cleanup:
+  return st;
+}
+
+/* x += A^{-1} (b - A x) once when partitions were modified (the CPU's
+ * spike_tmpl.c does the same: the rank-1 correction costs a few digits) or a
+ * near-singular block was kept unmodified (TD_QR_WEAK, td_qr.h). */
+pscr_status gpu_td_solve_gspike(td_job *j, gpu_td_src src, long long n, long long batch,
+                                gpu_ptr b) {
+  pscr_status st = PSCR_OK;
+  int fl[GPU_TD_FLAG_WORDS];
+  size_t xbytes = td_align(j, (size_t)n * (size_t)batch * j->esize);
+  gpu_ptr x;
+  long long sh = 0;
+  TRY(gs_pass(j, src, n, sh, batch, b, 1, xbytes, &x, fl));
+  if (fl[TD_FLAG_FALLBACK] && !fl[TD_FLAG_NONFINITE] && !fl[TD_FLAG_SINGULAR]) {
+    sh = j->g->tune.gs_q / 2; /* again on the shifted grid */
+    TRY(j->g->flags_clear(j->g));
+    TRY(gs_pass(j, src, n, sh, batch, b, 1, xbytes, &x, fl));
+  }
   j->modified_blocks = fl[TD_FLAG_MODIFIED];
-  if (fl[TD_FLAG_FALLBACK] && !fl[0] && !fl[1]) {
+  if (fl[TD_FLAG_NONFINITE] || fl[TD_FLAG_SINGULAR]) goto cleanup;
+  if (fl[TD_FLAG_FALLBACK]) {
     j->modified_blocks = 0;
     TRY(whole(j, src, n, batch, b));
+    goto cleanup;
+  }
+  if (fl[TD_FLAG_MODIFIED] == 0 && fl[TD_FLAG_REFINE] == 0) goto cleanup;
+  {
+    long long total = n * batch;
+    int f2[GPU_TD_FLAG_WORDS];
+    gpu_ptr none;
+    gpu_arg ra[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(total),
+                    GPU_PTR(x),    GPU_PTR(b),  GPU_PTR(j->g->flags)};
+    TRY(td_launch(j, "td_gs_resid", (size_t)total, j->line_wg, 0, NARGS(ra), ra));
+    TRY(j->g->flags_clear(j->g)); /* words 0..2 are clear here: only the g-Spike counts go */
+    TRY(gs_pass(j, src, n, sh, batch, b, 0, xbytes, &none, f2));
+    int add = !(f2[TD_FLAG_NONFINITE] || f2[TD_FLAG_SINGULAR] || f2[TD_FLAG_FALLBACK]);
+    gpu_arg aa[] = {SRC_ARGS(src), GPU_LONG(n),  GPU_LONG(total),
+                    GPU_PTR(x),    GPU_INT(add), GPU_PTR(b)};
+    TRY(td_launch(j, "td_gs_addx", (size_t)total, j->line_wg, 0, NARGS(aa), aa));
+    TRY(j->g->flags_clear(j->g)); /* the status is the first pass's (OK) */
   }
 cleanup:
   return st;

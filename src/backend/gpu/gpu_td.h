@@ -1,14 +1,18 @@
 /* Private to the shared GPU tridiagonal drivers (gpu_tridiag.c, gpu_tile.c,
- * gpu_gspike.c): one solve's state and launch helpers. Mirrors the CUDA
- * backend's cuda_td.h over the gpu_device interface. */
+ * gpu_gspike.c): one solve's state and launch helpers. */
 #ifndef PSCR_BACKEND_GPU_TD_H
 #define PSCR_BACKEND_GPU_TD_H
 
 #include "backend/gpu/gpu_tridiag.h"
 
 #define TD_LINE_WG 256 /* work-group of the row-parallel kernels */
+/* status words of kernels/common/td_scalar.h */
+#define TD_FLAG_NONFINITE 0
+#define TD_FLAG_SINGULAR 1
+#define TD_FLAG_NOT_DOMINANT 2
 #define TD_FLAG_FALLBACK 3
 #define TD_FLAG_MODIFIED 4
+#define TD_FLAG_REFINE 5
 
 typedef struct {
   gpu_device *g;
@@ -16,6 +20,8 @@ typedef struct {
   size_t esize;
   size_t limit;        /* local memory a group may use (bytes) */
   int line_wg;         /* TD_LINE_WG within the device's limit */
+  int keep_b;          /* b must stay untouched on NONFINITE / SINGULAR */
+  gpu_ptr saved;       /* b's rows saved by a one-pass batch solve (mem NULL: none) */
   int partitions;      /* per system, for the report */
   int modified_blocks; /* g-Spike */
 } td_job;
@@ -54,7 +60,8 @@ static inline int td_log2i(int v) {
 }
 
 /* CR_PCR_THOMAS (pivot = 0) and SPIKE_DIAG_PIVOT (pivot = 1): the tiled
- * engine of kernels/common/td_tile.h (gpu_tile.c). */
+ * engine of kernels/common/td_tile.h (gpu_tile.c). A one-pass batch solve
+ * with j->keep_b saves b's rows to j->saved first. */
 pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b,
                                int pivot);
 /* The compile-time sizes of the tiled engine's merge kernels (static_local). */

@@ -5,9 +5,12 @@
  * tiles of T = W q rows: td_tile_fwd writes one record per tile, the records'
  * reduced system is merged up and down in groups of 2 merge_w records
  * (td_tile_gup / td_tile_gdown, one launch per level), and td_tile_bwd solves
- * every tile with its outside values. Shapes and sizes as the CUDA backend's
- * cuda_tile.c; where local arrays are sized at compile time (OpenCL) the
- * module gets TD_TILE_LOCAL / TD_TW to match. */
+ * every tile with its outside values. Where local arrays are sized at
+ * compile time (OpenCL) the module gets TD_TILE_LOCAL / TD_TW to match.
+ * td_tile_solve writes x over b group by group, so a batch whose b must stay
+ * untouched on error has b's rows saved on the way in (j->saved: one more
+ * write per row; gpu_tridiag.c puts them back if a flag was raised). The
+ * multi-tile passes need no copy: td_tile_bwd runs after every error is known. */
 #include "backend/gpu/gpu_td.h"
 
 #define TD_MAX_LEVELS 48
@@ -77,11 +80,18 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   int W, lq, MW;
   if (single_shape(j, n, &W, &lq)) {
     TRY(shape_module(j, W, lq));
-    gpu_arg args[] = {SRC_ARGS(src),  GPU_LONG(n), GPU_INT(lq),
-                      GPU_INT(pivot), GPU_PTR(b),  GPU_PTR(flags)};
+    if (j->keep_b && batch > 1) { /* one system writes nothing on error: no copy then */
+      size_t len = (size_t)n * (size_t)batch * j->esize;
+      gpu_ptr w;
+      TRY(j->g->work(j->g, len, &w));
+      j->saved = gpu_sub(w, 0, len);
+    }
+    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),       GPU_INT(lq),   GPU_INT(pivot),
+                      GPU_PTR(b),    GPU_PTR(j->saved), GPU_PTR(flags)};
     j->partitions = (int)((n + (1 << lq) - 1) >> lq);
-    return td_launch(j, "td_tile_solve", (size_t)batch * (size_t)W, W, tile_bytes(j, W, lq),
-                     NARGS(args), args);
+    TRY(td_launch(j, "td_tile_solve", (size_t)batch * (size_t)W, W, tile_bytes(j, W, lq),
+                  NARGS(args), args));
+    goto cleanup;
   }
   /* several tiles per system */
   multi_shape(j, &W, &lq, &MW);

@@ -5,37 +5,30 @@
  * One entry point serves plain batches and shifted systems; the kernels read
  * either through the same "source" arguments (td_rows.h). Status words are
  * written by the kernels and read back once per solve: NaN/Inf -> NONFINITE,
- * zero pivot -> SINGULAR. Launch sequence and sizes as in the CUDA backend's
- * cuda_tridiag.c; every sub-array of the work buffer is aligned to g->align
- * (OpenCL sub-buffers need CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
-#include <stdint.h>
+ * zero pivot -> SINGULAR. Every sub-array of the work buffer is aligned to
+ * g->align (OpenCL sub-buffers need CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
 #include <stdio.h>
 #include <string.h>
 
 #include "backend/gpu/gpu_td.h"
 
-#define TD_MAX_LEVELS 64
-
 void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
-  int k = snprintf(buf, size, "-DPSCR_COMPLEX=%d -DTD_WG=%d -DTD_SMEM_N=%d -DTD_D_MAX=%d",
-                   p->complex_ ? 1 : 0, p->wg, p->smem_n, p->d_max);
+  int k = snprintf(buf, size, "-DPSCR_COMPLEX=%d", p->complex_ ? 1 : 0);
   if (p->tile_local > 0 && k > 0 && (size_t)k < size)
     snprintf(buf + k, size - (size_t)k,
-             " -DTD_TILE_LOCAL=%d -DTD_TW=%d -DTD_GQ=%d -DTD_GW=%d -DTD_GP=%d", p->tile_local,
-             p->tw, p->gq, p->gw, p->gp);
+             " -DTD_TILE_LOCAL=%d -DTD_TW=%d -DTD_GQ=%d -DTD_GW=%d -DTD_GP=%d -DTD_GS_LW=%d"
+             " -DTD_GS_RW=%d -DTD_GS_DW=%d",
+             p->tile_local, p->tw, p->gq, p->gw, p->gp, p->glw, p->grw, p->gdw);
 }
 
-/* Defaults chosen for the H100 (the autotuner may override them later). */
+/* Defaults from the H100 sweeps of bench/RESULTS.md (q = 8 beat 16 and 32). */
 void gpu_td_tuning_default(gpu_td_tuning *t) {
-  *t = (gpu_td_tuning){.spike_m = 32,
-                       .part_wg = 128,
-                       .crpcr_wg = 256,
-                       .crpcr_dmax = 64,
-                       .tile_q = 16,
-                       .tile_w = 256,
+  *t = (gpu_td_tuning){.thomas_wg = 128,
+                       .tile_q = 8,
+                       .tile_w = 128,
                        .merge_w = 256,
-                       .gs_q = 32,
-                       .gs_w = 64,
+                       .gs_q = 16,
+                       .gs_w = 128,
                        .gs_gp = 16};
 }
 
@@ -43,15 +36,8 @@ static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
 
 pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
   if (t == NULL || name == NULL || value < 1) return PSCR_ERR_INVALID_ARGUMENT;
-  if (strcmp(name, "spike_m") == 0)
-    t->spike_m = value;
-  else if (strcmp(name, "part_wg") == 0 && value % 32 == 0 && value <= 1024)
-    t->part_wg = value;
-  else if (strcmp(name, "crpcr_wg") == 0 && value % 32 == 0 && value <= 1024 &&
-           t->crpcr_dmax <= value)
-    t->crpcr_wg = value;
-  else if (strcmp(name, "crpcr_dmax") == 0 && value <= t->crpcr_wg)
-    t->crpcr_dmax = value;
+  if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)
+    t->thomas_wg = value;
   else if (strcmp(name, "tile_q") == 0 && value >= 2 && value <= 64 && pow2(value))
     t->tile_q = value;
   else if (strcmp(name, "tile_w") == 0 && value % 32 == 0 && value <= 1024)
@@ -69,85 +55,33 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
   return PSCR_OK;
 }
 
-static pscr_status launch(td_job *j, const char *name, size_t items, int wg, size_t local,
-                          int nargs, const gpu_arg *args) {
-  return td_launch(j, name, items, wg, local, nargs, args);
+static pscr_status launch(td_job *j, const char *name, size_t items, int wg, int nargs,
+                          const gpu_arg *args) {
+  return td_launch(j, name, items, wg, 0, nargs, args);
 }
 
-static int part_wg(const td_job *j) {
-  int w = j->g->tune.part_wg;
-  return (size_t)w < j->g->max_wg ? w : (int)j->g->max_wg;
-}
-
-/* THOMAS (P = 1, no pivoting) and SPIKE_DIAG_PIVOT (P partitions of m rows). */
-static pscr_status solve_partitions(td_job *j, gpu_td_src src, long long n, long long batch,
-                                    gpu_ptr b, long long m, int pivot) {
+/* THOMAS: one work-item per system, the factors in two interleaved work
+ * arrays (kernels/common/td_thomas.h). */
+static pscr_status solve_thomas(td_job *j, gpu_td_src src, long long n, long long batch,
+                                gpu_ptr b) {
   pscr_status st = PSCR_OK;
-  long long P = (n + m - 1) / m, G = batch * P;
-  int spikes = P > 1;
-  /* level sizes of the recursive reduced system */
-  long long Pl[TD_MAX_LEVELS], cnt[TD_MAX_LEVELS];
-  int levels = 0;
-  Pl[0] = P;
-  cnt[0] = G;
-  while (Pl[levels] > 1) {
-    Pl[levels + 1] = (Pl[levels] + 1) / 2;
-    cnt[levels + 1] = batch * Pl[levels + 1];
-    levels++;
-  }
-  size_t es = j->esize, rows = (size_t)m * (size_t)G;
-  size_t off_y = td_align(j, rows * es), off_w = off_y + td_align(j, rows * es);
-  size_t off_p = off_w + (spikes ? td_align(j, rows * es) : 0);
-  size_t off_node = off_p + (pivot ? td_align(j, rows) : 0);
-  size_t off_vals[TD_MAX_LEVELS], off_outs[TD_MAX_LEVELS];
-  size_t total = off_node + td_align(j, 7 * (size_t)G * es);
-  for (int l = 1; l <= levels; l++) {
-    off_vals[l] = total;
-    total += td_align(j, 6 * (size_t)cnt[l] * es);
-  }
-  for (int l = 0; l <= levels; l++) {
-    off_outs[l] = total;
-    total += td_align(j, 2 * (size_t)cnt[l] * es);
-  }
-  gpu_ptr w, none = {0};
-  TRY(j->g->work(j->g, total, &w));
-  size_t rbytes = rows * es;
-  gpu_ptr wu = gpu_sub(w, 0, rbytes), wy = gpu_sub(w, off_y, rbytes);
-  gpu_ptr ww = spikes ? gpu_sub(w, off_w, rbytes) : none;
-  gpu_ptr wp = pivot ? gpu_sub(w, off_p, rows) : none;
-  gpu_ptr node = gpu_sub(w, off_node, 7 * (size_t)G * es);
-  gpu_ptr vals[TD_MAX_LEVELS], outs[TD_MAX_LEVELS];
-  vals[0] = node; /* level 0: the partitions' node records (7 fields, stride G) */
-  for (int l = 1; l <= levels; l++) vals[l] = gpu_sub(w, off_vals[l], 6 * (size_t)cnt[l] * es);
-  for (int l = 0; l <= levels; l++) outs[l] = gpu_sub(w, off_outs[l], 2 * (size_t)cnt[l] * es);
-  gpu_ptr flags = j->g->flags;
+  size_t len = (size_t)n * (size_t)batch * j->esize, one = td_align(j, len);
+  int wg = j->g->tune.thomas_wg;
+  if ((size_t)wg > j->g->max_wg) wg = (int)j->g->max_wg;
+  gpu_ptr w;
+  TRY(j->g->work(j->g, 2 * one, &w));
+  gpu_ptr wu = gpu_sub(w, 0, len), wy = gpu_sub(w, one, len), flags = j->g->flags;
   {
-    gpu_arg args[] = {SRC_ARGS(src),  GPU_LONG(n),     GPU_LONG(m),   GPU_LONG(P),   GPU_LONG(G),
-                      GPU_INT(pivot), GPU_INT(spikes), GPU_PTR(b),    GPU_PTR(wu),   GPU_PTR(wy),
-                      GPU_PTR(ww),    GPU_PTR(wp),     GPU_PTR(node), GPU_PTR(flags)};
-    TRY(launch(j, "td_part_fwd", (size_t)G, part_wg(j), 0, NARGS(args), args));
-  }
-  for (int l = 0; l < levels; l++) {
-    gpu_arg args[] = {GPU_LONG(Pl[l]),     GPU_LONG(cnt[l]),     GPU_PTR(vals[l]),
-                      GPU_LONG(Pl[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(vals[l + 1]),
-                      GPU_PTR(flags)};
-    TRY(launch(j, "td_spike_up", (size_t)cnt[l + 1], j->line_wg, 0, NARGS(args), args));
-  }
-  if (spikes) TRY(j->g->zero(j->g, outs[levels], 2 * (size_t)cnt[levels] * es));
-  for (int l = levels - 1; l >= 0; l--) {
-    gpu_arg args[] = {GPU_LONG(Pl[l]),     GPU_LONG(cnt[l]),    GPU_PTR(vals[l]),
-                      GPU_PTR(outs[l]),    GPU_LONG(Pl[l + 1]), GPU_LONG(cnt[l + 1]),
-                      GPU_PTR(outs[l + 1])};
-    TRY(launch(j, "td_spike_down", (size_t)cnt[l + 1], j->line_wg, 0, NARGS(args), args));
+    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(batch), GPU_PTR(b),
+                      GPU_PTR(wu),   GPU_PTR(wy), GPU_PTR(flags)};
+    TRY(launch(j, "td_thomas_fwd", (size_t)batch, wg, NARGS(args), args));
   }
   {
-    gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),    GPU_LONG(m),     GPU_LONG(P),
-                      GPU_LONG(G),      GPU_INT(pivot), GPU_INT(spikes), GPU_PTR(wu),
-                      GPU_PTR(wy),      GPU_PTR(ww),    GPU_PTR(wp),     GPU_PTR(node),
-                      GPU_PTR(outs[0]), GPU_PTR(b),     GPU_PTR(flags)};
-    TRY(launch(j, "td_part_bwd", (size_t)G, part_wg(j), 0, NARGS(args), args));
+    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(batch), GPU_PTR(wu),
+                      GPU_PTR(wy),   GPU_PTR(b),  GPU_PTR(flags)};
+    TRY(launch(j, "td_thomas_bwd", (size_t)batch, wg, NARGS(args), args));
   }
-  j->partitions = (int)(P < INT32_MAX ? P : INT32_MAX);
+  j->partitions = 1;
 cleanup:
   return st;
 }
@@ -165,7 +99,7 @@ static pscr_status gen(td_job *j, gpu_td_src src, long long n, long long batch, 
   gpu_arg args[] = {SRC_ARGS(src),   GPU_LONG(n),     GPU_LONG(total),
                     GPU_PTR(b),      GPU_PTR(arr[0]), GPU_PTR(arr[1]),
                     GPU_PTR(arr[2]), GPU_PTR(arr[3]), GPU_PTR(j->g->flags)};
-  TRY(launch(j, "td_gen", (size_t)total, j->line_wg, 0, NARGS(args), args));
+  TRY(launch(j, "td_gen", (size_t)total, j->line_wg, NARGS(args), args));
 cleanup:
   return st;
 }
@@ -175,49 +109,30 @@ static pscr_status put(td_job *j, gpu_td_src src, long long n, long long batch, 
   long long total = n * batch;
   gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),  GPU_LONG(total), GPU_PTR(x),
                     GPU_PTR(d),    GPU_INT(div), GPU_PTR(b),      GPU_PTR(j->g->flags)};
-  return launch(j, "td_put", (size_t)total, j->line_wg, 0, NARGS(args), args);
+  return launch(j, "td_put", (size_t)total, j->line_wg, NARGS(args), args);
 }
 
-/* Global CR levels: reduce while more than `keep` rows remain; returns the stride. */
-static pscr_status cr_reduce(td_job *j, long long n, long long batch, gpu_ptr arr[4],
-                             long long keep, long long *stride) {
+/* CR (seed 004): reduction levels while more than one row remains, then the
+ * back-substitution from the last stride down to 1. */
+static pscr_status solve_cr(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b) {
   pscr_status st = PSCR_OK;
+  gpu_ptr arr[8];
+  TRY(gen(j, src, n, batch, b, 1, arr));
   long long s = 1;
-  while (n / s > keep && n / (2 * s) >= 1) {
+  for (; n / s > 1; s *= 2) {
     long long nk = n / (2 * s), total = nk * batch;
     gpu_arg args[] = {GPU_LONG(n),     GPU_LONG(s),     GPU_LONG(nk),
                       GPU_LONG(total), GPU_PTR(arr[0]), GPU_PTR(arr[1]),
                       GPU_PTR(arr[2]), GPU_PTR(arr[3]), GPU_PTR(j->g->flags)};
-    TRY(launch(j, "td_cr_reduce", (size_t)total, j->line_wg, 0, NARGS(args), args));
-    s *= 2;
+    TRY(launch(j, "td_cr_reduce", (size_t)total, j->line_wg, NARGS(args), args));
   }
-  *stride = s;
-cleanup:
-  return st;
-}
-
-/* Global CR back-substitution from stride `from` down to 1. */
-static pscr_status cr_backsub(td_job *j, long long n, long long batch, gpu_ptr arr[4],
-                              long long from) {
-  pscr_status st = PSCR_OK;
-  for (long long s = from; s >= 1; s /= 2) {
+  for (; s >= 1; s /= 2) { /* stride s first: the one row left, x / d */
     long long nk = (n - s) / (2 * s) + 1, total = nk * batch;
     gpu_arg args[] = {GPU_LONG(n),     GPU_LONG(s),     GPU_LONG(nk),
                       GPU_LONG(total), GPU_PTR(arr[0]), GPU_PTR(arr[1]),
                       GPU_PTR(arr[2]), GPU_PTR(arr[3]), GPU_PTR(j->g->flags)};
-    TRY(launch(j, "td_cr_backsub", (size_t)total, j->line_wg, 0, NARGS(args), args));
+    TRY(launch(j, "td_cr_backsub", (size_t)total, j->line_wg, NARGS(args), args));
   }
-cleanup:
-  return st;
-}
-
-static pscr_status solve_cr(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b) {
-  pscr_status st = PSCR_OK;
-  gpu_ptr arr[8];
-  long long S;
-  TRY(gen(j, src, n, batch, b, 1, arr));
-  TRY(cr_reduce(j, n, batch, arr, 1, &S));
-  TRY(cr_backsub(j, n, batch, arr, S)); /* stride S: the one row left, x / d */
   TRY(put(j, src, n, batch, arr[3], arr[1], 0, b));
 cleanup:
   return st;
@@ -234,7 +149,7 @@ static pscr_status solve_pcr(td_job *j, gpu_td_src src, long long n, long long b
     gpu_arg args[] = {GPU_LONG(n),     GPU_LONG(s),     GPU_LONG(total), GPU_PTR(in[0]),
                       GPU_PTR(in[1]),  GPU_PTR(in[2]),  GPU_PTR(in[3]),  GPU_PTR(out[0]),
                       GPU_PTR(out[1]), GPU_PTR(out[2]), GPU_PTR(out[3]), GPU_PTR(j->g->flags)};
-    TRY(launch(j, "td_pcr_step", (size_t)total, j->line_wg, 0, NARGS(args), args));
+    TRY(launch(j, "td_pcr_step", (size_t)total, j->line_wg, NARGS(args), args));
     cur = 1 - cur;
   }
   TRY(put(j, src, n, batch, arr[4 * cur + 3], arr[4 * cur + 1], 1, b));
@@ -242,30 +157,38 @@ cleanup:
   return st;
 }
 
-/* The module parameters: td_crpcr's TD_SMEM_N bounded by local memory; where
- * local arrays are static, the tile and g-Spike sizes too. */
-static void choose_params(td_job *j, pscr_dtype dtype) {
-  gpu_device *g = j->g;
-  gpu_td_params p = {.complex_ = dtype == PSCR_C128,
-                     .wg = g->tune.crpcr_wg,
-                     .smem_n = dtype == PSCR_C128 ? 2048 : 4096,
-                     .d_max = g->tune.crpcr_dmax};
-  while ((size_t)p.wg > g->max_wg && p.wg > 32) p.wg /= 2;
-  if (p.d_max > p.wg) p.d_max = p.wg;
-  /* + 64 bytes for the kernel's other local variables */
-  while (4 * (size_t)p.smem_n * j->esize + 64 > g->local_bytes && p.smem_n > 256) p.smem_n /= 2;
-  j->par = p;
+/* One solve's limits and module parameters (where local arrays are static:
+ * the tile and g-Spike sizes that fit the device's local memory). */
+static void job_init(td_job *j, gpu_device *g, pscr_dtype dtype) {
+  *j = (td_job){.g = g, .esize = pscr_dtype_size(dtype)};
+  /* static local arrays: room for the kernels' other local variables */
+  j->limit = g->static_local && g->local_bytes > 256 ? g->local_bytes - 256 : g->local_bytes;
+  j->line_wg = g->max_wg < TD_LINE_WG ? (int)g->max_wg : TD_LINE_WG;
+  j->par = (gpu_td_params){.complex_ = dtype == PSCR_C128};
   gpu_td_tile_params(j);
   gpu_td_gspike_params(j);
 }
 
-pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n_,
-                         size_t batch_, gpu_td_src src, gpu_ptr b, pscr_td_report *rep) {
-  td_job job = {.g = g, .esize = pscr_dtype_size(dtype)};
-  /* static local arrays: room for the kernels' other local variables */
-  job.limit = g->static_local && g->local_bytes > 256 ? g->local_bytes - 256 : g->local_bytes;
-  job.line_wg = g->max_wg < TD_LINE_WG ? (int)g->max_wg : TD_LINE_WG;
-  choose_params(&job, dtype);
+pscr_status gpu_td_module(gpu_device *g, pscr_dtype dtype) {
+  td_job job;
+  job_init(&job, g, dtype);
+  return td_module(&job);
+}
+
+/* After a failed one-pass batch solve: b back from the saved rows. */
+static pscr_status restore(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b) {
+  long long total = n * batch;
+  gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(total),
+                    GPU_PTR(j->saved), GPU_PTR(b),  GPU_PTR(j->g->flags)};
+  return launch(j, "td_restore", (size_t)total, j->line_wg, NARGS(args), args);
+}
+
+static pscr_status solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n_,
+                         size_t batch_, gpu_td_src src, gpu_ptr b, pscr_td_report *rep,
+                         int keep_b) {
+  td_job job;
+  job_init(&job, g, dtype);
+  job.keep_b = keep_b;
   long long n = (long long)n_, batch = (long long)batch_;
   int fl[GPU_TD_FLAG_WORDS] = {0};
   pscr_status st = PSCR_OK;
@@ -276,18 +199,18 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
   if (alg == PSCR_TD_AUTO) { /* THOMAS-like solvers only where dominance is proven */
     long long total = n * batch;
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(total), GPU_PTR(g->flags)};
-    TRY(launch(&job, "td_scan", (size_t)total, job.line_wg, 0, NARGS(args), args));
+    TRY(launch(&job, "td_scan", (size_t)total, job.line_wg, NARGS(args), args));
     TRY(g->flags_read(g, fl));
-    if (fl[0]) {
+    if (fl[TD_FLAG_NONFINITE]) {
       st = PSCR_ERR_NONFINITE;
       goto cleanup;
     }
-    alg = fl[2] ? PSCR_TD_SPIKE_DIAG_PIVOT : PSCR_TD_CR_PCR_THOMAS;
+    alg = fl[TD_FLAG_NOT_DOMINANT] ? PSCR_TD_SPIKE_DIAG_PIVOT : PSCR_TD_CR_PCR_THOMAS;
     TRY(g->flags_clear(g));
   }
   if (rep) rep->used = alg;
   switch (alg) {
-  case PSCR_TD_THOMAS: TRY(solve_partitions(&job, src, n, batch, b, n, 0)); break;
+  case PSCR_TD_THOMAS: TRY(solve_thomas(&job, src, n, batch, b)); break;
   case PSCR_TD_SPIKE_DIAG_PIVOT: TRY(gpu_td_solve_tiled(&job, src, n, batch, b, 1)); break;
   case PSCR_TD_CR: TRY(solve_cr(&job, src, n, batch, b)); break;
   case PSCR_TD_PCR: TRY(solve_pcr(&job, src, n, batch, b)); break;
@@ -299,10 +222,10 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
   double seconds = 0;
   TRY(g->timer_stop(g, &seconds));
   TRY(g->flags_read(g, fl));
-  if (fl[0])
-    st = PSCR_ERR_NONFINITE;
-  else if (fl[1])
-    st = PSCR_ERR_SINGULAR;
+  if (fl[TD_FLAG_NONFINITE] || fl[TD_FLAG_SINGULAR]) {
+    if (job.saved.mem) TRY(restore(&job, src, n, batch, b));
+    st = fl[TD_FLAG_NONFINITE] ? PSCR_ERR_NONFINITE : PSCR_ERR_SINGULAR;
+  }
   if (rep) {
     rep->seconds = seconds;
     int spike = alg == PSCR_TD_SPIKE_DIAG_PIVOT || alg == PSCR_TD_GSPIKE;
@@ -311,6 +234,16 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
   }
 cleanup:
   return st;
+}
+
+pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
+                         size_t batch, gpu_td_src src, gpu_ptr b, pscr_td_report *rep) {
+  return solve(g, alg, dtype, n, batch, src, b, rep, 1);
+}
+
+pscr_status gpu_td_solve_scratch(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
+                                 size_t batch, gpu_td_src src, gpu_ptr b, pscr_td_report *rep) {
+  return solve(g, alg, dtype, n, batch, src, b, rep, 0);
 }
 
 static gpu_ptr native(const pscr_array *a) {

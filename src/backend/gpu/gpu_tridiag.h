@@ -4,13 +4,10 @@
  * small device interface (gpu_device: buffers, launches, status words);
  * everything else - layouts of the work arrays, level loops, tile shapes,
  * AUTO, the status words -> pscr_status mapping - lives once here
- * (gpu_tridiag.c, gpu_tile.c, gpu_gspike.c).
- *
- * Ported by the OpenCL backend from the CUDA backend's cuda_tridiag.c,
- * cuda_tile.c and cuda_gspike.c (same launch sequences and sizes); the intent
- * is that those become an adapter like src/backend/opencl/opencl_tridiag.c
- * (gpu_arg -> void *args[], gpu_ptr -> CUdeviceptr + off), so that a fix to the
- * launch logic is made once. */
+ * (gpu_tridiag.c, gpu_tile.c, gpu_gspike.c). The adapters are
+ * src/backend/cuda/cuda_device.c (gpu_arg -> void *args[], gpu_ptr ->
+ * CUdeviceptr + off) and src/backend/opencl/opencl_tridiag.c (cl_mem,
+ * sub-buffers); both fill a gpu_device through the backend-table hook `gpu`. */
 #ifndef PSCR_BACKEND_GPU_TRIDIAG_H
 #define PSCR_BACKEND_GPU_TRIDIAG_H
 
@@ -47,33 +44,29 @@ typedef struct {
 #define GPU_INT(x) ((gpu_arg){.kind = GPU_ARG_INT, .i = (int)(x)})
 
 /* The compile-time parameters of one kernel module (-D macros). The local
- * array sizes (tile_local .. gp) are set only for devices whose LOCAL_ARRAY is
- * sized at compile time (static_local: OpenCL); 0 leaves them out. */
+ * array sizes (tile_local .. gdw) are set only for devices whose LOCAL_ARRAY
+ * is sized at compile time (static_local: OpenCL); 0 leaves them out, and the
+ * module then depends on the dtype alone (CUDA). */
 typedef struct {
-  int complex_;   /* PSCR_COMPLEX */
-  int wg;         /* TD_WG: work-group of td_crpcr */
-  int smem_n;     /* TD_SMEM_N: rows td_crpcr holds in local memory */
-  int d_max;      /* TD_D_MAX: stage C -> D switch */
-  int tile_local; /* TD_TILE_LOCAL: scalars of the tile kernels' local array */
-  int tw;         /* TD_TW: work-items of the tile-record merge (td_tile_gup/gdown) */
-  int gq, gw, gp; /* TD_GQ, TD_GW, TD_GP: g-Spike partition rows, tile and block sizes */
+  int complex_;      /* PSCR_COMPLEX */
+  int tile_local;    /* TD_TILE_LOCAL: scalars of the tile kernels' local array */
+  int tw;            /* TD_TW: work-items of the tile-record merge (td_tile_gup/gdown) */
+  int gq, gw, gp;    /* TD_GQ, TD_GW, TD_GP: g-Spike partition rows, tile and block sizes */
+  int glw, grw, gdw; /* TD_GS_LW, TD_GS_RW, TD_GS_DW: g-Spike reduced-level groups */
 } gpu_td_params;
 
-/* Writes the -D options of p ("-DPSCR_COMPLEX=1 -DTD_WG=256 ...") into buf. */
+/* Writes the -D options of p ("-DPSCR_COMPLEX=1 -DTD_TILE_LOCAL=6656 ...") into buf. */
 void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size);
 
 /* Launch-time tuning of a context (defaults from gpu_td_tuning_default). */
 typedef struct {
-  int spike_m;    /* SPIKE partition size (td_part_fwd) */
-  int part_wg;    /* work-group of the partition kernels */
-  int crpcr_wg;   /* TD_WG */
-  int crpcr_dmax; /* TD_D_MAX (<= crpcr_wg) */
-  int tile_q;     /* rows per work-item of the tiled engine (power of 2) */
-  int tile_w;     /* work-items per tile of the multi-tile passes */
-  int merge_w;    /* work-items of the tile-record merge (2x records each) */
-  int gs_q;       /* g-Spike rows per level-0 partition (power of 2) */
-  int gs_w;       /* g-Spike partitions per tile */
-  int gs_gp;      /* g-Spike pairs per reduced-level block */
+  int thomas_wg; /* work-group of the THOMAS kernels (one work-item per system) */
+  int tile_q;    /* rows per work-item of the tiled engine (power of 2) */
+  int tile_w;    /* work-items per tile of the multi-tile passes */
+  int merge_w;   /* work-items of the tile-record merge (2x records each) */
+  int gs_q;      /* g-Spike rows per level-0 partition (power of 2) */
+  int gs_w;      /* g-Spike partitions per tile */
+  int gs_gp;     /* g-Spike pairs per reduced-level block */
 } gpu_td_tuning;
 void gpu_td_tuning_default(gpu_td_tuning *t);
 /* Sets one parameter by its field name; INVALID_ARGUMENT for an unknown name
@@ -131,5 +124,19 @@ gpu_td_src gpu_td_src_shifted(const pscr_td_shifted_request *r);
  * (untouched on NONFINITE / SINGULAR). @return UNSUPPORTED for LAPACK. */
 pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
                          size_t batch, gpu_td_src src, gpu_ptr b, pscr_td_report *rep);
+/* Same where b is the caller's scratch: on NONFINITE / SINGULAR it may hold
+ * anything. Saves the copy of b that keeping it costs a one-pass batch solve
+ * (the host API's uploaded b, work arrays of the PSCR stages). */
+pscr_status gpu_td_solve_scratch(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
+                                 size_t batch, gpu_td_src src, gpu_ptr b, pscr_td_report *rep);
+
+/* Makes the default module of dtype current (every kernel of kernels/common;
+ * gpu_td_solve may switch modules, so call it again after a solve). */
+pscr_status gpu_td_module(gpu_device *g, pscr_dtype dtype);
+
+/* For tests (gpu_kernel_names.c): the names of the KERNEL functions of
+ * kernels/common, read from the embedded sources, into names (at most max);
+ * returns how many there are (-1: out of memory). */
+int pscr_gpu_kernel_names(char (*names)[64], int max);
 
 #endif

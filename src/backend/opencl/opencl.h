@@ -24,6 +24,7 @@ typedef struct ocl_program {
   cl_uint nkernels;
   cl_kernel *kernels; /* every kernel of the program, created once */
   char **names;       /* their names */
+  cl_ulong *local;    /* their local memory (CL_KERNEL_LOCAL_MEM_SIZE, bytes) */
   struct ocl_program *next;
 } ocl_program;
 
@@ -40,7 +41,8 @@ typedef struct {
   cl_command_queue queue;
   char device_name[256];
   size_t max_group;   /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
-  cl_ulong local_mem; /* CL_DEVICE_LOCAL_MEM_SIZE */
+  cl_ulong local_mem; /* CL_DEVICE_LOCAL_MEM_SIZE, or less (pscr_opencl_tune "local_mem") */
+  cl_ulong local_mem_device; /* CL_DEVICE_LOCAL_MEM_SIZE */
   int local_is_local; /* CL_DEVICE_LOCAL_MEM_TYPE is CL_LOCAL (not emulated in global memory) */
   cl_ulong max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
   ocl_program *cache; /* build cache of this context */
@@ -110,7 +112,8 @@ pscr_status ocl_program_get(ocl_state *s, const char *root, const char *options,
 pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *text,
                                  const char *options, ocl_program **prog);
 /* Enqueues kernel `name` of `prog` on a 1D range of `groups` groups of
- * `group_size` work-items and counts the launch. */
+ * `group_size` work-items and counts the launch. A kernel whose local memory
+ * exceeds the context's local_mem is refused (UNSUPPORTED). */
 pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t groups,
                        size_t group_size, int nargs, const ocl_arg *args);
 void ocl_cache_free(ocl_state *s);
@@ -127,7 +130,9 @@ const char *pscr_opencl_last_options(const pscr_context *ctx);
 /* The name of the context's device ("" for other backends). */
 const char *pscr_opencl_device_name(const pscr_context *ctx);
 /* Sets one launch-time tuning parameter of an OpenCL context: gpu_td_tune's
- * names, or "shrink_local" (0/1: modules with TD_SMEM_N sized for small systems). */
+ * names, "shrink_local" (0/1: modules with local arrays sized per request, as
+ * on GPUs) or "local_mem" (bytes, <= the device's: the local memory the
+ * kernels may use, e.g. 48 KiB to check a GPU's limit on PoCL). */
 pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value);
 /* The embedded kernel table. */
 const ocl_source_file *pscr_opencl_sources(void);

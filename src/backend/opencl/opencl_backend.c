@@ -51,6 +51,7 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
     err =
         clGetDeviceInfo(s->device, CL_DEVICE_LOCAL_MEM_TYPE, sizeof local_type, &local_type, NULL);
   s->local_is_local = local_type == CL_LOCAL;
+  s->local_mem_device = s->local_mem;
   cl_uint align_bits = 0;
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(s->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
@@ -153,7 +154,27 @@ pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) {
     state(ctx)->local_is_local = value;
     return PSCR_OK;
   }
+  if (strcmp(name, "local_mem") == 0) {
+    if (value < 1024 || (cl_ulong)value > state(ctx)->local_mem_device)
+      return PSCR_ERR_INVALID_ARGUMENT;
+    state(ctx)->local_mem = (cl_ulong)value;
+    return PSCR_OK;
+  }
   return gpu_td_tune(&state(ctx)->tune, name, value);
+}
+
+/* The mem_info hook (context.h) for chunked solves. OpenCL cannot tell what
+ * is free: the global memory, at most 4 buffers of the largest allocation
+ * (a solve's four arrays are separate buffers). */
+static pscr_status opencl_mem_info(pscr_context *ctx, size_t *free_bytes, size_t *total_bytes) {
+  cl_ulong global = 0;
+  cl_device_id dev = state(ctx)->device;
+  cl_int err = clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
+  if (err != CL_SUCCESS) return ocl_status(err);
+  cl_ulong usable = state(ctx)->max_alloc < global / 4 ? 4 * state(ctx)->max_alloc : global;
+  *total_bytes = global < (size_t)-1 ? (size_t)global : (size_t)-1;
+  *free_bytes = usable < (size_t)-1 ? (size_t)usable : (size_t)-1;
+  return PSCR_OK;
 }
 
 const struct pscr_backend_ops pscr_opencl_ops = {
@@ -168,4 +189,5 @@ const struct pscr_backend_ops pscr_opencl_ops = {
     .tridiag = ocl_tridiag,
     .tridiag_shifted = ocl_tridiag_shifted,
     .gpu = ocl_gpu_device,
+    .mem_info = opencl_mem_info,
 };

@@ -165,6 +165,7 @@ static void program_free(ocl_program *p) {
   }
   free(p->kernels);
   free(p->names);
+  free(p->local);
   if (p->program) clReleaseProgram(p->program);
   free(p->key);
   free(p);
@@ -210,14 +211,15 @@ static void keep_log(ocl_state *s, cl_program prog, const char *key, int failed)
   s->log = b.p;
 }
 
-static pscr_status create_kernels(ocl_program *p) {
+static pscr_status create_kernels(ocl_state *s, ocl_program *p) {
   cl_uint n = 0;
   cl_int err = clCreateKernelsInProgram(p->program, 0, NULL, &n);
   if (err != CL_SUCCESS) return ocl_status(err);
   if (n == 0) return PSCR_OK;
   p->kernels = calloc(n, sizeof *p->kernels);
   p->names = calloc(n, sizeof *p->names);
-  if (p->kernels == NULL || p->names == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  p->local = calloc(n, sizeof *p->local);
+  if (p->kernels == NULL || p->names == NULL || p->local == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   err = clCreateKernelsInProgram(p->program, n, p->kernels, NULL);
   if (err != CL_SUCCESS) return ocl_status(err);
   p->nkernels = n;
@@ -228,6 +230,9 @@ static pscr_status create_kernels(ocl_program *p) {
     p->names[k] = calloc(len + 1, 1);
     if (p->names[k] == NULL) return PSCR_ERR_OUT_OF_MEMORY;
     err = clGetKernelInfo(p->kernels[k], CL_KERNEL_FUNCTION_NAME, len, p->names[k], NULL);
+    if (err == CL_SUCCESS)
+      err = clGetKernelWorkGroupInfo(p->kernels[k], s->device, CL_KERNEL_LOCAL_MEM_SIZE,
+                                     sizeof p->local[k], &p->local[k], NULL);
     if (err != CL_SUCCESS) return ocl_status(err);
   }
   return PSCR_OK;
@@ -277,7 +282,7 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     st = err == CL_OUT_OF_HOST_MEMORY ? PSCR_ERR_OUT_OF_MEMORY : PSCR_ERR_DEVICE;
     goto cleanup;
   }
-  st = create_kernels(p);
+  st = create_kernels(s, p);
   if (st != PSCR_OK) goto cleanup;
   p->next = s->cache;
   s->cache = p;
@@ -338,9 +343,13 @@ static cl_int set_arg(cl_kernel k, cl_uint i, const ocl_arg *a) {
 pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t groups,
                        size_t group_size, int nargs, const ocl_arg *args) {
   cl_kernel k = NULL;
+  cl_ulong local_mem = 0;
   for (cl_uint i = 0; i < prog->nkernels && k == NULL; i++)
-    if (strcmp(prog->names[i], name) == 0) k = prog->kernels[i];
+    if (strcmp(prog->names[i], name) == 0) k = prog->kernels[i], local_mem = prog->local[i];
   if (k == NULL) return PSCR_ERR_DEVICE;
+  /* a device would refuse it (or the build); where local memory is emulated
+   * (PoCL) this keeps the sizes honest for the GPUs */
+  if (local_mem > s->local_mem) return PSCR_ERR_UNSUPPORTED;
   if (groups == 0) return PSCR_OK;
   for (int i = 0; i < nargs; i++) {
     cl_int err = set_arg(k, (cl_uint)i, &args[i]);

@@ -72,7 +72,7 @@ static pscr_status dev_module(gpu_device *g, const gpu_td_params *p) {
 
 static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int wg,
                               size_t local_bytes, int nargs, const gpu_arg *args) {
-  (void)local_bytes; /* LOCAL_ARRAY is sized by TD_SMEM_N at compile time */
+  (void)local_bytes; /* LOCAL_ARRAY is sized by the module's -D sizes at compile time */
   ocl_state *s = g->impl;
   if (nargs > MAX_ARGS || wg <= 0) return PSCR_ERR_DEVICE;
   ocl_arg a[MAX_ARGS];
@@ -211,13 +211,16 @@ pscr_status ocl_tridiag(pscr_context *ctx, const pscr_td_request *req, pscr_td_r
   return st;
 }
 
+/* Shifted requests come from the host API only: b is its uploaded copy, so
+ * it may be clobbered on error (no saved copy of b). */
 pscr_status ocl_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request *req,
                                 pscr_td_report *rep) {
   gpu_device g;
   pscr_status st = ocl_gpu_device(ctx, &g);
   if (st != PSCR_OK) return st;
   gpu_ptr b = {req->b->native, 0, 0};
-  st = gpu_td_solve(&g, req->alg, req->dtype, req->n, req->nshift, gpu_td_src_shifted(req), b, rep);
+  st = gpu_td_solve_scratch(&g, req->alg, req->dtype, req->n, req->nshift, gpu_td_src_shifted(req),
+                            b, rep);
   drop_events(ctx->impl);
   return st;
 }

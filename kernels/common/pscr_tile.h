@@ -1,0 +1,241 @@
+/* The innermost PSCR stages fused (stage_11_td_12a / stage_21_td_22a of
+ * src/backend/gpu/gpu_pscr.c) on the tile engine of td_tile.h: one work-group
+ * per (vector p, task: block b, eigenpairs l0 .. l1-1[, tile]), and per
+ * eigenpair
+ *   - the rows of A_last + (c_p + lambda) M_last and the right-hand side
+ *     (26) / (28) formed in the load (no right-hand-side array),
+ *   - the system solved in local memory (factor, merge, back substitution),
+ *   - the w-weighted sums (24) / (27) accumulated in local memory (no
+ *     solution array);
+ * then the task's sums go to their destination (a block of one task) or its
+ * partial-sum slot (stage_y2b adds them). A system of n <= W q rows is one
+ * tile (pscr_tile_task); longer ones take tiles of T = W q rows in two passes
+ * around td_tile_gup / td_tile_gdown on the tiles' records (pscr_tile_fwd,
+ * pscr_tile_bwd), as td_tile_fwd / td_tile_bwd do. pivot: 0 = Thomas
+ * partitions, 1 = diagonal pivoting, -1 = AUTO per system and tile (Thomas
+ * where every row is strictly dominant, the proof td_scan uses). Local
+ * memory: the tile's (4 (q+1) + 16) W scalars, then nout x rows accumulators. */
+#ifndef PSCR_PSCR_TILE_H
+#define PSCR_PSCR_TILE_H
+
+#include "common/pscr_stages.h"
+#include "common/td_tile.h"
+
+/* TD_TILE_LOCAL and TD_TW of this module (static local arrays: the host
+ * sizes tiles and record merges by them). */
+KERNEL void pscr_probe(GLOBAL scalar *out) {
+  if (TD_GID() == 0) {
+    out[0] = S_REAL((double)TD_TILE_LOCAL);
+    out[1] = S_REAL((double)TD_TW);
+  }
+}
+
+/* Row i of A_last + sg M_last (sub-diagonals asub, msub at i; msub, mo null: M diagonal). */
+DEVICE void pscr_row(const GLOBAL scalar *asub, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
+                     const GLOBAL scalar *msub, const GLOBAL scalar *md, const GLOBAL scalar *mo,
+                     scalar sg, long i, long n, scalar *a, scalar *d, scalar *c) {
+  *d = S_FMA(ad[i], sg, md[i]);
+  *a = i == 0 ? S_ZERO : msub != 0 ? S_FMA(asub[i], sg, msub[i]) : asub[i];
+  *c = i + 1 == n ? S_ZERO : mo != 0 ? S_FMA(ao[i], sg, mo[i]) : ao[i];
+}
+
+/* The arguments every fused kernel starts with. */
+#define PSCR_TILE_PARAMS                                                                           \
+  long n, int lq, int pivot, const GLOBAL scalar *asub, const GLOBAL scalar *ad,                   \
+      const GLOBAL scalar *ao, const GLOBAL scalar *msub, const GLOBAL scalar *md,                 \
+      const GLOBAL scalar *mo, GLOBAL scalar *x, long xs, long lev_n, const GLOBAL long *gd,       \
+      long blk, long task, long t0, long nt, const GLOBAL scalar *comp,                            \
+      const GLOBAL scalar *lambda, const GLOBAL scalar *shift, int back, GLOBAL scalar *bnd,       \
+      long bps
+
+/* A work-group's task (tn of vector p) and where its data lie. */
+#define PSCR_TILE_TASK(tn, p)                                                                      \
+  const GLOBAL long *tk = gd + task + 4 * (tn);                                                    \
+  const GLOBAL long *b = gd + blk + PB_N * tk[0];                                                  \
+  long nrd = b[PB_ND], nr = 2 + nrd, s0 = b[PB_S];                                                 \
+  const GLOBAL scalar *xp = x + (p)*xs + s0 * n;                                                   \
+  const GLOBAL long *dp = gd + b[PB_D];                                                            \
+  const GLOBAL scalar *gs = bnd + (p)*bps + b[PB_BS] * n;                                          \
+  int has_s = back && s0 > 0, has_e = back && s0 + b[PB_M] < lev_n;                                \
+  scalar c0 = shift[p]
+
+/* Rows r0 .. r0+rows-1 of one system (shift sg, weights w) into the tile
+ * (sa, sd, sc, sx of S scalars each, then the node area), factored, and
+ * merged up: returns the root; *piv the pivoting used, *vlast, *v2 for the
+ * back substitution; *bad raised on a zero pivot. Ends after a barrier. */
+DEVICE int pscr_tile_up(long n, int lq, int pivot, const GLOBAL scalar *asub,
+                        const GLOBAL scalar *ad, const GLOBAL scalar *ao, const GLOBAL scalar *msub,
+                        const GLOBAL scalar *md, const GLOBAL scalar *mo, const GLOBAL scalar *xp,
+                        const GLOBAL long *dp, long nrd, const GLOBAL scalar *w, scalar sg,
+                        const GLOBAL scalar *gs, int has_s, int has_e, long r0, int rows,
+                        LOCAL_P scalar *sm, LOCAL_P int *bad, LOCAL_P int *nodom, int *piv,
+                        scalar *vlast, scalar *v2) {
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1), NS = 2 * W;
+  LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;
+  if (t == 0) *nodom = 0;
+  BARRIER();
+  for (int i = t; i < rows; i += W) { /* (26) / (28) in the load */
+    long r = r0 + i;
+    scalar aa, dd, cc, f = S_ZERO;
+    pscr_row(asub, ad, ao, msub, md, mo, sg, r, n, &aa, &dd, &cc);
+    if (pivot < 0 && !(S_ABS(dd) > S_ABS1(aa) + S_ABS1(cc))) *nodom = 1;
+    for (long k = 0; k < nrd; k++) f = S_FMA(f, w[2 + k], xp[dp[k] * n + r]);
+    if (has_s) f = S_FMS(f, w[0], gs[r]);
+    if (has_e) f = S_FMS(f, w[1], gs[n + r]);
+    int pi = (int)TD_PAD(i, lq);
+    sa[pi] = aa;
+    sd[pi] = dd;
+    sc[pi] = cc;
+    sx[pi] = f;
+  }
+  BARRIER();
+  *piv = pivot >= 0 ? pivot : *nodom;
+  int o = t * (q + 1), mm = rows - t * q, P = (rows + q - 1) / q;
+  if (mm > q) mm = q;
+  *vlast = S_ZERO, *v2 = S_ZERO;
+  if (mm > 0) {
+    scalar rec[6];
+    if (!td_tile_factor(sa, sd, sc, sx, o, mm, *piv, rec, vlast, v2)) {
+      *bad = 1;
+      for (int f = 0; f < 6; f++) rec[f] = S_ZERO;
+    }
+    for (int f = 0; f < 6; f++) nd[f * NS + t] = rec[f];
+  }
+  BARRIER();
+  return td_merge_up(nd, NS, P, bad);
+}
+
+/* With the root's outside values set: down the merge tree, the back
+ * substitution, and sacc[k * ld + i] += wo[k] x_i for the tile's rows. */
+DEVICE void pscr_tile_down(int lq, int rows, int piv, scalar vlast, scalar v2,
+                           const GLOBAL scalar *wo, long nout, LOCAL_P scalar *sm,
+                           LOCAL_P scalar *sacc, long ld) {
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1), NS = 2 * W;
+  LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;
+  int o = t * (q + 1), mm = rows - t * q, P = (rows + q - 1) / q;
+  if (mm > q) mm = q;
+  BARRIER();
+  td_merge_down(nd, NS, P);
+  if (mm > 0)
+    td_tile_backsub(sa, sd, sc, sx, o, mm, piv, nd[6 * NS + t], nd[7 * NS + t], vlast, v2);
+  BARRIER();
+  for (int i = t; i < rows; i += W) { /* (24) / (27) on the store */
+    scalar xv = sx[TD_PAD(i, lq)];
+    for (long k = 0; k < nout; k++) sacc[k * ld + i] = S_FMA(sacc[k * ld + i], wo[k], xv);
+  }
+}
+
+/* The task's sums of rows r0 .. r0+rows-1 to their destination or partial-sum slot. */
+DEVICE void pscr_tile_put(const GLOBAL long *gd, const GLOBAL long *b, const GLOBAL long *tk,
+                          int back, long nout, long p, GLOBAL scalar *x, long xs, GLOBAL scalar *vs,
+                          long vps, GLOBAL scalar *acc, long nacc, long accq, long n, long r0,
+                          int rows, const LOCAL_P scalar *sacc, long ld) {
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
+  for (long k = 0; k < nout; k++) {
+    GLOBAL scalar *dst = tk[3] < 0 ? pscr_dst(gd, b, back, k, p, x, xs, vs, vps, n)
+                                   : acc + ((p * nacc + tk[3]) * accq + k) * n;
+    for (int i = t; i < rows; i += W) dst[r0 + i] = sacc[k * ld + i];
+  }
+}
+
+#define PSCR_TILE_UP(r0, rows)                                                                     \
+  pscr_tile_up(n, lq, pivot, asub, ad, ao, msub, md, mo, xp, dp, nrd, w, sg, gs, has_s, has_e, r0, \
+               rows, sm, &bad, &nodom, &piv, &vlast, &v2)
+
+/* A system of one tile: group g = task t0 + g % nt of vector g / nt. */
+KERNEL void pscr_tile_task(PSCR_TILE_PARAMS, GLOBAL scalar *acc, long nacc, long accq,
+                           GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad;
+  LOCAL int nodom;
+  long g = GROUP_ID(), p = g / nt;
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), rows = (int)n, NS = 2 * W;
+  LOCAL_P scalar *nd = sm + 4 * W * ((1 << lq) + 1), *sacc = nd + 8 * NS;
+  PSCR_TILE_TASK(t0 + g % nt, p);
+  long nout = back ? nrd : 2;
+  for (int i = t; i < rows; i += W)
+    for (long k = 0; k < nout; k++) sacc[k * n + i] = S_ZERO;
+  if (t == 0) bad = 0;
+  for (long l = tk[1]; l < tk[2]; l++) {
+    const GLOBAL scalar *w = comp + b[PB_COMP] + l * nr;
+    scalar sg = S_ADD(c0, lambda[b[PB_EIG] + l]), vlast, v2;
+    int piv;
+    int root = PSCR_TILE_UP(0, rows);
+    if (t == 0) {
+      nd[6 * NS + root] = S_ZERO;
+      nd[7 * NS + root] = S_ZERO;
+    }
+    pscr_tile_down(lq, rows, piv, vlast, v2, w + (back ? 2 : 0), nout, sm, sacc, n);
+  }
+  BARRIER();
+  if (bad) {
+    if (t == 0) flags[TD_FLAG_SINGULAR] = 1;
+    return;
+  }
+  pscr_tile_put(gd, b, tk, back, nout, p, x, xs, bnd, bps, acc, nacc, accq, n, 0, rows, sacc, n);
+}
+
+/* Pass 1 of systems of ntile tiles of T rows: group g = tile g % ntile of
+ * task t0 + (g / ntile) % nt of vector g / ntile / nt writes, per eigenpair,
+ * its tile's record (field f at recs[f * cnt + sys * ntile + tile], system
+ * sys = p * ne + eigenpair - e0, the group's order). */
+KERNEL void pscr_tile_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+                          GLOBAL scalar *recs, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad;
+  LOCAL int nodom;
+  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, T = LOCAL_SIZE() << lq, r0 = kt * T;
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), rows = (int)(n - r0 < T ? n - r0 : T);
+  LOCAL_P scalar *nd = sm + 4 * W * ((1 << lq) + 1);
+  PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
+  if (t == 0) bad = 0;
+  for (long l = tk[1]; l < tk[2]; l++) {
+    const GLOBAL scalar *w = comp + b[PB_COMP] + l * nr;
+    scalar sg = S_ADD(c0, lambda[b[PB_EIG] + l]), vlast, v2;
+    int piv;
+    int root = PSCR_TILE_UP(r0, rows);
+    long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
+    if (t < 6) recs[t * cnt + gi] = nd[t * 2 * W + root];
+  }
+  BARRIER();
+  if (bad && t == 0) flags[TD_FLAG_SINGULAR] = 1;
+}
+
+/* Pass 3: every tile again with its outside values (xl at outs[gi], xr at
+ * outs[cnt + gi]), the sums of its rows accumulated and stored. */
+KERNEL void pscr_tile_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+                          const GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
+                          GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad;
+  LOCAL int nodom;
+  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, T = LOCAL_SIZE() << lq, r0 = kt * T;
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), rows = (int)(n - r0 < T ? n - r0 : T);
+  int NS = 2 * W;
+  LOCAL_P scalar *nd = sm + 4 * W * ((1 << lq) + 1), *sacc = nd + 8 * NS;
+  PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
+  long nout = back ? nrd : 2;
+  for (int i = t; i < rows; i += W)
+    for (long k = 0; k < nout; k++) sacc[k * T + i] = S_ZERO;
+  if (t == 0) bad = 0;
+  for (long l = tk[1]; l < tk[2]; l++) {
+    const GLOBAL scalar *w = comp + b[PB_COMP] + l * nr;
+    scalar sg = S_ADD(c0, lambda[b[PB_EIG] + l]), vlast, v2;
+    int piv;
+    int root = PSCR_TILE_UP(r0, rows);
+    long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
+    if (t == 0) {
+      nd[6 * NS + root] = outs[gi];
+      nd[7 * NS + root] = outs[cnt + gi];
+    }
+    pscr_tile_down(lq, rows, piv, vlast, v2, w + (back ? 2 : 0), nout, sm, sacc, T);
+  }
+  BARRIER();
+  if (bad) {
+    if (t == 0) flags[TD_FLAG_SINGULAR] = 1;
+    return;
+  }
+  pscr_tile_put(gd, b, tk, back, nout, p, x, xs, bnd, bps, acc, nacc, accq, n, r0, rows, sacc, T);
+}
+
+#endif

@@ -1,0 +1,197 @@
+/* The CUDA side of the shared GPU device interface (gpu_device of
+ * src/backend/gpu/gpu_tridiag.h): gpu_arg -> void *params[], gpu_ptr ->
+ * CUdeviceptr + off, the module = the NVRTC program of the gpu_td_params
+ * (cached per parameter set), launches on the context's stream with dynamic
+ * shared memory, a scratch buffer grown on demand, the status words with a
+ * pinned host copy, and an event timer. Every operation makes the context's
+ * primary context current for its own duration, so the PSCR stages can call
+ * them directly. The tridiagonal operations of the backend table are
+ * gpu_td_solve over this interface. */
+#include <stdint.h>
+#include <string.h>
+
+#include "backend/cuda/cuda_backend.h"
+
+#define MAX_ARGS 32
+/* dynamic shared memory a launch may take: the opt-in limit less a margin
+ * for the kernels' static __shared__ words */
+#define STATIC_SMEM 1024
+
+#define CU(call)                                                                                   \
+  do {                                                                                             \
+    st = cuda_status(call);                                                                        \
+    if (st != PSCR_OK) goto cleanup;                                                               \
+  } while (0)
+
+static pscr_status push(cuda_state *s) { return cuda_status(s->drv.cuCtxPushCurrent(s->cu)); }
+static void pop(cuda_state *s) {
+  CUcontext dummy;
+  s->drv.cuCtxPopCurrent(&dummy);
+}
+
+static CUdeviceptr dptr(gpu_ptr p) { return p.mem ? (CUdeviceptr)(uintptr_t)p.mem + p.off : 0; }
+
+static pscr_status dev_module(gpu_device *g, const gpu_td_params *p) {
+  cuda_state *s = g->impl;
+  pscr_status st = push(s);
+  if (st != PSCR_OK) return st;
+  st = cuda_module_get(s, p, &s->current);
+  pop(s);
+  return st;
+}
+
+static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int wg,
+                              size_t local_bytes, int nargs, const gpu_arg *args) {
+  cuda_state *s = g->impl;
+  if (nargs > MAX_ARGS || wg <= 0 || wg > 1024 || s->current == NULL) return PSCR_ERR_DEVICE;
+  if (items == 0) return PSCR_OK;
+  size_t groups = (items + (size_t)wg - 1) / (size_t)wg;
+  if (groups > 0x7fffffffu || local_bytes > g->local_bytes) return PSCR_ERR_UNSUPPORTED;
+  /* the kernels' long, int and pointer parameters, each at its own address */
+  union {
+    CUdeviceptr p;
+    long long l;
+    int i;
+  } vals[MAX_ARGS];
+  void *params[MAX_ARGS];
+  for (int i = 0; i < nargs; i++) {
+    switch (args[i].kind) {
+    case GPU_ARG_PTR: vals[i].p = dptr(args[i].p); break;
+    case GPU_ARG_LONG: vals[i].l = args[i].l; break;
+    case GPU_ARG_INT: vals[i].i = args[i].i; break;
+    default: return PSCR_ERR_DEVICE;
+    }
+    params[i] = &vals[i];
+  }
+  pscr_status st = push(s);
+  if (st != PSCR_OK) return st;
+  CUfunction fn;
+  CU(s->drv.cuModuleGetFunction(&fn, s->current, name));
+  if (local_bytes > 48 * 1024)
+    CU(s->drv.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 (int)local_bytes));
+  CU(s->drv.cuLaunchKernel(fn, (unsigned)groups, 1, 1, (unsigned)wg, 1, 1, (unsigned)local_bytes,
+                           s->stream, params, NULL));
+cleanup:
+  pop(s);
+  return st;
+}
+
+static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
+  cuda_state *s = g->impl;
+  pscr_status st = push(s);
+  if (st != PSCR_OK) return st;
+  if (bytes > s->work_bytes) {
+    if (s->work) { /* kernels in flight may still use it */
+      CU(s->drv.cuStreamSynchronize(s->stream));
+      s->drv.cuMemFree(s->work);
+      s->work = 0;
+      s->work_bytes = 0;
+    }
+    CU(s->drv.cuMemAlloc(&s->work, bytes));
+    s->work_bytes = bytes;
+  }
+  *w = (gpu_ptr){(void *)(uintptr_t)s->work, 0, 0};
+cleanup:
+  pop(s);
+  return st;
+}
+
+static pscr_status dev_zero(gpu_device *g, gpu_ptr p, size_t bytes) {
+  cuda_state *s = g->impl;
+  if (bytes == 0) return PSCR_OK;
+  pscr_status st = push(s);
+  if (st != PSCR_OK) return st;
+  st = cuda_status(s->drv.cuMemsetD8Async(dptr(p), 0, bytes, s->stream));
+  pop(s);
+  return st;
+}
+
+static pscr_status dev_flags_clear(gpu_device *g) {
+  cuda_state *s = g->impl;
+  pscr_status st = push(s);
+  if (st != PSCR_OK) return st;
+  st = cuda_status(s->drv.cuMemsetD32Async(s->flags, 0, GPU_TD_FLAG_WORDS, s->stream));
+  pop(s);
+  return st;
+}
+
+/* Waits for the stream. */
+static pscr_status dev_flags_read(gpu_device *g, int out[GPU_TD_FLAG_WORDS]) {
+  cuda_state *s = g->impl;
+  size_t bytes = GPU_TD_FLAG_WORDS * sizeof(int);
+  pscr_status st = push(s);
+  if (st != PSCR_OK) return st;
+  CU(s->drv.cuMemcpyDtoHAsync(s->flags_host, s->flags, bytes, s->stream));
+  CU(s->drv.cuStreamSynchronize(s->stream));
+  memcpy(out, s->flags_host, bytes);
+cleanup:
+  pop(s);
+  return st;
+}
+
+static pscr_status dev_timer_start(gpu_device *g) {
+  cuda_state *s = g->impl;
+  pscr_status st = push(s);
+  if (st != PSCR_OK) return st;
+  st = cuda_status(s->drv.cuEventRecord(s->ev0, s->stream));
+  pop(s);
+  return st;
+}
+
+/* Device time between the events (0 if the driver cannot tell). */
+static pscr_status dev_timer_stop(gpu_device *g, double *seconds) {
+  cuda_state *s = g->impl;
+  float ms = 0;
+  *seconds = 0;
+  pscr_status st = push(s);
+  if (st != PSCR_OK) return st;
+  CU(s->drv.cuEventRecord(s->ev1, s->stream));
+  CU(s->drv.cuEventSynchronize(s->ev1));
+  if (s->drv.cuEventElapsedTime(&ms, s->ev0, s->ev1) == CUDA_SUCCESS) *seconds = 1e-3 * ms;
+cleanup:
+  pop(s);
+  return st;
+}
+
+pscr_status cuda_gpu_device(pscr_context *ctx, gpu_device *g) {
+  cuda_state *s = cuda_of(ctx);
+  size_t smem = (size_t)s->smem_optin;
+  *g = (gpu_device){.impl = s,
+                    .align = 256,
+                    .local_bytes = smem > 2 * STATIC_SMEM ? smem - STATIC_SMEM : smem / 2,
+                    .max_wg = 1024,
+                    .static_local = 0, /* LOCAL_ARRAY is dynamic shared memory */
+                    .shrink_local = 0,
+                    .tune = s->tune,
+                    .module = dev_module,
+                    .launch = dev_launch,
+                    .work = dev_work,
+                    .zero = dev_zero,
+                    .flags = {(void *)(uintptr_t)s->flags, 0, 0},
+                    .flags_clear = dev_flags_clear,
+                    .flags_read = dev_flags_read,
+                    .timer_start = dev_timer_start,
+                    .timer_stop = dev_timer_stop};
+  return PSCR_OK;
+}
+
+pscr_status cuda_tridiag(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep) {
+  gpu_device g;
+  pscr_status st = cuda_gpu_device(ctx, &g);
+  if (st != PSCR_OK) return st;
+  gpu_ptr b = {req->b->native, 0, 0};
+  return gpu_td_solve(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req), b, rep);
+}
+
+/* Shifted requests come from the host API only: b is its uploaded copy, so
+ * it may be clobbered on error (no saved copy of b). */
+pscr_status cuda_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request *req,
+                                 pscr_td_report *rep) {
+  gpu_device g;
+  pscr_status st = cuda_gpu_device(ctx, &g);
+  if (st != PSCR_OK) return st;
+  gpu_ptr b = {req->b->native, 0, 0};
+  return gpu_td_solve_scratch(&g, req->alg, req->dtype, req->n, req->nshift,
+                              gpu_td_src_shifted(req), b, rep);
+}

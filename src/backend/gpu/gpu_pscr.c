@@ -1,0 +1,357 @@
+/* The PSCR stages on a gpu_device (CUDA and OpenCL alike; seed 003 section
+ * 4.3), launching the kernels of kernels/common/pscr_stages.h. Stages as the
+ * driver (src/pscr/driver.c) calls them:
+ *   innermost  stage_11_td_12a = pscr_rhs (26) + tridiagonal solves + pscr_sums (24)
+ *              stage_21_td_22a = pscr_bnd + pscr_rhs (28) + solves + pscr_sums (27)
+ *              stage_y2b (blocks of several tasks), stage_12c = pscr_upd (24)-(25)
+ *   outer (3D) stage_11 = pscr_rhs, stage_21 = pscr_bnd + pscr_rhs,
+ *              stage_12a / stage_22a = pscr_osums (22a fused with 22c), stage_12c.
+ * Every buffer is passed whole (offset 0) with element offsets as arguments:
+ * OpenCL takes no offsets into buffers other than the context's work buffer. */
+#include "backend/gpu/gpu_pscr.h"
+
+static gpu_ptr dp(const void *m) { return (gpu_ptr){(void *)m, 0, 0}; }
+static const gpu_ptr none = {0};
+
+#define NARGS(a) ((int)(sizeof(a) / sizeof *(a)))
+#define TRY(expr)                                                                                  \
+  do {                                                                                             \
+    st = (expr);                                                                                   \
+    if (st != PSCR_OK) return st;                                                                  \
+  } while (0)
+
+/* The kron arguments (PSCR_KRON_PARAMS) of the dimensions below a level. */
+#define KRON_ARGS(k)                                                                               \
+  GPU_INT((k).ndims), GPU_LONG((k).n[0]), GPU_LONG((k).ndims > 1 ? (k).n[1] : 1),                  \
+      GPU_PTR(dp((k).ad[0])), GPU_PTR(dp((k).ao[0])), GPU_PTR(dp((k).md[0])),                      \
+      GPU_PTR(dp((k).mo[0])), GPU_PTR((k).ndims > 1 ? dp((k).ad[1]) : none),                       \
+      GPU_PTR((k).ndims > 1 ? dp((k).ao[1]) : none),                                               \
+      GPU_PTR((k).ndims > 1 ? dp((k).md[1]) : none), GPU_PTR((k).ndims > 1 ? dp((k).mo[1]) : none)
+
+pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g) {
+  if (p->ctx->ops->gpu == NULL) return PSCR_ERR_UNSUPPORTED;
+  pscr_status st = p->ctx->ops->gpu(p->ctx, g);
+  return st == PSCR_OK ? gpu_td_module(g, p->dtype) : st;
+}
+
+static pscr_status launch(gpu_device *g, const char *name, size_t items, int nargs,
+                          const gpu_arg *args) {
+  if (items == 0) return PSCR_OK;
+  int wg = g->max_wg < PSCR_GPU_WG ? (int)g->max_wg : PSCR_GPU_WG;
+  return g->launch(g, name, items, wg, 0, nargs, args);
+}
+
+pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t batch,
+                                 pscr_td_algorithm alg) {
+  const gpu_pscr *s = p->impl;
+  int d = p->ndim - 1;
+  gpu_td_src src = {dp(s->sub[0]),
+                    dp(p->fac[d][0]),
+                    dp(p->fac[d][1]),
+                    s->m_diag ? none : dp(s->sub[1]),
+                    dp(p->fac[d][2]),
+                    s->m_diag ? none : dp(p->fac[d][3]),
+                    dp(s->rshift),
+                    (long long)p->n[d],
+                    1};
+  if (batch == 0) return PSCR_OK;
+  return gpu_td_solve_scratch(g, alg, p->dtype, p->n[d], batch, src, dp(s->r), NULL);
+}
+
+static const gpu_pscr_step *gstep(const pscr_stage_args *a) {
+  const gpu_pscr *s = a->plan->impl;
+  return &s->steps[a->level][a->step - a->plan->lev[a->level].steps];
+}
+
+static size_t max_out(const pscr_stage_args *a) {
+  if (a->phase != PSCR_BACK) return 2;
+  return a->step->max_nd > 0 ? a->step->max_nd : 1;
+}
+
+/* (28)-(29): K̂ u_{s-1}, Ǩ u_{s+m} of the blocks opening in the group into
+ * bnd (innermost: vbuf per vector; outer: the blocks' slots). */
+static pscr_status boundary(gpu_device *g, const pscr_stage_args *a, void *bnd, size_t bps) {
+  const gpu_pscr *s = a->plan->impl;
+  const pscr_group *gr = a->group;
+  size_t nb = gr->b1 - gr->b0;
+  gpu_arg args[] = {KRON_ARGS(a->kron), GPU_PTR(dp(a->lev_ao)), GPU_PTR(dp(a->lev_mo)),
+                    GPU_LONG(a->lev_n), GPU_PTR(dp(a->x)),      GPU_LONG(a->x_stride),
+                    GPU_LONG(a->len),   GPU_PTR(dp(s->guide)),  GPU_LONG(gstep(a)->blk),
+                    GPU_LONG(gr->b0),   GPU_LONG(nb),           GPU_LONG(gr->e0),
+                    GPU_LONG(a->batch), GPU_PTR(dp(a->shift)),  GPU_PTR(dp(bnd)),
+                    GPU_LONG(bps)};
+  return launch(g, "pscr_bnd", a->batch * nb * 2 * a->len, NARGS(args), args);
+}
+
+/* (26) / (28) of the group's eigenpairs for every vector into out, their
+ * shifts c + lambda into oshift. */
+static pscr_status rhs(gpu_device *g, const pscr_stage_args *a, const void *bnd, size_t bps,
+                       void *out, void *oshift) {
+  const gpu_pscr *s = a->plan->impl;
+  const pscr_group *gr = a->group;
+  size_t ne = gr->e1 - gr->e0;
+  gpu_arg args[] = {GPU_PTR(dp(a->x)),
+                    GPU_LONG(a->x_stride),
+                    GPU_LONG(a->len),
+                    GPU_LONG(a->lev_n),
+                    GPU_PTR(dp(s->guide)),
+                    GPU_LONG(gstep(a)->blk),
+                    GPU_LONG(gstep(a)->eblk),
+                    GPU_LONG(gr->e0),
+                    GPU_LONG(ne),
+                    GPU_LONG(a->batch),
+                    GPU_PTR(dp(a->comp)),
+                    GPU_PTR(dp(a->lambda)),
+                    GPU_PTR(dp(a->shift)),
+                    GPU_INT(a->phase == PSCR_BACK),
+                    GPU_PTR(bnd ? dp(bnd) : none),
+                    GPU_LONG(bps),
+                    GPU_PTR(dp(out)),
+                    GPU_PTR(dp(oshift))};
+  return launch(g, "pscr_rhs", a->batch * ne * a->len, NARGS(args), args);
+}
+
+/* ---- innermost level ---- */
+
+/* The arguments every fused kernel starts with (PSCR_TILE_PARAMS); returns their count. */
+static int tile_args(const pscr_stage_args *a, size_t t0, size_t nt, gpu_arg *args) {
+  const gpu_pscr *s = a->plan->impl;
+  const pscr_plan *p = a->plan;
+  int d = p->ndim - 1;
+  gpu_arg v[] = {GPU_LONG(a->len),
+                 GPU_INT(s->tile_lq),
+                 GPU_INT(s->pivot),
+                 GPU_PTR(dp(s->sub[0])),
+                 GPU_PTR(dp(p->fac[d][0])),
+                 GPU_PTR(dp(p->fac[d][1])),
+                 GPU_PTR(s->m_diag ? none : dp(s->sub[1])),
+                 GPU_PTR(dp(p->fac[d][2])),
+                 GPU_PTR(s->m_diag ? none : dp(p->fac[d][3])),
+                 GPU_PTR(dp(a->x)),
+                 GPU_LONG(a->x_stride),
+                 GPU_LONG(a->lev_n),
+                 GPU_PTR(dp(s->guide)),
+                 GPU_LONG(gstep(a)->blk),
+                 GPU_LONG(gstep(a)->task),
+                 GPU_LONG(t0),
+                 GPU_LONG(nt),
+                 GPU_PTR(dp(a->comp)),
+                 GPU_PTR(dp(a->lambda)),
+                 GPU_PTR(dp(a->shift)),
+                 GPU_INT(a->phase == PSCR_BACK),
+                 GPU_PTR(dp(s->vbuf)),
+                 GPU_LONG(s->vrows * a->len)};
+  for (int k = 0; k < NARGS(v); k++) args[k] = v[k];
+  return NARGS(v);
+}
+
+/* Fused: one work-group per (vector, task[, tile]) forms, solves and sums its
+ * eigenpairs' systems (pscr_tile.h); longer systems in two passes around the
+ * record merge. Singular systems raise a status word, read at the end of the solve. */
+static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
+  const gpu_pscr *s = a->plan->impl;
+  const gpu_pscr_step *gs = gstep(a);
+  const pscr_group *gr = a->group;
+  size_t t0 = gs->tofs[gr->b0], nt = gs->tofs[gr->b1] - t0;
+  size_t groups = a->batch * nt, es = pscr_dtype_size(a->plan->dtype);
+  gpu_arg args[40];
+  int k = tile_args(a, t0, nt, args);
+  if (groups == 0) return PSCR_OK;
+  if (s->fused == 1) {
+    gpu_arg tail[] = {GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq),
+                      GPU_PTR(g->flags)};
+    for (int j = 0; j < NARGS(tail); j++) args[k++] = tail[j];
+    return g->launch(g, "pscr_tile_task", groups * (size_t)s->tile_w, s->tile_w, s->tile_local, k,
+                     args);
+  }
+  long ne = (long)(gr->e1 - gr->e0), cnt[PSCR_GPU_LEVELS];
+  for (int l = 0; l <= s->levels; l++) cnt[l] = (long)a->batch * ne * s->pc[l];
+  size_t items = groups * (size_t)s->ntile * (size_t)s->tile_w;
+  pscr_status st;
+  {
+    gpu_arg tail[] = {GPU_LONG(gr->e0),        GPU_LONG(ne),
+                      GPU_LONG(s->ntile),      GPU_LONG(cnt[0]),
+                      GPU_PTR(dp(s->recs[0])), GPU_PTR(g->flags)};
+    for (int j = 0; j < NARGS(tail); j++) args[k + j] = tail[j];
+    TRY(g->launch(g, "pscr_tile_fwd", items, s->tile_w, s->tile_local, k + NARGS(tail), args));
+  }
+  for (int l = 0; l < s->levels; l++) { /* the tiles' reduced systems (td_tile.h) */
+    gpu_arg m[] = {GPU_LONG(s->pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(dp(s->recs[l])),
+                   GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(dp(s->recs[l + 1])),
+                   GPU_PTR(g->flags)};
+    TRY(g->launch(g, "td_tile_gup", (size_t)cnt[l + 1] * (size_t)s->merge_w, s->merge_w,
+                  s->merge_local, NARGS(m), m));
+  }
+  TRY(g->zero(g, dp(s->outs[s->levels]), 2 * (size_t)cnt[s->levels] * es));
+  for (int l = s->levels - 1; l >= 0; l--) {
+    gpu_arg m[] = {GPU_LONG(s->pc[l]),         GPU_LONG(cnt[l]),       GPU_PTR(dp(s->recs[l])),
+                   GPU_PTR(dp(s->outs[l])),    GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]),
+                   GPU_PTR(dp(s->outs[l + 1]))};
+    TRY(g->launch(g, "td_tile_gdown", (size_t)cnt[l + 1] * (size_t)s->merge_w, s->merge_w,
+                  s->merge_local, NARGS(m), m));
+  }
+  gpu_arg tail[] = {
+      GPU_LONG(gr->e0),        GPU_LONG(ne),        GPU_LONG(s->ntile),    GPU_LONG(cnt[0]),
+      GPU_PTR(dp(s->outs[0])), GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq),
+      GPU_PTR(g->flags)};
+  for (int j = 0; j < NARGS(tail); j++) args[k + j] = tail[j];
+  return g->launch(g, "pscr_tile_bwd", items, s->tile_w, s->tile_local, k + NARGS(tail), args);
+}
+
+/* Right-hand sides, the shifted solves and the task sums of one group. */
+static pscr_status inner_stage(const pscr_stage_args *a) {
+  const gpu_pscr *s = a->plan->impl;
+  const gpu_pscr_step *gs = gstep(a);
+  const pscr_group *gr = a->group;
+  size_t len = a->len, ne = gr->e1 - gr->e0, vps = s->vrows * len;
+  int back = a->phase == PSCR_BACK;
+  gpu_device g;
+  pscr_status st;
+  TRY(gpu_pscr_device(a->plan, &g));
+  if (back) TRY(boundary(&g, a, s->vbuf, vps));
+  if (s->fused) return tile_task(&g, a);
+  TRY(rhs(&g, a, s->vbuf, vps, s->r, s->rshift));
+  TRY(gpu_pscr_solve_inner(a->plan, &g, a->batch * ne, a->alg));
+  TRY(gpu_td_module(&g, a->plan->dtype)); /* the solve may have switched modules */
+  size_t t0 = gs->tofs[gr->b0], nt = gs->tofs[gr->b1] - t0;
+  size_t nqg = (max_out(a) + PSCR_GPU_QG - 1) / PSCR_GPU_QG;
+  gpu_arg args[] = {
+      GPU_PTR(dp(s->r)),  GPU_LONG(len),       GPU_PTR(dp(s->guide)), GPU_LONG(gs->blk),
+      GPU_LONG(gs->task), GPU_LONG(t0),        GPU_LONG(nt),          GPU_LONG(gr->e0),
+      GPU_LONG(ne),       GPU_LONG(a->batch),  GPU_LONG(nqg),         GPU_PTR(dp(a->comp)),
+      GPU_INT(back),      GPU_PTR(dp(a->x)),   GPU_LONG(a->x_stride), GPU_PTR(dp(s->vbuf)),
+      GPU_LONG(vps),      GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq)};
+  return launch(&g, "pscr_sums", a->batch * nt * nqg * len, NARGS(args), args);
+}
+
+/* The partial sums of the group's blocks of several tasks -> v (reduce) or u (back). */
+static pscr_status stage_y2b(const pscr_stage_args *a) {
+  const gpu_pscr *s = a->plan->impl;
+  const gpu_pscr_step *gs = gstep(a);
+  const pscr_group *gr = a->group;
+  size_t m0 = 0, m1;
+  while (m0 < gs->nmb && gs->mb[m0] < gr->b0) m0++;
+  for (m1 = m0; m1 < gs->nmb && gs->mb[m1] < gr->b1;) m1++;
+  if (m1 == m0) return PSCR_OK;
+  size_t len = a->len, qmax = max_out(a);
+  gpu_device g;
+  pscr_status st;
+  TRY(gpu_pscr_device(a->plan, &g));
+  gpu_arg args[] = {GPU_LONG(len),           GPU_PTR(dp(s->guide)),
+                    GPU_LONG(gs->blk),       GPU_LONG(gs->mblk + m0),
+                    GPU_LONG(m1 - m0),       GPU_LONG(a->batch),
+                    GPU_LONG(qmax),          GPU_INT(a->phase == PSCR_BACK),
+                    GPU_PTR(dp(s->acc)),     GPU_LONG(s->nacc_max),
+                    GPU_LONG(s->accq),       GPU_PTR(dp(a->x)),
+                    GPU_LONG(a->x_stride),   GPU_PTR(dp(s->vbuf)),
+                    GPU_LONG(s->vrows * len)};
+  return launch(&g, "pscr_y2b", a->batch * (m1 - m0) * qmax * len, NARGS(args), args);
+}
+
+/* ---- both levels ---- */
+
+/* (24)-(25): the rows of J_i next to the group's closing blocks. */
+static pscr_status stage_12c(const pscr_stage_args *a) {
+  const gpu_pscr *s = a->plan->impl;
+  const pscr_group *gr = a->group;
+  size_t nu = gr->r1 - gr->r0;
+  if (nu == 0) return PSCR_OK;
+  const void *vs = a->outer ? a->slots : s->vbuf;
+  size_t vps = a->outer ? 0 : s->vrows * a->len;
+  gpu_device g;
+  pscr_status st;
+  TRY(gpu_pscr_device(a->plan, &g));
+  gpu_arg args[] = {KRON_ARGS(a->kron),
+                    GPU_PTR(dp(a->lev_ao)),
+                    GPU_PTR(dp(a->lev_mo)),
+                    GPU_PTR(dp(a->x)),
+                    GPU_LONG(a->x_stride),
+                    GPU_LONG(a->len),
+                    GPU_PTR(dp(s->guide)),
+                    GPU_LONG(gstep(a)->blk),
+                    GPU_LONG(gstep(a)->upd),
+                    GPU_LONG(gr->r0),
+                    GPU_LONG(nu),
+                    GPU_LONG(a->batch),
+                    GPU_PTR(dp(a->shift)),
+                    GPU_PTR(dp(vs)),
+                    GPU_LONG(vps)};
+  return launch(&g, "pscr_upd", a->batch * nu * a->len, NARGS(args), args);
+}
+
+/* ---- outer level (3D level 0, one vector) ---- */
+
+/* (26): the group's 2D subproblems y and their c + lambda. */
+static pscr_status stage_11(const pscr_stage_args *a) {
+  gpu_device g;
+  pscr_status st;
+  TRY(gpu_pscr_device(a->plan, &g));
+  return rhs(&g, a, NULL, 0, a->y, a->y_shift);
+}
+
+/* (28): the boundary terms of the blocks opening in the group, then the subproblems. */
+static pscr_status stage_21(const pscr_stage_args *a) {
+  gpu_device g;
+  pscr_status st;
+  TRY(gpu_pscr_device(a->plan, &g));
+  TRY(boundary(&g, a, a->slots, 0));
+  return rhs(&g, a, a->slots, 0, a->y, a->y_shift);
+}
+
+/* (24) / (27): block sums over the group's solved subproblems; a block
+ * closing in a back group writes u into its rows D (stage 22c). */
+static pscr_status stage_osums(const pscr_stage_args *a) {
+  const gpu_pscr *s = a->plan->impl;
+  const pscr_group *gr = a->group;
+  size_t nb = gr->b1 - gr->b0, nqg = (max_out(a) + PSCR_GPU_QG - 1) / PSCR_GPU_QG;
+  gpu_device g;
+  pscr_status st;
+  TRY(gpu_pscr_device(a->plan, &g));
+  gpu_arg args[] = {GPU_PTR(dp(a->y)),
+                    GPU_LONG(a->len),
+                    GPU_PTR(dp(s->guide)),
+                    GPU_LONG(gstep(a)->blk),
+                    GPU_LONG(gr->b0),
+                    GPU_LONG(nb),
+                    GPU_LONG(gr->e0),
+                    GPU_LONG(gr->e1),
+                    GPU_LONG(nqg),
+                    GPU_PTR(dp(a->comp)),
+                    GPU_INT(a->phase == PSCR_BACK),
+                    GPU_PTR(dp(a->slots)),
+                    GPU_PTR(dp(a->x))};
+  return launch(&g, "pscr_osums", nb * nqg * a->len, NARGS(args), args);
+}
+
+/* The start of a solve: clear status words (the fused kernel raises SINGULAR). */
+static pscr_status begin(pscr_plan *p) {
+  gpu_device g;
+  pscr_status st = p->ctx->ops->gpu ? p->ctx->ops->gpu(p->ctx, &g) : PSCR_ERR_UNSUPPORTED;
+  return st == PSCR_OK ? g.flags_clear(&g) : st;
+}
+
+/* The end of a solve: waits for the queue (the status words' read). */
+static pscr_status finish(pscr_plan *p) {
+  gpu_device g;
+  int fl[GPU_TD_FLAG_WORDS] = {0};
+  pscr_status st = p->ctx->ops->gpu ? p->ctx->ops->gpu(p->ctx, &g) : PSCR_ERR_UNSUPPORTED;
+  if (st == PSCR_OK) st = g.flags_read(&g, fl);
+  if (st == PSCR_OK && fl[1]) st = PSCR_ERR_SINGULAR; /* TD_FLAG_SINGULAR */
+  return st;
+}
+
+static size_t scratch_len(size_t n_last, size_t n_kron, size_t max_nd) {
+  (void)n_last, (void)n_kron, (void)max_nd;
+  return 0; /* no host scratch */
+}
+
+/* stage_22c is NULL: fused into stage_22a (pscr_osums writes u). */
+#define GPU_STAGES                                                                                 \
+  .host_batch = 0, .scratch_len = scratch_len, .stage_11_td_12a = inner_stage,                     \
+  .stage_21_td_22a = inner_stage, .stage_y2b = stage_y2b, .stage_12c = stage_12c,                  \
+  .stage_11 = stage_11, .stage_21 = stage_21, .stage_12a = stage_osums, .stage_22a = stage_osums,  \
+  .stage_22c = NULL, .outer_batch = gpu_pscr_outer_batch, .plan_init = gpu_pscr_plan_init,         \
+  .plan_fini = gpu_pscr_plan_fini, .begin = begin, .finish = finish
+
+const pscr_stage_ops pscr_gpu_stages_d = {.name = "gpu", GPU_STAGES};
+const pscr_stage_ops pscr_gpu_stages_z = {.name = "gpu", GPU_STAGES};

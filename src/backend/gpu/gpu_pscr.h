@@ -1,0 +1,80 @@
+/* Internal to the GPU PSCR stages (gpu_pscr.c) and their plan part
+ * (gpu_pscr_plan.c): the guiding data a plan uploads and the device
+ * workspace it holds. The kernels are kernels/common/pscr_stages.h.
+ *
+ * Innermost level, one group per step: the right-hand sides (26)/(28) of all
+ * the step's systems (every vector p of the batch, every eigenpair) go into R
+ * with their shifts c_p + lambda in rshift, one shifted tridiagonal solve
+ * (gpu_td_solve_scratch) overwrites R with the solutions, and the sums of
+ * (24)/(27) are formed per task of at most PSCR_GPU_CHUNK eigenpairs: a block
+ * of one task writes v_first / v_last (vbuf) or u (x) at once, larger blocks
+ * go through partial sums (acc) and stage_y2b.
+ * Fused (AUTO or CR_PCR_THOMAS, when a tile and its sums fit local memory):
+ * one kernel per group does all of that per task, or two around the tiles'
+ * record merge for systems longer than a tile; R never exists
+ * (kernels/common/pscr_tile.h); AUTO picks diagonal pivoting per system (and
+ * tile) where a row is not dominant. The other algorithms (SPIKE_DIAG_PIVOT,
+ * PCR_THOMAS, ...) take the unfused stages through gpu_td_solve. */
+#ifndef PSCR_BACKEND_GPU_PSCR_H
+#define PSCR_BACKEND_GPU_PSCR_H
+
+#include "backend/gpu/gpu_tridiag.h"
+#include "pscr/pscr_internal.h"
+
+#define PSCR_GPU_CHUNK 32  /* eigenpairs per partial sum of (24)/(27) */
+#define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
+#define PSCR_GPU_WG 256    /* work-group of the stage kernels */
+#define PSCR_GPU_LEVELS 16 /* record-merge levels of the fused multi-tile solves */
+
+/* Fields of a block in the guiding data (PB_* of kernels/common/pscr_stages.h). */
+enum { GB_S, GB_M, GB_ND, GB_D, GB_EIG, GB_COMP, GB_E0, GB_VS, GB_BS, GB_NT, GB_ACC0, GB_N };
+
+/* Where a step's guiding data lie in the guide buffer (indices of longs). */
+typedef struct {
+  size_t blk, eblk, upd; /* block table, eigenpair -> block, row updates */
+  size_t task, ntask;    /* innermost: tasks {block, l0, l1, acc slot or -1} */
+  size_t mblk, nmb;      /* innermost: the blocks of several tasks */
+  size_t *mb;            /* the same on the host (a group's range) */
+  size_t *tofs;          /* innermost: first task of each block, nblocks + 1 */
+  size_t nacc;           /* innermost: partial-sum slots */
+} gpu_pscr_step;
+
+typedef struct {
+  void *guide;                           /* longs, every level and step */
+  gpu_pscr_step *steps[PSCR_MAX_LEVELS]; /* per level, steps[i-1] = step i */
+  /* innermost level */
+  void *r, *rshift; /* right-hand sides / solutions and shifts of a step's systems */
+  void *acc;        /* partial sums: per vector nacc_max slots of accq rows */
+  void *vbuf;   /* v_first, v_last (reduce) or K̂ u, Ǩ u (back): per vector 2 rows per block */
+  void *sub[2]; /* A_last(i, i-1), M_last(i, i-1) at i (gpu_td_src's sub-diagonals) */
+  void *probe;  /* pscr_probe's answer */
+  int m_diag;   /* M_last diagonal: no M sub-/super-diagonal in the solves */
+  size_t nacc_max, accq, vrows; /* vbuf: vrows rows per vector */
+  /* fused innermost: tile of tile_w work-items x 2^tile_lq rows, local bytes
+   * of a group (0: static local array), pivot (0: none, -1: AUTO per system);
+   * fused = 0: unfused stages */
+  int fused, tile_w, tile_lq, pivot;
+  size_t tile_local;
+  /* fused over ntile tiles of tile_t rows (fused == 2): the tiles' records
+   * merged by td_tile_gup / td_tile_gdown in groups of 2 merge_w, levels
+   * 0 .. levels with pc[l] records per system; recs / outs for the largest group */
+  long tile_t, ntile, pc[PSCR_GPU_LEVELS];
+  int merge_w, levels;
+  size_t merge_local;
+  void *recs[PSCR_GPU_LEVELS], *outs[PSCR_GPU_LEVELS];
+} gpu_pscr;
+
+/* The device interface of the plan's context, with the module of the plan's dtype current. */
+pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g);
+
+/* Plan part (gpu_pscr_plan.c). */
+size_t gpu_pscr_outer_batch(const pscr_plan *p);
+pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb);
+void gpu_pscr_plan_fini(pscr_plan *p);
+
+/* The shifted systems of the innermost level: (A_last + rshift[s] M_last) x_s = R_s,
+ * batch systems (gpu_pscr.c). */
+pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t batch,
+                                 pscr_td_algorithm alg);
+
+#endif

@@ -1,0 +1,299 @@
+/* The GPU part of a PSCR plan: guiding data (block tables, rows D,
+ * eigenpair -> block maps, tasks, row updates) uploaded once, the innermost
+ * level's workspace, and a warm-up solve that builds the kernel module and
+ * sizes the context's tridiagonal work buffer, so that a solve allocates
+ * nothing (gpu_pscr.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/gpu/gpu_pscr.h"
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+static size_t nout(const pscr_block *b) { return b->nd > 2 ? b->nd : 2; }
+
+/* 3D: the 2D subproblems solved together. Each holds about
+ * 2.1 + 2/q + (q+1)/(q-1) vectors of n2 n3: its y (1), innermost systems R (1),
+ * vbuf (2/q: two rows per block of step 1), partial sums (0.1) and block
+ * slots ((q+1)/(q-1) at step 1). Together they stay within the option
+ * workspace_bytes, by default max(3 |f|, 1 GiB): 1023^3 (|f| = 8.6 GB) needs
+ * about 26 GB besides f and the plan's copy of f. */
+size_t gpu_pscr_outer_batch(const pscr_plan *p) {
+  if (p->ndim != 3) return 1;
+  double e = (double)pscr_dtype_size(p->dtype), len = (double)p->n[1] * (double)p->n[2];
+  double q = (double)p->radix, per = (2.1 + 2 / q + (q + 1) / (q - 1)) * len * e;
+  double budget = 3.0 * (double)p->total * e;
+  if (budget < 1073741824.0) budget = 1073741824.0;
+  if (p->workspace > 0) budget = (double)p->workspace;
+  double bt = budget / per;
+  if (bt > (double)p->n[0]) bt = (double)p->n[0];
+  return bt < 1 ? 1 : (size_t)bt;
+}
+
+/* A growing host array of the kernels' 64-bit longs (the guide before upload). */
+typedef struct {
+  int64_t *v;
+  size_t n, cap;
+} longs;
+
+static int push(longs *a, int64_t x) {
+  if (a->n == a->cap) {
+    size_t cap = a->cap ? 2 * a->cap : 1024;
+    int64_t *v = realloc(a->v, cap * sizeof *v);
+    if (v == NULL) return 0;
+    a->v = v, a->cap = cap;
+  }
+  a->v[a->n++] = x;
+  return 1;
+}
+
+/* One step's guiding data appended to g; innermost: tasks of at most
+ * PSCR_GPU_CHUNK eigenpairs, blocks of several tasks get partial-sum slots. */
+static pscr_status guide_step(const pscr_step *st, int inner, longs *g, gpu_pscr_step *gs) {
+  size_t dpos = g->n,
+         nd_total =
+             st->nblocks ? st->blocks[st->nblocks - 1].d + st->blocks[st->nblocks - 1].nd : 0;
+  int ok = 1;
+  for (size_t r = 0; r < nd_total; r++) ok &= push(g, (int64_t)st->dpos[r]);
+  gs->blk = g->n;
+  size_t nacc = 0, nmb = 0, ntask = 0;
+  for (size_t b = 0; b < st->nblocks && ok; b++) {
+    const pscr_block *bl = &st->blocks[b];
+    size_t nt = inner ? ceil_div(bl->m, PSCR_GPU_CHUNK) : 0;
+    int64_t f[GB_N];
+    f[GB_S] = (int64_t)bl->s, f[GB_M] = (int64_t)bl->m, f[GB_ND] = (int64_t)bl->nd;
+    f[GB_D] = (int64_t)(dpos + bl->d), f[GB_EIG] = (int64_t)bl->eig, f[GB_COMP] = (int64_t)bl->comp;
+    f[GB_E0] = (int64_t)bl->e0;
+    f[GB_VS] = inner ? (int64_t)(2 * b) : (int64_t)bl->slot;
+    f[GB_BS] = inner ? (int64_t)(2 * b) : (int64_t)(bl->slot + nout(bl));
+    f[GB_NT] = (int64_t)nt, f[GB_ACC0] = nt > 1 ? (int64_t)nacc : -1;
+    if (nt > 1) nacc += nt, nmb++;
+    ntask += nt;
+    for (int k = 0; k < GB_N; k++) ok &= push(g, f[k]);
+  }
+  gs->eblk = g->n;
+  for (size_t b = 0; b < st->nblocks && ok; b++)
+    for (size_t l = 0; l < st->blocks[b].m; l++) ok &= push(g, (int64_t)b);
+  gs->upd = g->n;
+  for (size_t u = 0; u < st->nupd && ok; u++)
+    ok &= push(g, (int64_t)st->upd[u].row) && push(g, st->upd[u].left) && push(g, st->upd[u].right);
+  if (!ok) return PSCR_ERR_OUT_OF_MEMORY;
+  gs->nacc = nacc, gs->ntask = ntask, gs->nmb = nmb;
+  if (!inner) return PSCR_OK;
+  gs->task = g->n;
+  gs->tofs = malloc((st->nblocks + 1) * sizeof *gs->tofs);
+  gs->mb = malloc((nmb ? nmb : 1) * sizeof *gs->mb);
+  if (gs->tofs == NULL || gs->mb == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  nacc = nmb = ntask = 0;
+  for (size_t b = 0; b < st->nblocks && ok; b++) {
+    size_t m = st->blocks[b].m, nt = ceil_div(m, PSCR_GPU_CHUNK);
+    gs->tofs[b] = ntask;
+    for (size_t t = 0; t < nt; t++) /* balanced slices l0 .. l1 - 1 */
+      ok &= push(g, (int64_t)b) && push(g, (int64_t)(m * t / nt)) &&
+            push(g, (int64_t)(m * (t + 1) / nt)) && push(g, nt > 1 ? (int64_t)(nacc + t) : -1);
+    if (nt > 1) nacc += nt, gs->mb[nmb++] = b;
+    ntask += nt;
+  }
+  gs->tofs[st->nblocks] = ntask;
+  gs->mblk = g->n;
+  for (size_t k = 0; k < nmb && ok; k++) ok &= push(g, (int64_t)gs->mb[k]);
+  return ok ? PSCR_OK : PSCR_ERR_OUT_OF_MEMORY;
+}
+
+/* Device memory of the plan: `bytes`, counted in the plan's device_bytes. */
+static pscr_status alloc_bytes(pscr_plan *p, size_t bytes, void **out) {
+  pscr_status st = p->ctx->ops->alloc(p->ctx, bytes ? bytes : 1, out);
+  if (st != PSCR_OK)
+    *out = NULL;
+  else
+    p->bytes += bytes ? bytes : 1;
+  return st;
+}
+
+static pscr_status upload(pscr_plan *p, const void *host, size_t bytes, void **out) {
+  pscr_status st = alloc_bytes(p, bytes, out);
+  if (st == PSCR_OK && bytes > 0) st = p->ctx->ops->write(p->ctx, *out, 0, host, bytes);
+  return st;
+}
+
+/* sub[i] = off[i-1], sub[0] = 0: gpu_td_src's sub-diagonal from the symmetric off-diagonal. */
+static pscr_status upload_sub(pscr_plan *p, const void *off, size_t n, void **out) {
+  size_t e = pscr_dtype_size(p->dtype);
+  char *h = calloc(n, e);
+  if (h == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  if (n > 1 && off) memcpy(h + e, off, (n - 1) * e);
+  pscr_status st = upload(p, h, n * e, out);
+  free(h);
+  return st;
+}
+
+static int pow2_at_least(size_t v) {
+  int w = 1;
+  while ((size_t)w < v && w < (1 << 30)) w *= 2;
+  return w;
+}
+
+static size_t tile_need(const gpu_pscr *s, int w, int lq, size_t rows) {
+  size_t q = (size_t)1 << lq;
+  return (4 * (q + 1) + 16) * (size_t)w + s->accq * rows; /* tile + accumulators */
+}
+
+/* The fused multi-tile shape (tuned tile_w x tile_q rows, halved to fit) and
+ * the record merge: its levels and buffers for sys systems; fused stays 0
+ * where none fits. */
+static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw, size_t sys) {
+  gpu_pscr *s = p->impl;
+  size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1];
+  int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, w = g->tune.tile_w, lq = 1;
+  while ((1 << (lq + 1)) <= g->tune.tile_q) lq++;
+  while (w > maxw) w /= 2;
+  while (w > 32 && tile_need(s, w, lq, (size_t)w << lq) > cap) w /= 2;
+  while (lq > 1 && tile_need(s, w, lq, (size_t)w << lq) > cap) lq--;
+  int mw = g->static_local ? tw : g->tune.merge_w;
+  if (!g->static_local)
+    while (mw > 32 && (mw > maxw || (size_t)(32 * mw) * e > g->local_bytes)) mw /= 2;
+  if (tile_need(s, w, lq, (size_t)w << lq) > cap || mw < 1 || mw > maxw) return PSCR_OK;
+  s->tile_w = w, s->tile_lq = lq, s->merge_w = mw;
+  s->tile_t = (int64_t)w << lq, s->ntile = ((int64_t)n + s->tile_t - 1) / s->tile_t;
+  s->merge_local = g->static_local ? 0 : (size_t)(32 * mw) * e;
+  s->tile_local = g->static_local ? 0 : tile_need(s, w, lq, (size_t)s->tile_t) * e;
+  s->pc[0] = s->ntile, s->levels = 0;
+  while (s->pc[s->levels] > 1 && s->levels < PSCR_GPU_LEVELS - 1) {
+    s->pc[s->levels + 1] = (s->pc[s->levels] + 2 * mw - 1) / (2 * mw);
+    s->levels++;
+  }
+  pscr_status st = PSCR_OK;
+  for (int l = 0; l <= s->levels && st == PSCR_OK; l++) {
+    st = alloc_bytes(p, 6 * sys * (size_t)s->pc[l] * e, &s->recs[l]);
+    if (st == PSCR_OK) st = alloc_bytes(p, 2 * sys * (size_t)s->pc[l] * e, &s->outs[l]);
+  }
+  if (st == PSCR_OK) s->fused = 2;
+  return st;
+}
+
+/* The fused innermost kernels (pscr_tile.h) with AUTO and CR_PCR_THOMAS: one
+ * tile per system where it fits (W work-items, a power of 2 from 32 to the
+ * tuned tile_w, x q rows, q from the tuned tile_q up to 64), else several
+ * (choose_multi); local memory for the tile and the accumulators within the
+ * device's (a static local array: the module's TD_TILE_LOCAL, read by
+ * pscr_probe). */
+static pscr_status choose_fused(pscr_plan *p, gpu_device *g, size_t sys) {
+  gpu_pscr *s = p->impl;
+  size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1], cap;
+  int tw = 0;
+  switch (p->innermost) {
+  case PSCR_TD_AUTO: s->pivot = -1; break;
+  case PSCR_TD_CR_PCR_THOMAS: s->pivot = 0; break;
+  default: return PSCR_OK; /* unfused: gpu_td_solve's algorithms */
+  }
+  if (g->static_local) {
+    double probe[4] = {0, 0, 0, 0};
+    gpu_arg args[] = {GPU_PTR(((gpu_ptr){s->probe, 0, 0}))};
+    pscr_status st = g->launch(g, "pscr_probe", 1, 1, 0, 1, args);
+    if (st == PSCR_OK) st = p->ctx->ops->read(p->ctx, s->probe, 0, probe, 2 * e);
+    if (st != PSCR_OK) return st;
+    cap = probe[0] > 0 ? (size_t)probe[0] : 0;
+    double t = p->dtype == PSCR_C128 ? probe[2] : probe[1];
+    tw = t > 0 && t < 65536 ? (int)t : 0;
+  } else {
+    cap = g->local_bytes > 64 ? (g->local_bytes - 64) / e : 0; /* room for the kernel's ints */
+  }
+  int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, lq0 = 1;
+  while ((1 << (lq0 + 1)) <= g->tune.tile_q) lq0++;
+  for (int lq = lq0; lq <= 6; lq++) {
+    size_t q = (size_t)1 << lq;
+    int w = pow2_at_least((n + q - 1) / q);
+    if (w < 32) w = 32;
+    if (w > maxw || w > g->tune.tile_w || tile_need(s, w, lq, n) > cap) continue;
+    s->fused = 1, s->tile_w = w, s->tile_lq = lq;
+    s->tile_local = g->static_local ? 0 : tile_need(s, w, lq, n) * e;
+    return PSCR_OK;
+  }
+  return choose_multi(p, g, cap, tw, sys);
+}
+
+/* Unfused: builds the module and grows the context's work buffer to this plan's
+ * largest solve (a zero right-hand side: a singular or non-finite answer is
+ * of no concern here, every other failure is). */
+static pscr_status warm_up(pscr_plan *p, size_t sys) {
+  gpu_pscr *s = p->impl;
+  gpu_device g;
+  size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1];
+  pscr_status st = gpu_pscr_device(p, &g);
+  if (st == PSCR_OK) st = g.zero(&g, (gpu_ptr){s->r, 0, 0}, sys * n * e);
+  if (st == PSCR_OK) st = g.zero(&g, (gpu_ptr){s->rshift, 0, 0}, sys * e);
+  pscr_td_algorithm algs[2] = {p->innermost, p->innermost};
+  if (p->innermost == PSCR_TD_AUTO) /* both of AUTO's choices */
+    algs[0] = PSCR_TD_CR_PCR_THOMAS, algs[1] = PSCR_TD_SPIKE_DIAG_PIVOT;
+  for (int k = 0; k < 2 && st == PSCR_OK; k++) {
+    st = gpu_pscr_solve_inner(p, &g, sys, algs[k]);
+    if (st == PSCR_ERR_SINGULAR || st == PSCR_ERR_NONFINITE) st = PSCR_OK;
+  }
+  return st;
+}
+
+pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
+  if (p->innermost == PSCR_TD_LAPACK) return PSCR_ERR_UNSUPPORTED; /* CPU reference only */
+  gpu_pscr *s = calloc(1, sizeof *s);
+  if (s == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  p->impl = s;
+  int nlev = p->ndim - 1;
+  longs gd = {0};
+  pscr_status st = PSCR_OK;
+  for (int L = 0; L < nlev && st == PSCR_OK; L++) {
+    s->steps[L] = calloc((size_t)p->lev[L].nsteps, sizeof *s->steps[L]);
+    if (s->steps[L] == NULL) st = PSCR_ERR_OUT_OF_MEMORY;
+    for (int i = 0; i < p->lev[L].nsteps && st == PSCR_OK; i++)
+      st = guide_step(&p->lev[L].steps[i], p->lev[L].innermost, &gd, &s->steps[L][i]);
+  }
+  if (st == PSCR_OK) st = upload(p, gd.v, gd.n * sizeof *gd.v, &s->guide);
+  free(gd.v);
+  if (st != PSCR_OK) return st;
+  /* the innermost level's workspace, for its largest step and batch */
+  const pscr_level *in = &p->lev[nlev - 1];
+  size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1], B = in->batch_max;
+  size_t ne = 0, nb = 0;
+  s->accq = 2;
+  for (int i = 0; i < in->nsteps; i++) {
+    const pscr_step *stp = &in->steps[i];
+    if (stp->neig > ne) ne = stp->neig;
+    if (stp->nblocks > nb) nb = stp->nblocks;
+    if (stp->max_nd > s->accq) s->accq = stp->max_nd;
+    if (s->steps[nlev - 1][i].nacc > s->nacc_max) s->nacc_max = s->steps[nlev - 1][i].nacc;
+  }
+  s->vrows = 2 * nb;
+  gpu_device g;
+  st = gpu_pscr_device(p, &g);
+  if (st == PSCR_OK) st = alloc_bytes(p, 4 * e, &s->probe);
+  if (st == PSCR_OK) st = choose_fused(p, &g, B * ne);
+  if (st == PSCR_OK && !s->fused) st = alloc_bytes(p, B * ne * e, &s->rshift);
+  if (st == PSCR_OK && !s->fused) st = alloc_bytes(p, B * ne * n * e, &s->r);
+  if (st == PSCR_OK) st = alloc_bytes(p, B * s->nacc_max * s->accq * n * e, &s->acc);
+  if (st == PSCR_OK) st = alloc_bytes(p, B * s->vrows * n * e, &s->vbuf);
+  const pscr_factor *f = &pb->dim[p->ndim - 1];
+  s->m_diag = f->m_off == NULL;
+  if (st == PSCR_OK) st = upload_sub(p, f->a_off, n, &s->sub[0]);
+  if (st == PSCR_OK) st = upload_sub(p, f->m_off, n, &s->sub[1]);
+  if (st == PSCR_OK && !s->fused) st = warm_up(p, B * ne);
+  return st;
+}
+
+void gpu_pscr_plan_fini(pscr_plan *p) {
+  gpu_pscr *s = p->impl;
+  if (s == NULL) return;
+  pscr_context *ctx = p->ctx;
+  void *bufs[] = {s->guide, s->r, s->rshift, s->acc, s->vbuf, s->sub[0], s->sub[1], s->probe};
+  for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
+    if (bufs[k]) ctx->ops->release(ctx, bufs[k]);
+  for (int l = 0; l < PSCR_GPU_LEVELS; l++) {
+    if (s->recs[l]) ctx->ops->release(ctx, s->recs[l]);
+    if (s->outs[l]) ctx->ops->release(ctx, s->outs[l]);
+  }
+  for (int L = 0; L < PSCR_MAX_LEVELS; L++) {
+    for (int i = 0; s->steps[L] && i < p->lev[L].nsteps; i++)
+      free(s->steps[L][i].mb), free(s->steps[L][i].tofs);
+    free(s->steps[L]);
+  }
+  free(s);
+  p->impl = NULL;
+}

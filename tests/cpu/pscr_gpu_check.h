@@ -1,0 +1,207 @@
+/* PSCR on a GPU backend against the CPU backend on the same data (shared by
+ * tests/opencl/test_opencl_pscr.c and tests/cuda/test_cuda_pscr.c): fresh
+ * random problems of every kind, pscr_solve (host data) and pscr_solve_array
+ * (device data) compared with the CPU's pscr_solve, the plan report, and bad
+ * input. Header-only. */
+#ifndef PSCR_GPU_CHECK_H
+#define PSCR_GPU_CHECK_H
+
+#include <stdio.h>
+
+#include "pscr_test_util.h"
+
+typedef struct {
+  pscr_backend backend;
+  pscr_context *gpu, *cpu, *other; /* other: a second context of the GPU backend */
+  pt_rng r;
+  double worst[2]; /* per dtype: the largest relative difference to the CPU */
+  double c_add;    /* added to c (long 1D directions: well-conditioned inner systems) */
+  int cases;
+} gc_env;
+
+/* Relative differences allowed against the CPU backend (issue 5). */
+static double gc_tol(pscr_dtype t) { return t == PSCR_F64 ? 1e-11 : 1e-10; }
+
+/* One problem: the CPU's solution, then the GPU's with `radix`, innermost
+ * `alg` and `workspace` (pscr_options.workspace_bytes) through host and device data. */
+static void gc_case(gc_env *E, pscr_dtype t, int ndim, const size_t *n, int kind, int radix,
+                    pscr_td_algorithm alg, size_t workspace) {
+  pt_fac f[3] = {{0}};
+  double omega = 4;
+  size_t total = 1;
+  for (int d = 0; d < ndim; d++) pt_fac_make(&E->r, t, kind, n[d], omega, &f[d]), total *= n[d];
+  double complex c = pt_choose_c(&E->r, t, ndim, f, kind, omega) + E->c_add;
+  pscr_problem pb = {.ndim = ndim, .dtype = t, .c_re = creal(c), .c_im = cimag(c)};
+  for (int d = 0; d < ndim; d++) pb.dim[d] = pt_fac_view(&f[d]);
+  size_t bytes = total * pt_size(t);
+  void *b = pt_alloc(t, total), *ref = pt_alloc(t, total), *u = pt_alloc(t, total),
+       *ua = pt_alloc(t, total);
+  pt_fill_uniform(&E->r, t, b, total, -1, 1);
+  memcpy(ref, b, bytes), memcpy(u, b, bytes), memcpy(ua, b, bytes);
+  char what[160];
+  snprintf(what, sizeof what, "%dD %s dtype %d n %zu x %zu x %zu radix %d alg %s ws %zu", ndim,
+           pt_kind_names[kind], (int)t, n[0], n[1], ndim == 3 ? n[2] : 1, radix,
+           pscr_td_algorithm_name(alg), workspace);
+  pscr_options opt;
+  pscr_options_default(&opt);
+  opt.radix = radix;
+  pscr_plan *cp = NULL, *gp = NULL;
+  pscr_array *arr = NULL;
+  pscr_status st = pscr_plan_create(E->cpu, &pb, &opt, &cp);
+  PT_CHECK(st == PSCR_OK, "CPU plan %s: %s", what, pscr_status_string(st));
+  if (st == PSCR_OK) st = pscr_solve(cp, ref);
+  PT_CHECK(st == PSCR_OK, "CPU solve %s: %s", what, pscr_status_string(st));
+  opt.innermost = alg, opt.workspace_bytes = workspace;
+  if (st == PSCR_OK) st = pscr_plan_create(E->gpu, &pb, &opt, &gp);
+  PT_CHECK(st == PSCR_OK, "GPU plan %s: %s", what, pscr_status_string(st));
+  if (st != PSCR_OK) goto done;
+  E->cases++;
+  PT_CHECK_STATUS(pscr_solve(gp, u), PSCR_OK);
+  double err = pt_rel_error(t, total, u, ref);
+  PT_CHECK_LE(err, gc_tol(t), "pscr_solve %s", what);
+  if (!(err <= E->worst[t])) E->worst[t] = err;
+  if (getenv("PSCR_TEST_VERBOSE")) printf("  %.2e  %s c_add %g\n", err, what, E->c_add);
+  pscr_plan_info info;
+  PT_CHECK_STATUS(pscr_plan_get_info(gp, &info), PSCR_OK);
+  PT_CHECK(info.device_bytes > bytes && info.last_solve_seconds > 0 && /* f's copy + workspace */
+               info.last_transfer_seconds > 0,
+           "info %s: device bytes %zu, solve %.2e s, transfer %.2e s", what, info.device_bytes,
+           info.last_solve_seconds, info.last_transfer_seconds);
+  /* device data: the same kernels on the same data, the same answer */
+  PT_CHECK_STATUS(pscr_array_create(E->gpu, t, total, &arr), PSCR_OK);
+  if (arr == NULL) goto done;
+  PT_CHECK_STATUS(pscr_array_write(arr, ua), PSCR_OK);
+  PT_CHECK_STATUS(pscr_solve_array(gp, arr), PSCR_OK);
+  PT_CHECK_STATUS(pscr_array_read(arr, ua), PSCR_OK);
+  PT_CHECK(pt_equal_bytes(u, ua, bytes), "pscr_solve_array == pscr_solve: %s", what);
+  PT_CHECK_STATUS(pscr_plan_get_info(gp, &info), PSCR_OK);
+  PT_CHECK(info.last_transfer_seconds == 0, "no transfers in pscr_solve_array");
+done:
+  pscr_array_destroy(arr);
+  pscr_plan_destroy(cp);
+  pscr_plan_destroy(gp);
+  for (int d = 0; d < ndim; d++) pt_fac_free(&f[d]);
+  free(b), free(ref), free(u), free(ua);
+}
+
+/* Bad input: arrays of another dtype, context or backend, too small, NULL
+ * (all INVALID_ARGUMENT, the array untouched), LAPACK innermost (UNSUPPORTED). */
+static void gc_bad_input(gc_env *E, pscr_dtype t) {
+  pt_fac f[2] = {{0}};
+  size_t n[2] = {9, 7}, total = 63;
+  for (int d = 0; d < 2; d++) pt_fac_make(&E->r, t, PT_POISSON, n[d], 0, &f[d]);
+  pscr_problem pb = {.ndim = 2, .dtype = t, .c_re = 0.5};
+  for (int d = 0; d < 2; d++) pb.dim[d] = pt_fac_view(&f[d]);
+  pscr_options opt;
+  pscr_options_default(&opt);
+  pscr_plan *plan = NULL, *bad = NULL;
+  opt.innermost = PSCR_TD_LAPACK;
+  PT_CHECK_STATUS(pscr_plan_create(E->gpu, &pb, &opt, &bad), PSCR_ERR_UNSUPPORTED);
+  PT_CHECK(bad == NULL, "plan written on failure");
+  opt.innermost = PSCR_TD_AUTO;
+  PT_CHECK_STATUS(pscr_plan_create(E->gpu, &pb, &opt, &plan), PSCR_OK);
+  if (plan == NULL) goto done;
+  PT_CHECK_STATUS(pscr_solve(plan, NULL), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_solve_array(plan, NULL), PSCR_ERR_INVALID_ARGUMENT);
+  pscr_dtype other_t = t == PSCR_F64 ? PSCR_C128 : PSCR_F64;
+  pscr_context *ctxs[4] = {E->gpu, E->gpu, E->cpu, E->other};
+  pscr_dtype types[4] = {other_t, t, t, t};
+  size_t counts[4] = {total, total - 1, total, total};
+  const char *names[4] = {"other dtype", "too small", "CPU array", "other context"};
+  void *h = pt_alloc(PSCR_C128, total), *back = pt_alloc(PSCR_C128, total); /* either dtype */
+  pt_fill_uniform(&E->r, PSCR_C128, h, total, -1, 1);
+  for (int k = 0; k < 4; k++) {
+    pscr_array *a = NULL;
+    if (ctxs[k] == NULL) continue; /* no second device context */
+    PT_CHECK_STATUS(pscr_array_create(ctxs[k], types[k], counts[k], &a), PSCR_OK);
+    if (a == NULL) continue;
+    PT_CHECK_STATUS(pscr_array_write(a, h), PSCR_OK);
+    pscr_status st = pscr_solve_array(plan, a);
+    PT_CHECK(st == PSCR_ERR_INVALID_ARGUMENT, "%s: %s", names[k], pscr_status_string(st));
+    PT_CHECK_STATUS(pscr_array_read(a, back), PSCR_OK);
+    PT_CHECK(pt_equal_bytes(h, back, counts[k] * pt_size(types[k])), "%s: array untouched",
+             names[k]);
+    pscr_array_destroy(a);
+  }
+  free(h), free(back);
+done:
+  pscr_plan_destroy(plan);
+  for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
+}
+
+/* A problem far larger than any device: PSCR_ERR_OUT_OF_MEMORY from plan
+ * creation (before the eigenpairs), the plan untouched. */
+static void gc_oom(gc_env *E) {
+  pt_fac f;
+  pt_fac_make(&E->r, PSCR_C128, PT_POISSON, 4095, 0, &f);
+  pscr_problem pb = {.ndim = 3, .dtype = PSCR_C128, .c_re = 1};
+  for (int d = 0; d < 3; d++) pb.dim[d] = pt_fac_view(&f); /* 4095^3: 1.1 TB per vector */
+  pscr_plan *sentinel = (pscr_plan *)&sentinel, *plan = sentinel;
+  PT_CHECK_STATUS(pscr_plan_create(E->gpu, &pb, NULL, &plan), PSCR_ERR_OUT_OF_MEMORY);
+  PT_CHECK(plan == sentinel, "plan written on failure");
+  pt_fac_free(&f);
+}
+
+/* The small cases (seconds on PoCL): 2D and 3D, every problem kind, radices
+ * 2 .. 7 and 1000 (one step), odd sizes, 3D groups of 1 and a few
+ * subproblems (blocks over several groups), every innermost algorithm on
+ * dominant systems, the unfused stages with pivoting, bad input, a plan too
+ * large for the device. */
+static void gc_small_suite(gc_env *E) {
+  static const size_t s2[][2] = {{1, 1}, {1, 6}, {2, 3}, {3, 17}, {17, 2}, {33, 40}, {65, 31}};
+  static const size_t s3[][3] = {{1, 1, 1}, {2, 3, 1}, {3, 1, 4}, {5, 4, 17}, {17, 9, 6}};
+  static const int radices[] = {2, 3, 4, 5, 7};
+  for (int t = 0; t < 2; t++) {
+    pscr_dtype dt = t ? PSCR_C128 : PSCR_F64;
+    int kinds[2] = {t ? PT_HELMHOLTZ : PT_POISSON, PT_RANDOM};
+    for (size_t i = 0; i < sizeof s2 / sizeof *s2; i++)
+      for (int k = 0; k < 2; k++)
+        gc_case(E, dt, 2, s2[i], kinds[k], radices[(i + (size_t)k) % 5], PSCR_TD_AUTO, 0);
+    for (size_t i = 0; i < sizeof s3 / sizeof *s3; i++)
+      gc_case(E, dt, 3, s3[i], kinds[i % 2], radices[i % 5], PSCR_TD_AUTO, 0);
+    static const size_t m2[2] = {40, 9}; /* M diagonal, radix > n: one step */
+    gc_case(E, dt, 2, m2, PT_RANDOM_DIAG_M, 1000, PSCR_TD_AUTO, 0);
+    static const size_t g3[3] = {19, 5, 7}; /* workspace for 1, then a few subproblems */
+    gc_case(E, dt, 3, g3, kinds[0], 4, PSCR_TD_AUTO, 1);
+    gc_case(E, dt, 3, g3, kinds[1], 2, PSCR_TD_AUTO, 3 * 16 * 35 * 5);
+    gc_bad_input(E, dt);
+  }
+  static const pscr_td_algorithm algs[] = {PSCR_TD_THOMAS,     PSCR_TD_CR,
+                                           PSCR_TD_PCR,        PSCR_TD_CR_PCR_THOMAS,
+                                           PSCR_TD_PCR_THOMAS, PSCR_TD_GSPIKE};
+  static const size_t a2[2] = {21, 30};
+  for (size_t k = 0; k < sizeof algs / sizeof *algs; k++)
+    gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, algs[k], 0);
+  /* the unfused stages (right-hand-side array, gpu_td_solve, sums) with pivoting */
+  static const size_t u2[2] = {40, 33}, u3[3] = {17, 9, 6};
+  for (int t = 0; t < 2; t++) {
+    pscr_dtype dt = t ? PSCR_C128 : PSCR_F64;
+    int kind = t ? PT_HELMHOLTZ : PT_RANDOM;
+    gc_case(E, dt, 2, u2, kind, 3, PSCR_TD_SPIKE_DIAG_PIVOT, 0);
+    gc_case(E, dt, 3, u3, kind, 4, PSCR_TD_SPIKE_DIAG_PIVOT, 0);
+    gc_case(E, dt, 3, u3, PT_RANDOM, 2, PSCR_TD_SPIKE_DIAG_PIVOT, 3 * 16 * 54 * 6);
+  }
+  gc_oom(E);
+}
+
+static int gc_open(gc_env *E, pscr_backend backend) {
+  memset(E, 0, sizeof *E);
+  E->backend = backend;
+  uint64_t seed = pt_fresh_seed();
+  pt_rng_seed(&E->r, seed);
+  if (!pscr_backend_available(backend)) return 0;
+  PT_CHECK_STATUS(pscr_context_create(backend, 0, &E->gpu), PSCR_OK);
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &E->cpu), PSCR_OK);
+  if (pscr_context_create(backend, 0, &E->other) != PSCR_OK) E->other = NULL;
+  return E->gpu != NULL && E->cpu != NULL;
+}
+
+static void gc_close(gc_env *E) {
+  printf("%d GPU plans; worst relative difference to the CPU: real %.2e, complex %.2e\n", E->cases,
+         E->worst[0], E->worst[1]);
+  pscr_context_destroy(E->gpu);
+  pscr_context_destroy(E->cpu);
+  pscr_context_destroy(E->other);
+}
+
+#endif

@@ -1,0 +1,67 @@
+/* PSCR on OpenCL (PoCL in CI: small sizes) against the CPU backend on the
+ * same data: the small suite of tests/cpu/pscr_gpu_check.h (2D and 3D, real
+ * Poisson and random symmetric A with SPD M, complex Helmholtz and random,
+ * radices 2 .. 7 and 1000, odd sizes, the innermost algorithms, 3D groups
+ * split by a small workspace, bad input, out of memory); then every PSCR
+ * kernel (kernels/common/pscr_*.h) must have run. */
+#include <ctype.h>
+
+#include "../cpu/pscr_gpu_check.h"
+#include "opencl_lsan.h"
+
+#if PSCR_HAVE_OPENCL
+#include "backend/opencl/opencl.h"
+
+/* Every KERNEL of kernels/common/pscr_*.h was launched on this context. */
+static void check_coverage(pscr_context *ctx) {
+  int found = 0;
+  for (const ocl_source_file *f = pscr_opencl_sources(); f->path; f++) {
+    if (strncmp(f->path, "common/pscr_", 12) != 0) continue;
+    for (const char *p = strstr(f->text, "KERNEL void "); p; p = strstr(p + 1, "KERNEL void ")) {
+      const char *q = p + 12, *e = q;
+      while (isalnum((unsigned char)*e) || *e == '_') e++;
+      char name[64];
+      snprintf(name, sizeof name, "%.*s", (int)(e - q), q);
+      unsigned long launches = pscr_opencl_launch_count(ctx, name);
+      PT_CHECK(launches > 0, "PSCR kernel %s never launched", name);
+      printf("  %-12s %lu launches\n", name, launches);
+      found++;
+    }
+  }
+  PT_CHECK(found >= 6, "%d PSCR kernels found in kernels/common/pscr_*.h", found);
+}
+
+int main(void) {
+  gc_env E;
+  if (!gc_open(&E, PSCR_BACKEND_OPENCL)) {
+    gc_close(&E);
+    return pt_checks ? pt_exit("opencl_pscr") : PT_SKIP;
+  }
+  gc_small_suite(&E);
+  /* tiles of 32 work-items: the fused solves over several tiles (and merge levels) */
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "tile_w", 32), PSCR_OK);
+  E.c_add = 1e5; /* 1D Poisson of 2100 rows and more: condition ~n^2 without a shift */
+  static const size_t m2[][2] = {{40, 600}, {3, 2100}}, m3[3] = {4, 3, 700};
+  for (int t = 0; t < 2; t++) {
+    pscr_dtype dt = t ? PSCR_C128 : PSCR_F64;
+    for (size_t i = 0; i < 2; i++)
+      gc_case(&E, dt, 2, m2[i], PT_POISSON, 3 + (int)i, PSCR_TD_AUTO, 0);
+    gc_case(&E, dt, 3, m3, t ? PT_HELMHOLTZ : PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  }
+  gc_case(&E, PSCR_F64, 2, m2[1], PT_POISSON, 4, PSCR_TD_CR_PCR_THOMAS, 0);
+  /* tiles of 64 rows merged 64 at a time: two merge levels */
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "tile_q", 2), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "merge_w", 32), PSCR_OK);
+  static const size_t l2[2] = {3, 4200}; /* 66 tiles: 2 merge levels in each of 3 steps */
+  unsigned long up0 = pscr_opencl_launch_count(E.gpu, "td_tile_gup");
+  gc_case(&E, PSCR_F64, 2, l2, PT_POISSON, 2, PSCR_TD_AUTO, 0);
+  unsigned long ups = pscr_opencl_launch_count(E.gpu, "td_tile_gup") - up0;
+  PT_CHECK(ups >= 6, "record merges of the fused tiles: %lu launches", ups);
+  gc_case(&E, PSCR_C128, 2, l2, PT_POISSON, 3, PSCR_TD_AUTO, 0);
+  check_coverage(E.gpu);
+  gc_close(&E);
+  return pt_exit("opencl_pscr");
+}
+#else
+int main(void) { return PT_SKIP; }
+#endif
