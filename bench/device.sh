@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ONE device call (about 7 minutes, 10 at most): configure + build (Release, sm_90), the cuda
-# tests and compute-sanitizer memcheck, the GPU benchmarks (pscr_gpu, fft_poisson_gpu,
-# tridiag_gpu), then the CPU ones on the 16-core host (pscr_gpu --backends cpu, tridiag_cpu at
+# and opencl tests, the GPU benchmarks (pscr_gpu, fft_poisson_gpu,
+# tridiag_gpu), compute-sanitizer memcheck and racecheck, then the CPU ones on the 16-core host (pscr_gpu --backends cpu, tridiag_cpu at
 # n = 2^25, pscr_cpu, stability at n = 2^20, eigen_block). Every step runs under `timeout`
 # (its own limit, cut to what is left of T_TOTAL), a failing step is marked and the script goes
 # on; the summary (steps, then the issues' bars) is printed LAST. Files under $OUT (8 at most
@@ -39,6 +39,8 @@ SB=(stdbuf -oL) # line-buffered: a step cut by its limit keeps its rows
 command -v stdbuf > /dev/null || SB=()
 GPU=0
 nvidia-smi -L > /dev/null 2>&1 && GPU=1
+# OpenCL on the GPU machine means NVIDIA's platform (PoCL may be listed first)
+[ "$GPU" = 1 ] && export PSCR_OPENCL_PLATFORM=${PSCR_OPENCL_PLATFORM:-NVIDIA}
 {
   echo "date: $(date -u '+%F %T') UTC, host: $(uname -n), $NP cores, quick=$QUICK"
   git -C "$here" log -1 --format='commit: %h %s' 2> /dev/null
@@ -97,14 +99,24 @@ step build "$(lim BUILD 170 300)" "$OUT/build.log" "$OUT/build.log" bash -c buil
 B=$BUILD
 
 # ---- cuda tests, compute-sanitizer ----
-step cuda-tests "$(lim TESTS 100 60)" "$OUT/tests.log" "$OUT/tests.log" \
-  ctest --test-dir "$B" -L cuda --output-on-failure --timeout 90
-if [ "$GPU" = 1 ] && command -v compute-sanitizer > /dev/null; then
-  step memcheck "$(lim MEMCHECK 60 30)" "$OUT/tests.log" "$OUT/tests.log" compute-sanitizer \
-    --tool memcheck --error-exitcode 9 "$B/tests/cuda_test_cuda_status"
-else
-  echo "memcheck|SKIPPED (no GPU or no compute-sanitizer)|0" >> "$STEPS"
-fi
+labels=cuda
+[ "${PSCR_DEVICE_OPENCL:-OFF}" = ON ] && labels="cuda|opencl"
+step gpu-tests "$(lim TESTS 120 60)" "$OUT/tests.log" "$OUT/tests.log" \
+  ctest --test-dir "$B" -L "$labels" --output-on-failure --timeout 100 -j4
+# ---- compute-sanitizer (after the benchmarks: they come first when time is short) ----
+sanitize() {
+  if [ "$GPU" = 1 ] && command -v compute-sanitizer > /dev/null; then
+    step memcheck "$(lim MEMCHECK 40 30)" "$OUT/tests.log" "$OUT/tests.log" compute-sanitizer \
+      --tool memcheck --error-exitcode 9 "$B/tests/cuda_test_cuda_status"
+    step memcheck-pscr "$(lim MEMCHECK_PSCR 50 30)" "$OUT/tests.log" "$OUT/tests.log" env \
+      PSCR_TEST_SMALL=1 compute-sanitizer --tool memcheck --error-exitcode 9 \
+      "$B/tests/cuda_test_cuda_pscr"
+    step racecheck "$(lim RACECHECK 50 30)" "$OUT/tests.log" "$OUT/tests.log" compute-sanitizer \
+      --tool racecheck --error-exitcode 9 "$B/tests/cuda_test_cuda_status"
+  else
+    echo "sanitizers|SKIPPED (no GPU or no compute-sanitizer)|0" >> "$STEPS"
+  fi
+}
 
 # ---- GPU benchmarks ----
 if [ "$QUICK" = 1 ]; then
@@ -115,14 +127,12 @@ if [ "$QUICK" = 1 ]; then
   step tridiag-gpu "$(lim TD_GPU 40 30)" "$OUT/tridiag_gpu.jsonl" "$OUT/bench.log" \
     "$B/bench_tridiag_gpu" quick
 else
-  step pscr-gpu "$(lim PSCR_GPU 100 30)" "$OUT/pscr_gpu.jsonl" "$OUT/bench.log" \
+  step pscr-gpu "$(lim PSCR_GPU 140 30)" "$OUT/pscr_gpu.jsonl" "$OUT/bench.log" \
     "$B/bench_pscr_gpu" --backends cuda,opencl
   step fft-poisson "$(lim FFT 60 30)" "$OUT/fft.jsonl" "$OUT/bench.log" "$B/bench_fft_poisson_gpu"
   [ "${PSCR_BENCH_BIG:-1}" = 1 ] &&
     step pscr-gpu-big "$(lim PSCR_BIG 75 30)" "$OUT/pscr_gpu.jsonl" "$OUT/bench.log" \
       "$B/bench_pscr_gpu" --backends cuda,opencl --big-only --reps 20 --xfer-reps 3
-  step tridiag-gpu "$(lim TD_GPU 40 30)" "$OUT/tridiag_gpu.jsonl" "$OUT/bench.log" \
-    "$B/bench_tridiag_gpu" quick
 fi
 
 # ---- CPU benchmarks (the 16-core host) ----
@@ -137,6 +147,7 @@ if [ "$QUICK" = 1 ]; then
     "$B/bench_stability" --n 4096 --json
   step eigen-block "$(lim EIGEN 25 20)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
     "$B/bench_eigen_block" 1023 1
+  sanitize
 else
   # Poisson first (the 20x bar is at 2D 8191^2 and 3D 255^3), then Helmholtz
   step pscr-cpu-rows "$(lim PSCR_CPUROWS 50 40)" "$OUT/pscr_gpu.jsonl" "$OUT/bench.log" \
@@ -149,6 +160,9 @@ else
     "$B/bench_tridiag_cpu" --min-log 25 --max-log 25 --dtype f64 --big-runs 5 --threads "$NP"
   step pscr-cpu "$(lim PSCR_CPU 80 40)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
     "$B/bench_pscr_cpu" --problems poisson2d,poisson3d --threads "$NP" --budget 2
+  sanitize
+  step tridiag-gpu "$(lim TD_GPU 40 30)" "$OUT/tridiag_gpu.jsonl" "$OUT/bench.log" \
+    "$B/bench_tridiag_gpu" quick
   step stability "$(lim STAB 40 30)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
     "$B/bench_stability" --n 1048576 --json
   step eigen-block "$(lim EIGEN 25 20)" "$OUT/cpu.jsonl" "$OUT/bench.log" \
