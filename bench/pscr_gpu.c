@@ -68,7 +68,8 @@ static const problem_set sets[] = {
 
 typedef struct {
   const char *problems, *backends, *cpu_threads;
-  size_t max_n, max_n3;
+  size_t min_n, max_n, min_n3, max_n3;
+  const char *tune; /* name=value,... for pscr_cuda_tune / pscr_opencl_tune */
   int reps, xfer_reps, radix, big, big_only, residual, selftest, xfer_cpu;
   double cpu_max_s, cpu_budget, omega;
 } args;
@@ -93,12 +94,42 @@ typedef struct {
 
 static const char *bk_name(pscr_backend b) { return ex_backend_name(b); }
 
+/* The backends' tuning entry points (exported, not in the public headers). */
+pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value);
+pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value);
+
+/* --tune name=value,...: every pair goes to the backend's tuning call. */
+static pscr_status apply_tuning(pscr_context *ctx, pscr_backend bk, const char *list) {
+  for (const char *p = list; p && *p;) {
+    char name[32];
+    const char *eq = strchr(p, '='), *end = strchr(p, ',');
+    if (eq == NULL || (end && end < eq) || (size_t)(eq - p) >= sizeof name)
+      return PSCR_ERR_INVALID_ARGUMENT;
+    memcpy(name, p, (size_t)(eq - p));
+    name[eq - p] = '\0';
+    int value = atoi(eq + 1);
+    pscr_status st = PSCR_ERR_BACKEND_UNAVAILABLE;
+#if PSCR_WITH_CUDA_TUNE
+    if (bk == PSCR_BACKEND_CUDA) st = pscr_cuda_tune(ctx, name, value);
+#endif
+#if PSCR_WITH_OPENCL_TUNE
+    if (bk == PSCR_BACKEND_OPENCL) st = pscr_opencl_tune(ctx, name, value);
+#endif
+    (void)ctx, (void)bk, (void)value;
+    if (st != PSCR_OK) return st;
+    p = end ? end + 1 : NULL;
+  }
+  return PSCR_OK;
+}
+
 static void usage(FILE *out) {
   fprintf(out,
           "usage: bench_pscr_gpu [options]\n"
           "  --backends LIST   comma list of cuda,opencl,cpu (default all three)\n"
           "  --problems LIST   poisson2d,helmholtz2d,poisson3d,helmholtz3d (default all)\n"
           "  --max-n N         largest 2D n (default 8191)   --max-n3 N  largest 3D n (511)\n"
+          "  --min-n N         smallest 2D n (default 0)     --min-n3 N  smallest 3D n (0)\n"
+          "  --tune LIST       GPU tuning name=value,... (e.g. tile_w=256,tile_q=4)\n"
           "  --big             also 16383^2 and 1023^3 (Poisson; GPU backends only)\n"
           "  --big-only        only those two\n"
           "  --quick           --max-n 255 --max-n3 63 --reps 5 --xfer-reps 3\n"
@@ -153,6 +184,12 @@ static int parse(int argc, char **argv, args *a) {
       a->max_n = strtoul(v, NULL, 10);
     else if (!strcmp(o, "--max-n3"))
       a->max_n3 = strtoul(v, NULL, 10);
+    else if (!strcmp(o, "--min-n"))
+      a->min_n = strtoul(v, NULL, 10);
+    else if (!strcmp(o, "--min-n3"))
+      a->min_n3 = strtoul(v, NULL, 10);
+    else if (!strcmp(o, "--tune"))
+      a->tune = v;
     else if (!strcmp(o, "--reps") && atoi(v) >= 3)
       a->reps = atoi(v);
     else if (!strcmp(o, "--xfer-reps") && atoi(v) >= 0)
@@ -446,6 +483,7 @@ int main(int argc, char **argv) {
     }
 #endif
     if (st == PSCR_OK) st = pscr_context_create(bk, 0, &B.ctx[bk]);
+    if (st == PSCR_OK && B.a.tune && bk != PSCR_BACKEND_CPU) st = apply_tuning(B.ctx[bk], bk, B.a.tune);
     if (st != PSCR_OK) {
       printf("{\"bench\":\"pscr_gpu\",\"backend\":\"%s\",\"status\":\"%s\"}\n", bk_name(bk),
              pscr_status_string(st));
@@ -484,6 +522,7 @@ int main(int argc, char **argv) {
     size_t last_n[8] = {0};
     for (int k = 0; k < 10 && s->n[k]; k++) {
       if (s->n[k] > (s->ndim == 2 ? B.a.max_n : B.a.max_n3) && !(B.a.big && s->big[k])) continue;
+      if (s->n[k] < (s->ndim == 2 ? B.a.min_n : B.a.min_n3)) continue;
       if ((s->big[k] && !B.a.big) || (B.a.big_only && !s->big[k])) continue;
       for (int i = 0; i < 3; i++) {
         pscr_backend bk = order[i];

@@ -21,6 +21,9 @@
 #include "common/pscr_stages.h"
 #include "common/td_tile.h"
 
+#define PSCR_TILE_RD 4 /* right-hand-side rows (26)/(28) whose weights sit in registers */
+#define PSCR_TILE_U 4  /* rows per work-item loaded before they are stored */
+
 /* TD_TILE_LOCAL and TD_TW of this module (static local arrays: the host
  * sizes tiles and record merges by them). */
 KERNEL void pscr_probe(GLOBAL scalar *out) {
@@ -74,19 +77,43 @@ DEVICE int pscr_tile_up(long n, int lq, int pivot, const GLOBAL scalar *asub,
   LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;
   if (t == 0) *nodom = 0;
   BARRIER();
-  for (int i = t; i < rows; i += W) { /* (26) / (28) in the load */
-    long r = r0 + i;
-    scalar aa, dd, cc, f = S_ZERO;
-    pscr_row(asub, ad, ao, msub, md, mo, sg, r, n, &aa, &dd, &cc);
-    if (pivot < 0 && !(S_ABS(dd) > S_ABS1(aa) + S_ABS1(cc))) *nodom = 1;
-    for (long k = 0; k < nrd; k++) f = S_FMA(f, w[2 + k], xp[dp[k] * n + r]);
-    if (has_s) f = S_FMS(f, w[0], gs[r]);
-    if (has_e) f = S_FMS(f, w[1], gs[n + r]);
-    int pi = (int)TD_PAD(i, lq);
-    sa[pi] = aa;
-    sd[pi] = dd;
-    sc[pi] = cc;
-    sx[pi] = f;
+  /* The eigenpair's weights and the block's right-hand-side rows in registers
+   * (CUDA's generic pointers would reload them after every local store), and
+   * PSCR_TILE_U rows per work-item loaded before any is stored: the loads of
+   * a row are independent of the others', so they overlap. */
+  long dk[PSCR_TILE_RD];
+  scalar wk[PSCR_TILE_RD], ws = w[0], we = w[1];
+  for (int k = 0; k < PSCR_TILE_RD; k++) {
+    dk[k] = k < nrd ? dp[k] * n : 0;
+    wk[k] = k < nrd ? w[2 + k] : S_ZERO;
+  }
+  for (int i0 = t; i0 < rows; i0 += PSCR_TILE_U * W) {
+    scalar aa[PSCR_TILE_U], dd[PSCR_TILE_U], cc[PSCR_TILE_U], ff[PSCR_TILE_U];
+    for (int u = 0; u < PSCR_TILE_U; u++) { /* (26) / (28) in the load */
+      int i = i0 + u * W;
+      long r = r0 + i;
+      scalar f = S_ZERO;
+      aa[u] = dd[u] = cc[u] = S_ZERO;
+      if (i < rows) {
+        pscr_row(asub, ad, ao, msub, md, mo, sg, r, n, &aa[u], &dd[u], &cc[u]);
+        for (int k = 0; k < PSCR_TILE_RD; k++)
+          if (k < nrd) f = S_FMA(f, wk[k], xp[dk[k] + r]);
+        for (long k = PSCR_TILE_RD; k < nrd; k++) f = S_FMA(f, w[2 + k], xp[dp[k] * n + r]);
+        if (has_s) f = S_FMS(f, ws, gs[r]);
+        if (has_e) f = S_FMS(f, we, gs[n + r]);
+      }
+      ff[u] = f;
+    }
+    for (int u = 0; u < PSCR_TILE_U; u++) {
+      int i = i0 + u * W;
+      if (i >= rows) break;
+      if (pivot < 0 && !(S_ABS(dd[u]) > S_ABS1(aa[u]) + S_ABS1(cc[u]))) *nodom = 1;
+      int pi = (int)TD_PAD(i, lq);
+      sa[pi] = aa[u];
+      sd[pi] = dd[u];
+      sc[pi] = cc[u];
+      sx[pi] = ff[u];
+    }
   }
   BARRIER();
   *piv = pivot >= 0 ? pivot : *nodom;
@@ -119,9 +146,13 @@ DEVICE void pscr_tile_down(int lq, int rows, int piv, scalar vlast, scalar v2,
   if (mm > 0)
     td_tile_backsub(sa, sd, sc, sx, o, mm, piv, nd[6 * NS + t], nd[7 * NS + t], vlast, v2);
   BARRIER();
+  scalar wr[PSCR_TILE_RD]; /* the weights in registers, as in pscr_tile_up */
+  for (int k = 0; k < PSCR_TILE_RD; k++) wr[k] = k < nout ? wo[k] : S_ZERO;
   for (int i = t; i < rows; i += W) { /* (24) / (27) on the store */
     scalar xv = sx[TD_PAD(i, lq)];
-    for (long k = 0; k < nout; k++) sacc[k * ld + i] = S_FMA(sacc[k * ld + i], wo[k], xv);
+    for (int k = 0; k < PSCR_TILE_RD; k++)
+      if (k < nout) sacc[k * ld + i] = S_FMA(sacc[k * ld + i], wr[k], xv);
+    for (long k = PSCR_TILE_RD; k < nout; k++) sacc[k * ld + i] = S_FMA(sacc[k * ld + i], wo[k], xv);
   }
 }
 

@@ -49,11 +49,13 @@
 
 DEVICE double td_max(double a, double b) { return a > b ? a : b; }
 
+/* Defaults for a bare compile only (the host always passes TD_TILE_LOCAL and
+ * TD_TW): small enough that C128 fits every GPU's static local memory. */
 #ifndef TD_TQ
-#define TD_TQ 16
+#define TD_TQ 8
 #endif
 #ifndef TD_TW
-#define TD_TW 256
+#define TD_TW 64
 #endif
 /* OpenCL sizes the local buffer at compile time (CUDA: by the launch). */
 #ifndef TD_TILE_LOCAL

@@ -202,9 +202,14 @@ static void check_tuning(pt_rng *r) {
       pscr_td_report rep;
       PT_CHECK_STATUS(pscr_tridiag_solve(ctx, algs[k], dt, n, 1, n, dl, d, du, x, &rep), PSCR_OK);
       PT_CHECK_LE(pt_rel_error(dt, n, x, ref), 1e-12, "tuned %s", name);
-      if (k == 0) PT_CHECK(rep.partitions == 125, "partitions %d, want 1000 / 8", rep.partitions);
+      /* the layout below needs one tile of 128 x 8 rows in local memory
+       * (PoCL; NVIDIA's 48 KiB takes wider partitions instead) */
+      int roomy = ((ocl_state *)((struct pscr_context *)ctx)->impl)->local_mem >=
+                  (cl_ulong)6656 * pt_size(dt);
+      if (k == 0 && roomy)
+        PT_CHECK(rep.partitions == 125, "partitions %d, want 1000 / 8", rep.partitions);
       if (k == 2) PT_CHECK(rep.partitions == 63, "partitions %d, want 1000 / 16", rep.partitions);
-      if (k < 2) /* one tile of 128 x 8 rows: (4 (8 + 1) + 16) 128 local scalars */
+      if (k < 2 && roomy) /* one tile of 128 x 8 rows: (4 (8 + 1) + 16) 128 local scalars */
         PT_CHECK(strstr(pscr_opencl_last_options(ctx), "-DTD_TILE_LOCAL=6656 ") != NULL,
                  "%s options '%s'", name, pscr_opencl_last_options(ctx));
       /* the same request again: served from the build cache */

@@ -21,7 +21,9 @@
 #include "backend/gpu/gpu_tridiag.h"
 #include "pscr/pscr_internal.h"
 
-#define PSCR_GPU_CHUNK 32  /* eigenpairs per partial sum of (24)/(27) */
+#define PSCR_GPU_CHUNK 32    /* eigenpairs per partial sum of (24)/(27), at most */
+#define PSCR_GPU_CHUNK_MIN 4 /* ... and at least, where a step has few tasks */
+#define PSCR_GPU_TASKS 8192  /* tasks a step should have (work-groups of the fused kernels) */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
 #define PSCR_GPU_LEVELS 16 /* record-merge levels of the fused multi-tile solves */

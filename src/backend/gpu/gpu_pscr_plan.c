@@ -47,9 +47,27 @@ static int push(longs *a, int64_t x) {
   return 1;
 }
 
+/* Eigenpairs per task of an innermost step: at most PSCR_GPU_CHUNK, fewer
+ * (down to PSCR_GPU_CHUNK_MIN) until the step has PSCR_GPU_TASKS tasks over
+ * the batch. A task is one work-group of the fused kernels solving its
+ * eigenpairs' systems one after another: 32 per task left the H100 with
+ * 512 work-groups at 2D 4095^2 (a wave and a third); more, shorter tasks
+ * cost only more partial sums (stage_y2b). */
+static size_t task_chunk(const pscr_step *st, size_t batch) {
+  size_t c = PSCR_GPU_CHUNK;
+  for (; c > PSCR_GPU_CHUNK_MIN; c /= 2) {
+    size_t tasks = 0;
+    for (size_t b = 0; b < st->nblocks; b++) tasks += ceil_div(st->blocks[b].m, c);
+    if (tasks * (batch ? batch : 1) >= PSCR_GPU_TASKS) break;
+  }
+  return c;
+}
+
 /* One step's guiding data appended to g; innermost: tasks of at most
- * PSCR_GPU_CHUNK eigenpairs, blocks of several tasks get partial-sum slots. */
-static pscr_status guide_step(const pscr_step *st, int inner, longs *g, gpu_pscr_step *gs) {
+ * task_chunk eigenpairs, blocks of several tasks get partial-sum slots. */
+static pscr_status guide_step(const pscr_step *st, int inner, size_t batch, longs *g,
+                              gpu_pscr_step *gs) {
+  size_t chunk = inner ? task_chunk(st, batch) : PSCR_GPU_CHUNK;
   size_t dpos = g->n,
          nd_total =
              st->nblocks ? st->blocks[st->nblocks - 1].d + st->blocks[st->nblocks - 1].nd : 0;
@@ -59,7 +77,7 @@ static pscr_status guide_step(const pscr_step *st, int inner, longs *g, gpu_pscr
   size_t nacc = 0, nmb = 0, ntask = 0;
   for (size_t b = 0; b < st->nblocks && ok; b++) {
     const pscr_block *bl = &st->blocks[b];
-    size_t nt = inner ? ceil_div(bl->m, PSCR_GPU_CHUNK) : 0;
+    size_t nt = inner ? ceil_div(bl->m, chunk) : 0;
     int64_t f[GB_N];
     f[GB_S] = (int64_t)bl->s, f[GB_M] = (int64_t)bl->m, f[GB_ND] = (int64_t)bl->nd;
     f[GB_D] = (int64_t)(dpos + bl->d), f[GB_EIG] = (int64_t)bl->eig, f[GB_COMP] = (int64_t)bl->comp;
@@ -86,7 +104,7 @@ static pscr_status guide_step(const pscr_step *st, int inner, longs *g, gpu_pscr
   if (gs->tofs == NULL || gs->mb == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   nacc = nmb = ntask = 0;
   for (size_t b = 0; b < st->nblocks && ok; b++) {
-    size_t m = st->blocks[b].m, nt = ceil_div(m, PSCR_GPU_CHUNK);
+    size_t m = st->blocks[b].m, nt = ceil_div(m, chunk);
     gs->tofs[b] = ntask;
     for (size_t t = 0; t < nt; t++) /* balanced slices l0 .. l1 - 1 */
       ok &= push(g, (int64_t)b) && push(g, (int64_t)(m * t / nt)) &&
@@ -244,7 +262,8 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     s->steps[L] = calloc((size_t)p->lev[L].nsteps, sizeof *s->steps[L]);
     if (s->steps[L] == NULL) st = PSCR_ERR_OUT_OF_MEMORY;
     for (int i = 0; i < p->lev[L].nsteps && st == PSCR_OK; i++)
-      st = guide_step(&p->lev[L].steps[i], p->lev[L].innermost, &gd, &s->steps[L][i]);
+      st = guide_step(&p->lev[L].steps[i], p->lev[L].innermost, p->lev[L].batch_max, &gd,
+                      &s->steps[L][i]);
   }
   if (st == PSCR_OK) st = upload(p, gd.v, gd.n * sizeof *gd.v, &s->guide);
   free(gd.v);

@@ -22,6 +22,7 @@ static void drop_subs(ocl_state *s) {
 static void drop_events(ocl_state *s);
 
 void ocl_tridiag_free(ocl_state *s) {
+  if (s->queue) clFinish(s->queue);
   drop_events(s);
   drop_subs(s);
   if (s->work) clReleaseMemObject(s->work);
@@ -97,12 +98,16 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
 static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
   ocl_state *s = g->impl;
   if (bytes > s->work_bytes) {
+    /* NVIDIA's driver crashed (SIGSEGV in clReleaseMemObject / clCreateBuffer,
+     * H100, driver 580) when the work buffer and its sub-buffers were replaced
+     * with kernels still queued on them: drain the queue first. */
+    cl_int err = clFinish(s->queue);
+    if (err != CL_SUCCESS) return ocl_status(err);
     drop_subs(s);
     if (s->work) clReleaseMemObject(s->work);
     s->work = NULL;
     s->work_bytes = 0;
     if (bytes > s->max_alloc) return PSCR_ERR_OUT_OF_MEMORY;
-    cl_int err;
     s->work = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
     if (err != CL_SUCCESS) {
       s->work = NULL;
