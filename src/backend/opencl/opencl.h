@@ -54,12 +54,20 @@ typedef struct {
   ocl_program *current; /* the module of the solve in progress */
   cl_mem flags;         /* the 4 TD_FLAG_* status words */
   cl_mem work;          /* scratch, grown on demand */
-  size_t work_bytes;
+  size_t work_bytes, work_peak; /* work's size, the largest made */
   struct ocl_sub { /* sub-buffers of `work` (byte regions), made once */
     size_t off, len;
     cl_mem mem;
   } * subs;
   size_t nsubs;
+  /* replaced work buffers and their sub-buffers, released with the context:
+   * NVIDIA's driver (580, H100) crashed when they were released mid-run */
+  cl_mem *retired;
+  size_t nretired;
+  /* NVIDIA's driver (580, H100) crashes releasing some sub-buffers (small
+   * overlapping regions; tools/oclrepro/repro.c reproduces it): there they are
+   * never released, which also keeps the work buffers they carve */
+  int keep_subs;
   /* solve timing: profiling events of the first and last launch (CUDA events'
    * counterpart), the wall clock where profiling gives nothing */
   int timing;

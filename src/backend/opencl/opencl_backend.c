@@ -18,8 +18,11 @@ static ocl_state *state(const pscr_context *ctx) { return ctx->impl; }
 static void opencl_fini(pscr_context *ctx) {
   ocl_state *s = state(ctx);
   if (s == NULL) return;
-  ocl_tridiag_free(s);
+  /* kernels first: NVIDIA's driver (580) crashed releasing sub-buffers that
+   * were still set as arguments of live kernels */
+  if (s->queue) clFinish(s->queue);
   ocl_cache_free(s);
+  ocl_tridiag_free(s);
   if (s->queue) clReleaseCommandQueue(s->queue);
   if (s->context) clReleaseContext(s->context);
   for (size_t i = 0; i < s->ncounters; i++) free(s->counters[i].name);
@@ -57,6 +60,10 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
     err = clGetDeviceInfo(s->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits,
                           NULL);
   s->base_align = align_bits >= 8 ? align_bits / 8 : 1;
+  char platform[256] = {0};
+  if (clGetPlatformInfo(s->platform, CL_PLATFORM_NAME, sizeof platform - 1, platform, NULL) ==
+      CL_SUCCESS)
+    s->keep_subs = strstr(platform, "NVIDIA") != NULL;
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(s->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof s->max_alloc,
                           &s->max_alloc, NULL);

@@ -13,10 +13,26 @@
 #define TD_ROOT "opencl/td.cl"
 
 static void drop_subs(ocl_state *s) {
-  for (size_t i = 0; i < s->nsubs; i++) clReleaseMemObject(s->subs[i].mem);
+  for (size_t i = 0; i < s->nsubs && !s->keep_subs; i++) clReleaseMemObject(s->subs[i].mem);
   free(s->subs);
   s->subs = NULL;
   s->nsubs = 0;
+}
+
+/* Keeps the work buffer and its sub-buffers until the context goes (see
+ * ocl_state.retired); 0 if there is no room to remember them. */
+static int retire_work(ocl_state *s) {
+  size_t k = s->nsubs + 1;
+  cl_mem *r = realloc(s->retired, (s->nretired + k) * sizeof *r);
+  if (r == NULL) return 0;
+  s->retired = r;
+  for (size_t i = 0; i < s->nsubs && !s->keep_subs; i++) r[s->nretired++] = s->subs[i].mem;
+  r[s->nretired++] = s->work;
+  free(s->subs);
+  s->subs = NULL;
+  s->nsubs = 0;
+  s->work = NULL;
+  return 1;
 }
 
 static void drop_events(ocl_state *s);
@@ -25,6 +41,10 @@ void ocl_tridiag_free(ocl_state *s) {
   if (s->queue) clFinish(s->queue);
   drop_events(s);
   drop_subs(s);
+  for (size_t i = s->nretired; i-- > 0;) clReleaseMemObject(s->retired[i]);
+  free(s->retired);
+  s->retired = NULL;
+  s->nretired = 0;
   if (s->work) clReleaseMemObject(s->work);
   if (s->flags) clReleaseMemObject(s->flags);
   s->work = s->flags = NULL;
@@ -49,6 +69,11 @@ static pscr_status mem_of(ocl_state *s, gpu_ptr p, cl_mem *out) {
       *out = s->subs[i].mem;
       return PSCR_OK;
     }
+  if (s->nsubs >= MAX_SUBS) { /* a bounded set: drained and released, then made anew */
+    cl_int err = clFinish(s->queue);
+    if (err != CL_SUCCESS) return ocl_status(err);
+    drop_subs(s);
+  }
   struct ocl_sub *subs = realloc(s->subs, (s->nsubs + 1) * sizeof *subs);
   if (subs == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   s->subs = subs;
@@ -98,22 +123,32 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
 static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
   ocl_state *s = g->impl;
   if (bytes > s->work_bytes) {
-    /* NVIDIA's driver crashed (SIGSEGV in clReleaseMemObject / clCreateBuffer,
-     * H100, driver 580) when the work buffer and its sub-buffers were replaced
-     * with kernels still queued on them: drain the queue first. */
+    /* NVIDIA's driver crashed in here (SIGSEGV inside libnvidia-opencl,
+     * H100, driver 580) releasing sub-buffers still set as arguments of
+     * cached kernels: keep them until the context goes (opencl_fini frees
+     * the kernels first). The buffer at least doubles, so what is kept stays
+     * below what is in use. */
     cl_int err = clFinish(s->queue);
     if (err != CL_SUCCESS) return ocl_status(err);
-    drop_subs(s);
-    if (s->work) clReleaseMemObject(s->work);
-    s->work = NULL;
+    if (s->work && !retire_work(s)) {
+      drop_subs(s);
+      clReleaseMemObject(s->work);
+      s->work = NULL;
+    }
     s->work_bytes = 0;
     if (bytes > s->max_alloc) return PSCR_ERR_OUT_OF_MEMORY;
-    s->work = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    size_t want = bytes;
+    if (want < 2 * s->work_peak) /* doubling, within one allocation's limit */
+      want = 2 * s->work_peak < s->max_alloc ? 2 * s->work_peak : s->max_alloc;
+    s->work = clCreateBuffer(s->context, CL_MEM_READ_WRITE, want, NULL, &err);
+    if (err != CL_SUCCESS && want > bytes) /* no room to double: what was asked */
+      s->work = clCreateBuffer(s->context, CL_MEM_READ_WRITE, want = bytes, NULL, &err);
+    bytes = want;
     if (err != CL_SUCCESS) {
       s->work = NULL;
       return ocl_status(err);
     }
-    s->work_bytes = bytes;
+    s->work_bytes = s->work_peak = bytes;
   }
   *w = (gpu_ptr){s->work, 0, 0};
   return PSCR_OK;
@@ -176,7 +211,6 @@ static pscr_status dev_timer_stop(gpu_device *g, double *seconds) {
 
 pscr_status ocl_gpu_device(pscr_context *ctx, gpu_device *g) {
   ocl_state *s = ctx->impl;
-  if (s->nsubs > MAX_SUBS) drop_subs(s); /* many sizes over time: start again */
   if (s->flags == NULL) {
     cl_int err;
     size_t bytes = GPU_TD_FLAG_WORDS * sizeof(cl_int);
