@@ -29,7 +29,8 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .merge_w = 256,
                        .gs_q = 16,
                        .gs_w = 128,
-                       .gs_gp = 16};
+                       .gs_gp = 16,
+                       .pscr_w = 1024};
 }
 
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
@@ -48,6 +49,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->gs_q = value;
   else if (strcmp(name, "gs_w") == 0 && value % 32 == 0 && value <= 256)
     t->gs_w = value;
+  else if (strcmp(name, "pscr_w") == 0 && value % 32 == 0 && value <= 1024)
+    t->pscr_w = value;
   else if (strcmp(name, "gs_gp") == 0 && value >= 2 && value <= 32)
     t->gs_gp = value;
   else
