@@ -170,7 +170,10 @@ bar(2, "2^25: best PCR_THOMAS floor ratio", best["floor_ratio"] if best else Non
 for prob, n in (("poisson2d", 4095), ("poisson3d", 255)):
     one = [r["solve_s_median"] for r in pc if r["problem"] == prob and r["n"] == n and r["threads"] == 1]
     many = [r["solve_s_median"] for r in pc if r["problem"] == prob and r["n"] == n and r["threads"] > 1]
-    bar(3, f"pscr_cpu {prob} {n}: 1T / {cpu_threads}T", one[0] / many[0] if one and many else None, 6,
+    if not (one and many):  # bench_pscr_cpu not run: the CPU rows of bench_pscr_gpu
+        o, m = P.get((prob, n, "cpu", 1)), P.get((prob, n, "cpu", cpu_threads))
+        one, many = ([o["solve_ms"]], [m["solve_ms"]]) if o and m else ([], [])
+    bar(3, f"pscr {prob} {n} (CPU): 1T / {cpu_threads}T", one[0] / many[0] if one and many else None, 6,
         "%.2f", le=False)
 
 md.append("\n### Bars (issues 2, 3, 5)\n")
