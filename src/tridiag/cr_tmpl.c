@@ -51,8 +51,7 @@ static int FN(cr_back)(size_t n, size_t s, size_t m0, size_t m1, const T *a, con
 
 pscr_status FN(td_cr)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
   int threads = ctl && ctl->threads > 1 ? ctl->threads : 1;
-  int own = ctl == NULL || ctl->work == NULL || ctl->work_bytes < 3 * n * sizeof(T);
-  T *w = own ? malloc(3 * n * sizeof *w) : ctl->work;
+  T *w = td_scratch(ctl, 3 * n * sizeof *w);
   if (w == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   T *a = w, *c = w + n, *y = w + 2 * n;
   int bad = 0;
@@ -83,6 +82,6 @@ pscr_status FN(td_cr)(size_t n, const T *dl, const T *d, const T *du, T *b, td_c
     }
   }
   if (bad == 0) memcpy(b, y, n * sizeof *b);
-  if (own) free(w);
+  td_scratch_free(ctl, w);
   return bad ? PSCR_ERR_SINGULAR : PSCR_OK;
 }

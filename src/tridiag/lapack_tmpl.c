@@ -16,9 +16,8 @@
 #endif
 
 pscr_status FN(td_lapack)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
-  (void)ctl;
   if (n > (size_t)INT32_MAX) return PSCR_ERR_UNSUPPORTED; /* LAPACK's int */
-  T *w = malloc(4 * n * sizeof *w);
+  T *w = td_scratch(ctl, 4 * n * sizeof *w);
   if (w == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   T *l = w, *dd = w + n, *u = w + 2 * n, *x = w + 3 * n;
   if (n > 1) {
@@ -30,6 +29,6 @@ pscr_status FN(td_lapack)(size_t n, const T *dl, const T *d, const T *du, T *b, 
   lapack_int info = GTSV(LAPACK_COL_MAJOR, (lapack_int)n, 1, (LT *)l, (LT *)dd, (LT *)u, (LT *)x, (lapack_int)n);
   pscr_status st = info == 0 ? PSCR_OK : info > 0 ? PSCR_ERR_SINGULAR : PSCR_ERR_INVALID_ARGUMENT;
   if (st == PSCR_OK) memcpy(b, x, n * sizeof *b);
-  free(w);
+  td_scratch_free(ctl, w);
   return st;
 }

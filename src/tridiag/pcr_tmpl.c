@@ -51,8 +51,7 @@ static int FN(pcr_finite)(size_t lo, size_t hi, const T *x) {
 
 pscr_status FN(td_pcr)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
   int threads = ctl && ctl->threads > 1 ? ctl->threads : 1;
-  int own = ctl == NULL || ctl->work == NULL || ctl->work_bytes < 6 * n * sizeof(T);
-  T *w = own ? malloc(6 * n * sizeof *w) : ctl->work;
+  T *w = td_scratch(ctl, 6 * n * sizeof *w);
   if (w == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   T *set[2][3] = {{w, w + n, w + 2 * n}, {w + 3 * n, w + 4 * n, w + 5 * n}};
   int cur = 0, bad = 0;
@@ -92,6 +91,6 @@ pscr_status FN(td_pcr)(size_t n, const T *dl, const T *d, const T *du, T *b, td_
   }
   /* Every row is now x_i = y_i (unit diagonal, no neighbours). */
   if (bad == 0) memcpy(b, set[cur][2], n * sizeof *b);
-  if (own) free(w);
+  td_scratch_free(ctl, w);
   return bad ? PSCR_ERR_SINGULAR : PSCR_OK;
 }

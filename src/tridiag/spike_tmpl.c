@@ -339,7 +339,8 @@ static void top_recover(void *ctx, size_t j, int tid) {
 static int rows_split(const T *dl, const T *du, size_t i) { return dl[i] == 0 || du[i - 1] == 0; }
 
 static pscr_status partitioned(size_t n, const T *dl, const T *d, const T *du, T *b, size_t p,
-                               const ops *o, int *fallback, int *modified, int refine) {
+                               const ops *o, int *fallback, int *modified, int refine,
+                               td_ctl *ctl) {
   size_t wnd = n / p / 8, cap = 2 * ((n / 2 + p - 1) / p) + 1 + 2 * wnd;
   int threads = o->threads;
   top c = {.dl = dl, .d = d, .du = du, .b = b, .p = p, .kernel = o->kernel};
@@ -358,7 +359,7 @@ static pscr_status partitioned(size_t n, const T *dl, const T *d, const T *du, T
     c.norm = spike_take(&a, 2 * p * sizeof(double));
     c.stride = (cap * o->row_bytes + 63) & ~(size_t)63;
     c.scratch = spike_take(&a, (size_t)threads * c.stride);
-    if (pass == 0 && (a.base = malloc(a.used)) == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+    if (pass == 0 && (a.base = td_scratch(ctl, a.used)) == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   }
   c.start = start;
   c.P = &P;
@@ -426,13 +427,13 @@ static pscr_status partitioned(size_t n, const T *dl, const T *d, const T *du, T
         r[i] = b[i] - d[i] * c.Y[i] - (i > 0 ? dl[i] * c.Y[i - 1] : 0) -
                (i + 1 < n ? du[i] * c.Y[i + 1] : 0);
       int fb = 0, mod = 0;
-      if (partitioned(n, dl, d, du, r, p, o, &fb, &mod, 0) == PSCR_OK && !fb)
+      if (partitioned(n, dl, d, du, r, p, o, &fb, &mod, 0, ctl) == PSCR_OK && !fb)
         for (size_t i = 0; i < n; i++) c.Y[i] += r[i];
     }
     memcpy(b, c.Y, n * sizeof *b);
   }
 cleanup:
-  free(a.base);
+  td_scratch_free(ctl, a.base);
   return st;
 }
 
@@ -441,15 +442,14 @@ cleanup:
 static pscr_status whole(size_t n, const T *dl, const T *d, const T *du, T *b, const ops *o,
                          td_ctl *ctl) {
   size_t need = ((n * sizeof(T) + 63) & ~(size_t)63) + n * o->row_bytes;
-  int own = ctl == NULL || ctl->work == NULL || ctl->work_bytes < need;
-  char *w = own ? malloc(need) : ctl->work;
+  char *w = td_scratch(ctl, need);
   if (w == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   T *x = (T *)w;
   JOB job = {.m = n, .dl = dl, .d = d, .du = du, .f = b, .direct = 1, .y = x};
   pscr_status st = o->kernel(&job, w + ((n * sizeof(T) + 63) & ~(size_t)63));
   if (st == PSCR_OK && !isfinite(job.amax)) st = PSCR_ERR_SINGULAR;
   if (st == PSCR_OK) memcpy(b, x, n * sizeof *b);
-  if (own) free(w);
+  td_scratch_free(ctl, w);
   return st;
 }
 
@@ -462,7 +462,7 @@ pscr_status FN(spike_solve)(size_t n, const T *dl, const T *d, const T *du, T *b
   pscr_status st = PSCR_OK;
   if (n == 0) goto done;
   if (p >= 2) {
-    st = partitioned(n, dl, d, du, b, p, &o, &fallback, &modified, 1);
+    st = partitioned(n, dl, d, du, b, p, &o, &fallback, &modified, 1, ctl);
     if (!fallback) goto done;
   }
   p = 1; /* pure kernel on the whole system */

@@ -1,14 +1,11 @@
 /* Thomas algorithm: LU without pivoting. Forward sweep into scratch, then
  * back substitution into b, so b is untouched when a zero pivot is met. */
-#include <stdlib.h>
-
 #include "core/scalar.h"
 #include "tridiag/td.h"
 
 pscr_status FN(td_thomas)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
   /* c' (modified super-diagonal) and y (modified rhs): 2n scalars of scratch */
-  int own = ctl == NULL || ctl->work == NULL || ctl->work_bytes < 2 * n * sizeof(T);
-  T *c = own ? malloc(2 * n * sizeof *c) : ctl->work;
+  T *c = td_scratch(ctl, 2 * n * sizeof *c);
   if (c == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   T *y = c + n;
   pscr_status st = PSCR_OK;
@@ -31,6 +28,6 @@ pscr_status FN(td_thomas)(size_t n, const T *dl, const T *d, const T *du, T *b, 
   b[n - 1] = y[n - 1];
   for (size_t i = n - 1; i-- > 0;) b[i] = y[i] - c[i] * b[i + 1];
 cleanup:
-  if (own) free(c);
+  td_scratch_free(ctl, c);
   return st;
 }

@@ -19,7 +19,7 @@ static pscr_td_algorithm resolve(pscr_td_algorithm alg, int dominant, size_t n, 
 
 pscr_status FN(cpu_tridiag)(pscr_td_algorithm alg, size_t n, size_t batch, size_t stride,
                             const T *dl, const T *d, const T *du, T *b, int threads,
-                            pscr_td_report *rep) {
+                            td_pool *pool, pscr_td_report *rep) {
   threads = pscr_resolve_threads(threads);
   int dominant = 0;
   if (!FN(td_scan)(n, batch, stride, dl, d, du, threads, alg == PSCR_TD_AUTO ? &dominant : NULL))
@@ -30,7 +30,7 @@ pscr_status FN(cpu_tridiag)(pscr_td_algorithm alg, size_t n, size_t batch, size_
   if (rep) rep->used = alg;
 
   if (batch == 1) {
-    td_ctl ctl = {.threads = threads};
+    td_ctl ctl = {.threads = threads, .pool = pool};
     pscr_status st = solve(n, dl, d, du, b, &ctl);
     if (rep) {
       rep->partitions = ctl.partitions;
@@ -40,7 +40,8 @@ pscr_status FN(cpu_tridiag)(pscr_td_algorithm alg, size_t n, size_t batch, size_
   }
 
   /* Batch: solve a contiguous copy so that b stays untouched if any system fails. */
-  T *x = malloc(n * batch * sizeof *x);
+  td_ctl top = {.pool = pool};
+  T *x = td_scratch(&top, n * batch * sizeof *x);
   if (x == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   pscr_status st = PSCR_OK;
   int partitions = 0, modified = 0;
@@ -64,7 +65,7 @@ pscr_status FN(cpu_tridiag)(pscr_td_algorithm alg, size_t n, size_t batch, size_
     rep->partitions = partitions;
     rep->modified_blocks = modified;
   }
-  free(x);
+  td_scratch_free(&top, x);
   return st;
 }
 
