@@ -17,9 +17,10 @@
 
 pscr_status FN(td_lapack)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
   if (n > (size_t)INT32_MAX) return PSCR_ERR_UNSUPPORTED; /* LAPACK's int */
-  T *w = td_scratch(ctl, 4 * n * sizeof *w);
+  size_t ld = n + TD_SKEW(T); /* the four copies skewed (td.h) */
+  T *w = td_scratch(ctl, 4 * ld * sizeof *w);
   if (w == NULL) return PSCR_ERR_OUT_OF_MEMORY;
-  T *l = w, *dd = w + n, *u = w + 2 * n, *x = w + 3 * n;
+  T *l = w, *dd = w + ld, *u = w + 2 * ld, *x = w + 3 * ld;
   if (n > 1) {
     memcpy(l, dl + 1, (n - 1) * sizeof *l);
     memcpy(u, du, (n - 1) * sizeof *u);

@@ -51,6 +51,7 @@
 #define PT_TILE (65536 / sizeof(T)) /* rows a thread reduces per chunk (8 x 64 KB of tile) */
 #define PT_MAX_LEVELS 10            /* halo 1023 rows: more levels only add work */
 #define PT_ALIGN 8                  /* per-thread regions padded to 8 scalars (no false sharing) */
+#define SK TD_SKEW(T)               /* between arrays carved from one block (td.h) */
 
 typedef struct {
   size_t n;
@@ -206,8 +207,8 @@ static void FN(pt_overlapped)(FN(pt_plan) *p, int tid) {
   size_t nchunks = (n + C - 1) / C;
   for (size_t k = 0; k < nchunks; k++) {
     size_t R0 = k * C, R1 = R0 + C < n ? R0 + C : n;
-    T *bu[4], *base = p->buf + (k & 1) * 4 * C;
-    for (int q = 0; q < 4; q++) bu[q] = base + (size_t)q * C;
+    T *bu[4], *base = p->buf + (k & 1) * 4 * (C + SK);
+    for (int q = 0; q < 4; q++) bu[q] = base + (size_t)q * (C + SK);
     size_t lo = R0 + (size_t)tid * p->part, hi = lo + p->part < R1 ? lo + p->part : R1;
     if (lo < hi)
       bad |= FN(pt_tile)(p, lo, hi, tile, bu[0] + (lo - R0), bu[1] + (lo - R0), bu[2] + (lo - R0),
@@ -249,7 +250,7 @@ static size_t FN(pt_off)(const FN(pt_plan) *p, size_t s) {
 static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
   size_t n = p->n, P = p->P, S = p->part, H = p->H, nt = (size_t)p->nt, t = (size_t)tid;
   T *w = p->ws + t * p->per, *o = w + 8 * pt_round(S + 2 * H), *th = o + 4 * pt_round(S);
-  T *sa = p->buf, *sb = sa + n, *sc = sb + n, *sy = sc + n;
+  T *sa = p->buf, *sb = sa + n + SK, *sc = sb + n + SK, *sy = sc + n + SK;
   int bad = 0;
   size_t ntiles = (n + S - 1) / S;
   for (size_t q = t * ntiles / nt; q < (t + 1) * ntiles / nt; q++) {
@@ -305,13 +306,13 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
   if (p->variant == TD_PT_SHUFFLED) {
     p->part = S;
     p->per = 8 * pt_round(S + 2 * H) + 4 * pt_round(S) + 2 * pt_round(p->m);
-    return ntz * p->per + 4 * p->n;
+    return ntz * p->per + 4 * (p->n + SK);
   }
   size_t C = (ntz * S + P - 1) / P * P, Cn = (p->n + P - 1) / P * P;
   p->C = C < Cn ? C : Cn;
   p->part = (p->C + ntz - 1) / ntz;
   p->per = 8 * pt_round(p->part + 2 * H) + 3 * pt_round(p->wmax);
-  return ntz * p->per + 8 * p->C + 2 * P * p->m;
+  return ntz * p->per + 8 * (p->C + SK) + 2 * (P * p->m + SK);
 }
 
 static T *FN(pt_alloc)(td_ctl *ctl, size_t count) {
@@ -321,8 +322,8 @@ static T *FN(pt_alloc)(td_ctl *ctl, size_t count) {
 static void FN(pt_carve)(FN(pt_plan) *p, T *mem) {
   p->ws = mem;
   p->buf = mem + (size_t)p->nt * p->per;
-  p->cc = p->buf + 8 * p->C;
-  p->yy = p->cc + p->P * p->m;
+  p->cc = p->buf + 8 * (p->C + SK);
+  p->yy = p->cc + p->P * p->m + SK;
 }
 
 static void FN(pt_thread)(FN(pt_plan) *p, int tid) {

@@ -38,6 +38,12 @@ typedef struct {
   td_pool *pool;       /* in: optional scratch pool (may be NULL; one solve at a time) */
 } td_ctl;
 
+/* Offset, in scalars of type T, between arrays carved from one block: arrays
+ * a multiple of 4 KB apart alias in the TLB and caches (Thomas ran 2x slower
+ * at n = 2^25 with c' and y exactly n apart), so each is pushed one page and
+ * a line further. */
+#define TD_SKEW(T) ((4096 + 64) / sizeof(T))
+
 /* Scratch of `bytes` for one solve: ctl->work when it is large enough, else
  * the pool (grown when short), else a fresh block; NULL when out of memory.
  * Give it back with td_scratch_free. Blocks are 64-byte aligned. */
