@@ -8,14 +8,14 @@ OUT=${OUT:-./host-diag}; B=${BUILD:-./build-diag}; mkdir -p "$OUT"
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build.log" 2>&1 &&
   cmake --build "$B" -j"$(nproc)" >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 export OPENBLAS_NUM_THREADS=1 LD_LIBRARY_PATH="$B:${LD_LIBRARY_PATH:-}"
-for pol in active passive; do
+for pol in ${POL:-active passive}; do
   echo "== OMP_WAIT_POLICY=$pol" >> "$OUT/td.jsonl"
   OMP_WAIT_POLICY=$pol timeout 150 "$B/bench_tridiag_cpu" --min-log 25 --max-log 25 --dtype f64 \
     --big-runs 3 ${TD_LEVELS:+--levels $TD_LEVELS} >> "$OUT/td.jsonl" 2>&1
 done
-timeout 120 "$B/bench_pscr_gpu" --backends cpu --problems poisson3d,poisson2d --min-n 4095 --max-n 4095 \
+[ "${PSCR:-1}" = 1 ] && timeout 120 "$B/bench_pscr_gpu" --backends cpu --problems poisson3d,poisson2d --min-n 4095 --max-n 4095 \
   --min-n3 255 --max-n3 255 --cpu-threads 1,0 --cpu-max-s 20 --cpu-budget 4 > "$OUT/pscr_cpu.jsonl" 2>&1
-grep -o '"problem":"[a-z0-9]*","n":[0-9]*\|"threads":[0-9]*\|"plan_s":[^,]*\|"solve_ms":[^,]*' "$OUT/pscr_cpu.jsonl" | paste -sd' ' | sed 's/"problem"/\n&/g'
+[ "${PSCR:-1}" = 1 ] && grep -o '"problem":"[a-z0-9]*","n":[0-9]*\|"threads":[0-9]*\|"plan_s":[^,]*\|"solve_ms":[^,]*' "$OUT/pscr_cpu.jsonl" | paste -sd' ' | sed 's/"problem"/\n&/g'
 if [ "${OCL:-1}" = 1 ]; then
   (cd "$B" && PSCR_OPENCL_PLATFORM=NVIDIA timeout 200 ctest -L opencl --output-on-failure > "$OUT/ocl_tests.log" 2>&1)
   tail -15 "$OUT/ocl_tests.log"
