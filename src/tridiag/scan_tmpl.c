@@ -1,5 +1,7 @@
 /* One O(n) pass over the matrix data: every entry finite? strictly dominant?
  * The ignored corners dl[s*stride] and du[s*stride + n-1] are not read. */
+#include <float.h>
+
 #include "core/scalar.h"
 #include "core/threads.h"
 #include "tridiag/td.h"
@@ -12,25 +14,50 @@ int FN(td_strictly_dominant)(size_t n, const T *dl, const T *d, const T *du) {
   return 1;
 }
 
-static int row_finite(size_t n, size_t i, const T *dl, const T *d, const T *du) {
-  return S_ISFINITE(d[i]) && (i == 0 || S_ISFINITE(dl[i])) && (i + 1 == n || S_ISFINITE(du[i]));
+/* Flags without branches, so that the row loop vectorizes: a non-finite
+ * part, and |d| <= off (complex: |d|^2 <= off^2; an overflow of off^2 only
+ * denies the proof, which is safe). */
+#if PSCR_Z
+#define SC_NONFINITE(x) ((fabs(creal(x)) > DBL_MAX) | (fabs(cimag(x)) > DBL_MAX) | ((x) != (x)))
+#define SC_NOTDOM(x, off)                                                                          \
+  !(creal(x) * creal(x) + cimag(x) * cimag(x) > (off) * (off))
+#else
+#define SC_NONFINITE(x) (!(fabs(x) <= DBL_MAX))
+#define SC_NOTDOM(x, off) !(fabs(x) > (off))
+#endif
+
+/* Rows lo..hi-1 of one system of order n: bit 0 = a non-finite entry, bit 1 =
+ * a row not strictly dominant (only with want_dom). */
+static int FN(scan_rows)(size_t n, size_t lo, size_t hi, const T *l, const T *m, const T *u,
+                         int want_dom) {
+  int bad = 0, notdom = 0;
+  for (size_t i = lo; i < hi; i++) {
+    int first = i == 0, last = i + 1 == n;
+    T li = first ? 0 : l[i], ui = last ? 0 : u[i];
+    bad |= SC_NONFINITE(m[i]) | SC_NONFINITE(li) | SC_NONFINITE(ui);
+    if (want_dom) notdom |= SC_NOTDOM(m[i], S_ABS1(li) + S_ABS1(ui));
+  }
+  return (bad != 0) | (notdom != 0) << 1;
 }
 
 int FN(td_scan)(size_t n, size_t batch, size_t stride, const T *dl, const T *d, const T *du,
                 int threads, int *dominant) {
-  int finite = 1, dom = 1;
-  long long nb = (long long)batch;
-  (void)threads;
-#pragma omp parallel for num_threads(threads) if (threads > 1 && n * batch > 65536)            \
-    reduction(&& : finite, dom) schedule(static)
-  for (long long s = 0; s < nb; s++) {
-    const T *l = dl + s * stride, *m = d + s * stride, *u = du + s * stride;
-    for (size_t i = 0; i < n; i++) {
-      finite = finite && row_finite(n, i, l, m, u);
-      R off = (i > 0 ? S_ABS1(l[i]) : 0) + (i + 1 < n ? S_ABS1(u[i]) : 0);
-      dom = dom && S_ABS(m[i]) > off;
+  int flags = 0, want = dominant != NULL;
+  if (batch == 1) { /* one system: its rows split among the threads */
+    long long nb = (long long)((n + 65535) / 65536);
+#pragma omp parallel for num_threads(threads) if (threads > 1 && nb > 1) reduction(| : flags)    \
+    schedule(static)
+    for (long long q = 0; q < nb; q++) {
+      size_t lo = (size_t)q * 65536, hi = lo + 65536 < n ? lo + 65536 : n;
+      flags |= FN(scan_rows)(n, lo, hi, dl, d, du, want);
     }
+  } else {
+    long long nb = (long long)batch;
+#pragma omp parallel for num_threads(threads) if (threads > 1 && n * batch > 65536)            \
+    reduction(| : flags) schedule(static)
+    for (long long s = 0; s < nb; s++)
+      flags |= FN(scan_rows)(n, 0, n, dl + s * stride, d + s * stride, du + s * stride, want);
   }
-  if (dominant) *dominant = finite && dom;
-  return finite;
+  if (dominant) *dominant = flags == 0;
+  return !(flags & 1);
 }
