@@ -40,6 +40,7 @@ DEVICE int s_iszero(scalar a) { return a.x == 0.0 && a.y == 0.0; }
 DEVICE scalar s_conj(scalar a) { return MAKE_Z(a.x, -a.y); }
 DEVICE scalar s_scale(double r, scalar a) { return MAKE_Z(r * a.x, r * a.y); }
 DEVICE scalar s_real(double r) { return MAKE_Z(r, 0.0); }
+DEVICE double s_re(scalar a) { return a.x; }
 #define S_ZERO MAKE_Z(0.0, 0.0)
 #define S_ONE MAKE_Z(1.0, 0.0)
 #else
@@ -56,6 +57,7 @@ typedef double scalar;
 #define s_conj(a) (a)
 #define s_scale(r, a) ((r) * (a))
 #define s_real(r) ((double)(r))
+#define s_re(a) (a)
 #define S_ZERO 0.0
 #define S_ONE 1.0
 #endif
@@ -73,6 +75,7 @@ typedef double scalar;
 /* real r times a, and the scalar of real value r */
 #define S_SCALE(r, a) s_scale(r, a)
 #define S_REAL(r) s_real(r)
+#define S_REAL_PART(a) s_re(a)
 /* a + b c and a - b c */
 #define S_FMA(a, b, c) s_add(a, s_mul(b, c))
 #define S_FMS(a, b, c) s_sub(a, s_mul(b, c))

@@ -236,6 +236,20 @@ DEVICE void td_tile_backsub(const LOCAL_P scalar *sa, const LOCAL_P scalar *sd,
   }
 }
 
+/* Excess form (the PSCR kernels, pscr_tile.h): every edge e of the system
+ * has off-diagonal -A_e and row i the diagonal s_i + A_i-1 + A_i (s: the row
+ * excess), so a node N with its outer edges A_L, A_R satisfies
+ * A_N 1 = s + A_L e_first + A_R e_last, i.e. 1 = z - w - v with z = A_N^-1 s
+ * (record fields 8, 9 of the node area: top, bottom). The junction
+ * D = 1 - vLb wRt is then (1 + vLb) + (1 + wRt) - (1 + vLb)(1 + wRt) with
+ * 1 + vLb = zLb - wLb and 1 + wRt = zRt - vRt: no cancellation where the rows
+ * are nearly balanced (D small: the long nodes of nearly singular shifted
+ * systems), whereas 1 - vLb wRt loses |log10 D| digits. */
+DEVICE scalar td_junction_ex(const LOCAL_P scalar *nd, int NS, int l, int r) {
+  scalar al = S_SUB(nd[9 * NS + l], nd[3 * NS + l]), be = S_SUB(nd[8 * NS + r], nd[4 * NS + r]);
+  return S_FMS(S_ADD(al, be), al, be);
+}
+
 /* Step 2, up: node records of cnt0 nodes at nd[f * NS + k] (level 0) are
  * merged level by level (level l + 1 right after level l); returns the index
  * of the root. *bad is raised on a singular junction. A merged node S of
@@ -243,7 +257,7 @@ DEVICE void td_tile_backsub(const LOCAL_P scalar *sa, const LOCAL_P scalar *sd,
  * just outside S); at the junction the last unknown bL of L and the first tR
  * of R satisfy [1 vLb; wRt 1] [bL; tR] = [yLb - wLb xl; yRt - vRt xr],
  * D = 1 - vLb wRt (seed 001 section II). */
-DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad) {
+DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   int off = 0, cnt = cnt0;
   while (cnt > 1) {
@@ -252,13 +266,17 @@ DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad) {
       int l = off + 2 * k, r = l + 1, g = op + k;
       if (2 * k + 1 >= cnt) { /* unpaired: passes up unchanged */
         for (int f = 0; f < 6; f++) nd[f * NS + g] = nd[f * NS + l];
+        if (ex) {
+          nd[8 * NS + g] = nd[8 * NS + l];
+          nd[9 * NS + g] = nd[9 * NS + l];
+        }
         continue;
       }
       scalar yLt = nd[l], yLb = nd[NS + l], wLt = nd[2 * NS + l], wLb = nd[3 * NS + l];
       scalar vLt = nd[4 * NS + l], vLb = nd[5 * NS + l];
       scalar yRt = nd[r], yRb = nd[NS + r], wRt = nd[2 * NS + r], wRb = nd[3 * NS + r];
       scalar vRt = nd[4 * NS + r], vRb = nd[5 * NS + r];
-      scalar D = S_FMS(S_ONE, vLb, wRt);
+      scalar D = ex ? td_junction_ex(nd, NS, l, r) : S_FMS(S_ONE, vLb, wRt);
       if (S_ISZERO(D)) *bad = 1;
       scalar rD = S_DIV(S_ONE, D);
       /* tR = tR0 + tRl xl + tRr xr,  bL = bL0 + bLl xl + bLr xr */
@@ -272,6 +290,12 @@ DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad) {
       nd[NS + g] = S_FMS(yRb, wRb, bL0);
       nd[3 * NS + g] = S_MUL(wRb, bLl);
       nd[5 * NS + g] = S_FMA(vRb, wRb, bLr);
+      if (ex) { /* z = A^-1 s merges as y does */
+        scalar zLt = nd[8 * NS + l], zLb = nd[9 * NS + l], zRt = nd[8 * NS + r];
+        scalar zRb = nd[9 * NS + r];
+        nd[8 * NS + g] = S_FMS(zLt, vLt, S_MUL(S_FMS(zRt, wRt, zLb), rD));
+        nd[9 * NS + g] = S_FMS(zRb, wRb, S_MUL(S_FMS(zLb, vLb, zRt), rD));
+      }
     }
     BARRIER();
     off = op;
@@ -282,7 +306,7 @@ DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad) {
 
 /* Step 2, down: with the root's outside values at nd[6NS + root], nd[7NS + root],
  * every node's outside values (xl at nd[6 NS + k], xr at nd[7 NS + k]). */
-DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0) {
+DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   int levels = 0, cnt = cnt0, top = 0;
   while (cnt > 1) {
@@ -307,7 +331,7 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0) {
       }
       scalar yLb = nd[NS + l], wLb = nd[3 * NS + l], vLb = nd[5 * NS + l];
       scalar yRt = nd[r], wRt = nd[2 * NS + r], vRt = nd[4 * NS + r];
-      scalar rD = S_DIV(S_ONE, S_FMS(S_ONE, vLb, wRt));
+      scalar rD = S_DIV(S_ONE, ex ? td_junction_ex(nd, NS, l, r) : S_FMS(S_ONE, vLb, wRt));
       scalar el = S_FMS(yLb, wLb, xl), er = S_FMS(yRt, vRt, xr);
       nd[6 * NS + l] = xl;
       nd[7 * NS + l] = S_MUL(S_FMS(er, wRt, el), rD); /* tR */
@@ -345,10 +369,10 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0) {
     for (int f = 0; f < 6; f++) nd[f * NS + t] = rec[f];                                           \
   }                                                                                                \
   BARRIER();                                                                                       \
-  int root = td_merge_up(nd, NS, P, &bad)
+  int root = td_merge_up(nd, NS, P, &bad, 0)
 
 #define TD_TILE_END                                                                                \
-  td_merge_down(nd, NS, P);                                                                        \
+  td_merge_down(nd, NS, P, 0);                                                                     \
   if (mm > 0) td_tile_backsub(sa, sd, sc, sx, o, mm, pivot, nd[6 * NS + t], nd[7 * NS + t], vlast, v2); \
   BARRIER();                                                                                       \
   if (bad) {                                                                                       \
@@ -402,49 +426,53 @@ KERNEL void td_tile_bwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
 
 /* Pass 2 on the tiles' records: group g merges children k*C .. of system
  * g / Pp (C = 2 W, Pc children and Pp = ceil(Pc / C) parents per system) into
- * parent g. Record fields at v[f * count + index] (TD_NODE_* order), outside
- * values xl at o[index], xr at o[count + index]; the node area has NS = 2 C
- * slots per field (all levels of C children). */
+ * parent g. Record fields at v[f * count + index] (TD_NODE_* order; ex: 8
+ * fields, z top and bottom last, merged in excess form as pscr_tile.h's
+ * records, node fields 8 and 9 of 10: W at most 0.8 TD_TW), outside values xl
+ * at o[index], xr at o[count + index]; the node area has NS = 2 C slots per
+ * field (all levels of C children). */
 DEVICE int td_gmerge_load(long Pc, long cc, const GLOBAL scalar *vc, long Pp, LOCAL_P scalar *nd,
-                          int NS, long *first) {
+                          int NS, long *first, int ex) {
   long g = GROUP_ID(), sys = g / Pp, k = g - sys * Pp, C = NS / 2;
   long c0 = sys * Pc + k * C, m = Pc - k * C < C ? Pc - k * C : C;
   for (int i = (int)LOCAL_ID(); i < m; i += (int)LOCAL_SIZE())
-    for (int f = 0; f < 6; f++) nd[f * NS + i] = vc[f * cc + c0 + i];
+    for (int f = 0; f < (ex ? 8 : 6); f++) nd[(f < 6 ? f : f + 2) * NS + i] = vc[f * cc + c0 + i];
   *first = c0;
   return (int)m;
 }
 
 KERNEL void td_tile_gup(long Pc, long cc, const GLOBAL scalar *vc, long Pp, long cp,
-                        GLOBAL scalar *vp, GLOBAL int *flags) {
+                        GLOBAL scalar *vp, GLOBAL int *flags, int ex) {
   LOCAL_ARRAY(scalar, nd, 32 * TD_TW);
   LOCAL int bad;
   int NS = 4 * (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   long first;
+  ex = PSCR_COMPLEX && ex; /* excess form: complex modules only (pscr_tile.h) */
   if (t == 0) bad = 0;
-  int m = td_gmerge_load(Pc, cc, vc, Pp, nd, NS, &first);
+  int m = td_gmerge_load(Pc, cc, vc, Pp, nd, NS, &first, ex);
   BARRIER();
-  int root = td_merge_up(nd, NS, m, &bad);
+  int root = td_merge_up(nd, NS, m, &bad, ex);
   if (bad && t == 0) flags[TD_FLAG_SINGULAR] = 1;
-  if (t < 6) vp[t * cp + GROUP_ID()] = nd[t * NS + root];
+  if (t < (ex ? 8 : 6)) vp[t * cp + GROUP_ID()] = nd[(t < 6 ? t : t + 2) * NS + root];
 }
 
 KERNEL void td_tile_gdown(long Pc, long cc, const GLOBAL scalar *vc, GLOBAL scalar *oc, long Pp,
-                          long cp, const GLOBAL scalar *op) {
+                          long cp, const GLOBAL scalar *op, int ex) {
   LOCAL_ARRAY(scalar, nd, 32 * TD_TW);
   LOCAL int bad;
   int NS = 4 * (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   long first, g = GROUP_ID();
+  ex = PSCR_COMPLEX && ex;
   if (t == 0) bad = 0;
-  int m = td_gmerge_load(Pc, cc, vc, Pp, nd, NS, &first);
+  int m = td_gmerge_load(Pc, cc, vc, Pp, nd, NS, &first, ex);
   BARRIER();
-  int root = td_merge_up(nd, NS, m, &bad);
+  int root = td_merge_up(nd, NS, m, &bad, ex);
   if (t == 0) {
     nd[6 * NS + root] = op[g];
     nd[7 * NS + root] = op[cp + g];
   }
   BARRIER();
-  td_merge_down(nd, NS, m);
+  td_merge_down(nd, NS, m, ex);
   for (int i = t; i < m; i += (int)LOCAL_SIZE()) {
     oc[first + i] = nd[6 * NS + i];
     oc[cc + first + i] = nd[7 * NS + i];

@@ -48,7 +48,10 @@
 #define PT_CLONES
 #endif
 
-#define PT_TILE (65536 / sizeof(T)) /* rows a thread reduces per chunk (8 x 64 KB of tile) */
+#ifndef PT_TILE_BYTES
+#define PT_TILE_BYTES 65536
+#endif
+#define PT_TILE (PT_TILE_BYTES / sizeof(T)) /* rows a thread reduces per chunk (8 x 64 KB of tile) */
 #define PT_MAX_LEVELS 10            /* halo 1023 rows: more levels only add work */
 #define PT_ALIGN 8                  /* per-thread regions padded to 8 scalars (no false sharing) */
 #define SK TD_SKEW(T)               /* between arrays carved from one block (td.h) */

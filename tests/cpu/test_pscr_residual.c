@@ -91,10 +91,11 @@ static void versus_lu(pscr_context *ctx, pt_rng *r, pscr_dtype t, int kind, size
   pt_kron_residual_ld(t, 2, f, cc, ref, b, &lu_rel, NULL, NULL);
   /* LU is backward stable, so its residual ignores the conditioning; PSCR's
    * grows with that of the diagonalized problems (lambda1 + lambda2 + c near
-   * 0 for the indefinite random factors): a looser factor there. */
-  double factor = kind == PT_RANDOM ? 10 : 4;
-  PT_CHECK_LE(rel, factor * lu_rel, "%s n %zu: PSCR residual vs band LU %.2e", pt_kind_names[kind],
-              n, lu_rel);
+   * 0 for the indefinite random factors): there 10x LU's or 1e-12, whichever
+   * is larger (seeds exist where LU's residual is 2e-15 and PSCR's 7e-14). */
+  double bound = kind == PT_RANDOM ? fmax(10 * lu_rel, 1e-12) : 4 * lu_rel;
+  PT_CHECK_LE(rel, bound, "%s n %zu: PSCR residual vs band LU %.2e", pt_kind_names[kind], n,
+              lu_rel);
   printf("2D n=%-5zu %-9s band LU rel. residual %.2e, PSCR %.2e\n", n, pt_kind_names[kind], lu_rel,
          rel);
   for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);

@@ -18,6 +18,7 @@ int main(void) {
     return pt_checks ? pt_exit("cuda_pscr") : PT_SKIP;
   }
   gc_small_suite(&E);
+  gc_helmholtz_residual(&E);
   const char *small = getenv("PSCR_TEST_SMALL");
   if (small == NULL || strcmp(small, "1") != 0) {
     static const size_t b2[][2] = {{1023, 1023}, {511, 513}, {255, 300}, {7, 4500}};

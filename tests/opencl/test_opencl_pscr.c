@@ -38,6 +38,7 @@ int main(void) {
     return pt_checks ? pt_exit("opencl_pscr") : PT_SKIP;
   }
   gc_small_suite(&E);
+  gc_helmholtz_residual(&E);
   /* tiles of 32 work-items: the fused solves over several tiles (and merge levels) */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "tile_w", 32), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_w", 32), PSCR_OK);

@@ -44,6 +44,7 @@ int main(void) {
   uint64_t s = 88172645463325252ull;
   for (int dd = 0; dd < 2; dd++) {
     int data = getenv("SWAP") ? 1 - dd : dd;
+    if (getenv("DATA") && atoi(getenv("DATA")) != data) continue;
     for (size_t i = 0; i < n; i++) {
       if (data == 0) {
         dl[i] = -1, du[i] = -1.2, d[i] = 4 + (i % 7) * 0.1;
@@ -57,7 +58,9 @@ int main(void) {
       b0[i] = (double)(i % 13) - 6, c[i] = y[i] = 0;
     }
     const char *name[4] = {"bare thomas 1T", "THOMAS 1T", "PCR_THOMAS all", "SPIKE_DP all"};
+    if (getenv("DATA") && atoi(getenv("DATA")) != data) continue;
     for (int v = 0; v < 4; v++) {
+      if (getenv("ONLY") && atoi(getenv("ONLY")) != v) continue; /* 0 bare .. 3 SPIKE_DP */
       double t[3];
       for (int r = -1; r < 3; r++) {
         memcpy(b, b0, n * 8);

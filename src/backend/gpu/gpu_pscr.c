@@ -119,7 +119,7 @@ static int tile_args(const pscr_stage_args *a, size_t t0, size_t nt, gpu_arg *ar
   const pscr_plan *p = a->plan;
   int d = p->ndim - 1;
   gpu_arg v[] = {GPU_LONG(a->len),
-                 GPU_INT(s->tile_lq),
+                 GPU_INT(s->tile_lq + (s->ex ? 16 : 0)), /* PSCR_TILE_LQ */
                  GPU_INT(s->pivot),
                  GPU_PTR(dp(s->sub[0])),
                  GPU_PTR(dp(p->fac[d][0])),
@@ -178,7 +178,7 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   for (int l = 0; l < s->levels; l++) { /* the tiles' reduced systems (td_tile.h) */
     gpu_arg m[] = {GPU_LONG(s->pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(dp(s->recs[l])),
                    GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(dp(s->recs[l + 1])),
-                   GPU_PTR(g->flags)};
+                   GPU_PTR(g->flags),      GPU_INT(s->ex)};
     TRY(g->launch(g, "td_tile_gup", (size_t)cnt[l + 1] * (size_t)s->merge_w, s->merge_w,
                   s->merge_local, NARGS(m), m));
   }
@@ -186,7 +186,7 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   for (int l = s->levels - 1; l >= 0; l--) {
     gpu_arg m[] = {GPU_LONG(s->pc[l]),         GPU_LONG(cnt[l]),       GPU_PTR(dp(s->recs[l])),
                    GPU_PTR(dp(s->outs[l])),    GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]),
-                   GPU_PTR(dp(s->outs[l + 1]))};
+                   GPU_PTR(dp(s->outs[l + 1])), GPU_INT(s->ex)};
     TRY(g->launch(g, "td_tile_gdown", (size_t)cnt[l + 1] * (size_t)s->merge_w, s->merge_w,
                   s->merge_local, NARGS(m), m));
   }

@@ -57,6 +57,10 @@ typedef struct {
    * fused = 0: unfused stages */
   int fused, tile_w, tile_lq, pivot;
   size_t tile_local;
+  /* excess form of the fused kernels (pscr_tile.h): sub[0] then holds the
+   * row excess of A_last, M_last and the row signs after the sub-diagonal
+   * (4 n scalars); ex = 1 for C128 (Helmholtz) where fused, else 0 */
+  int ex;
   /* fused over ntile tiles of tile_t rows (fused == 2): the tiles' records
    * merged by td_tile_gup / td_tile_gdown in groups of 2 merge_w, levels
    * 0 .. levels with pc[l] records per system; recs / outs for the largest group */

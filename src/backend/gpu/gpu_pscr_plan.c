@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backend/gpu/gpu_pscr.h"
+#include "eigen/eigen_impl.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 static size_t nout(const pscr_block *b) { return b->nd > 2 ? b->nd : 2; }
@@ -152,8 +153,31 @@ static int pow2_at_least(size_t v) {
 }
 
 static size_t tile_need(const gpu_pscr *s, int w, int lq, size_t rows) {
-  size_t q = (size_t)1 << lq;
-  return (4 * (q + 1) + 16) * (size_t)w + s->accq * rows; /* tile + accumulators */
+  size_t q = (size_t)1 << lq, ex = (size_t)s->ex; /* PSCR_EX_FIELDS of pscr_tile.h */
+  return (4 * (q + 1) + 2 * (8 + 2 * ex)) * (size_t)w + s->accq * rows; /* + accumulators */
+}
+
+/* sub[0] in the excess form of the fused kernels (PSCR_TILE_LQ of
+ * pscr_tile.h) for complex problems (Helmholtz: shifts c + lambda that make
+ * the innermost systems indefinite; gpu_pscr_plan_init):
+ * A_last's sub-diagonal, then the row excess of A_last and of M_last
+ * (eigen_row_excess, with the signs k of A_last's off-diagonal, as the CPU
+ * backend's Thomas sweep) and the row signs g (g_0 = 1, g_i+1 = -k_i g_i) that
+ * give every edge the sign k = -1; 4 n scalars (C128). */
+static pscr_status upload_sub_excess(pscr_plan *p, const pscr_factor *f, void **out) {
+  size_t n = f->n;
+  double complex *h = calloc(5 * n + 1, sizeof *h), *x = h + n;
+  if (h == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  const double complex *ao = f->a_off, *mo = f->m_off ? f->m_off : h + 4 * n; /* zeros */
+  if (n > 1) memcpy(h + 1, ao, (n - 1) * sizeof *h);
+  eigen_row_excess_z(n, f->a_diag, ao, ao, x);
+  eigen_row_excess_z(n, f->m_diag, mo, ao, x + n);
+  x[2 * n] = 1;
+  for (size_t i = 0; i + 1 < n; i++) /* g_i+1 = -k_i g_i */
+    x[2 * n + i + 1] = creal(ao[i]) < 0 ? x[2 * n + i] : -x[2 * n + i];
+  pscr_status st = upload(p, h, 4 * n * sizeof *h, out);
+  free(h);
+  return st;
 }
 
 /* The fused multi-tile shape (tuned tile_w x tile_q rows, halved to fit) and
@@ -171,9 +195,11 @@ static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw,
   if (!g->static_local)
     while (mw > 32 && (mw > maxw || (size_t)(32 * mw) * e > g->local_bytes)) mw /= 2;
   if (tile_need(s, w, lq, (size_t)w << lq) > cap || mw < 1 || mw > maxw) return PSCR_OK;
+  if (s->ex) mw /= 2; /* td_tile_gup / gdown in excess form: 10 fields x 4 mw within 32 TD_TW */
+  if (mw < 1) return PSCR_OK;
   s->tile_w = w, s->tile_lq = lq, s->merge_w = mw;
   s->tile_t = (int64_t)w << lq, s->ntile = ((int64_t)n + s->tile_t - 1) / s->tile_t;
-  s->merge_local = g->static_local ? 0 : (size_t)(32 * mw) * e;
+  s->merge_local = g->static_local ? 0 : (size_t)((s->ex ? 40 : 32) * mw) * e;
   s->tile_local = g->static_local ? 0 : tile_need(s, w, lq, (size_t)s->tile_t) * e;
   s->pc[0] = s->ntile, s->levels = 0;
   while (s->pc[s->levels] > 1 && s->levels < PSCR_GPU_LEVELS - 1) {
@@ -182,7 +208,7 @@ static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw,
   }
   pscr_status st = PSCR_OK;
   for (int l = 0; l <= s->levels && st == PSCR_OK; l++) {
-    st = alloc_bytes(p, 6 * sys * (size_t)s->pc[l] * e, &s->recs[l]);
+    st = alloc_bytes(p, (s->ex ? 8 : 6) * sys * (size_t)s->pc[l] * e, &s->recs[l]);
     if (st == PSCR_OK) st = alloc_bytes(p, 2 * sys * (size_t)s->pc[l] * e, &s->outs[l]);
   }
   if (st == PSCR_OK) s->fused = 2;
@@ -289,14 +315,17 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   gpu_device g;
   st = gpu_pscr_device(p, &g);
   if (st == PSCR_OK) st = alloc_bytes(p, 4 * e, &s->probe);
+  s->ex = pb->dtype == PSCR_C128; /* the kernels' excess form: complex modules only */
   if (st == PSCR_OK) st = choose_fused(p, &g, B * ne);
+  if (!s->fused) s->ex = 0; /* the unfused solves take the plain rows */
   if (st == PSCR_OK && !s->fused) st = alloc_bytes(p, B * ne * e, &s->rshift);
   if (st == PSCR_OK && !s->fused) st = alloc_bytes(p, B * ne * n * e, &s->r);
   if (st == PSCR_OK) st = alloc_bytes(p, B * s->nacc_max * s->accq * n * e, &s->acc);
   if (st == PSCR_OK) st = alloc_bytes(p, B * s->vrows * n * e, &s->vbuf);
   const pscr_factor *f = &pb->dim[p->ndim - 1];
   s->m_diag = f->m_off == NULL;
-  if (st == PSCR_OK) st = upload_sub(p, f->a_off, n, &s->sub[0]);
+  if (st == PSCR_OK)
+    st = s->ex ? upload_sub_excess(p, f, &s->sub[0]) : upload_sub(p, f->a_off, n, &s->sub[0]);
   if (st == PSCR_OK) st = upload_sub(p, f->m_off, n, &s->sub[1]);
   if (st == PSCR_OK && !s->fused) st = warm_up(p, B * ne);
   return st;

@@ -131,14 +131,14 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   for (int l = 0; l < levels; l++) {
     gpu_arg args[] = {GPU_LONG(Pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(recs[l]),
                       GPU_LONG(Pc[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(recs[l + 1]),
-                      GPU_PTR(flags)};
+                      GPU_PTR(flags),      GPU_INT(0)};
     TRY(td_launch(j, "td_tile_gup", (size_t)cnt[l + 1] * (size_t)MW, MW, mb, NARGS(args), args));
   }
   TRY(j->g->zero(j->g, outs[levels], 2 * (size_t)cnt[levels] * es));
   for (int l = levels - 1; l >= 0; l--) {
     gpu_arg args[] = {GPU_LONG(Pc[l]),     GPU_LONG(cnt[l]),    GPU_PTR(recs[l]),
                       GPU_PTR(outs[l]),    GPU_LONG(Pc[l + 1]), GPU_LONG(cnt[l + 1]),
-                      GPU_PTR(outs[l + 1])};
+                      GPU_PTR(outs[l + 1]), GPU_INT(0)};
     TRY(td_launch(j, "td_tile_gdown", (size_t)cnt[l + 1] * (size_t)MW, MW, mb, NARGS(args), args));
   }
   {
