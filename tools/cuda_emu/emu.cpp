@@ -227,6 +227,10 @@ CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
   }
   return CUDA_SUCCESS;
 }
+CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction) {
+  *v = a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+  return CUDA_SUCCESS;
+}
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, CUstream, void **args, void **) {
   func_t *fn = (func_t *)f;

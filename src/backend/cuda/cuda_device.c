@@ -40,6 +40,18 @@ static pscr_status dev_module(gpu_device *g, const gpu_td_params *p) {
   return st;
 }
 
+static int dev_kernel_wg(gpu_device *g, const char *name) {
+  cuda_state *s = g->impl;
+  CUfunction fn;
+  int v = 0;
+  if (s->current == NULL || push(s) != PSCR_OK) return 0;
+  if (s->drv.cuModuleGetFunction(&fn, s->current, name) != CUDA_SUCCESS ||
+      s->drv.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn) != CUDA_SUCCESS)
+    v = 0;
+  pop(s);
+  return v;
+}
+
 static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int wg,
                               size_t local_bytes, int nargs, const gpu_arg *args) {
   cuda_state *s = g->impl;
@@ -166,6 +178,7 @@ pscr_status cuda_gpu_device(pscr_context *ctx, gpu_device *g) {
                     .tune = s->tune,
                     .module = dev_module,
                     .launch = dev_launch,
+                    .kernel_wg = dev_kernel_wg,
                     .work = dev_work,
                     .zero = dev_zero,
                     .flags = {(void *)(uintptr_t)s->flags, 0, 0},

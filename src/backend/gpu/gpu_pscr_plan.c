@@ -180,6 +180,16 @@ static pscr_status upload_sub_excess(pscr_plan *p, const pscr_factor *f, void **
   return st;
 }
 
+/* maxw, or less where the kernels' registers allow fewer work-items. */
+static int kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2) {
+  const char *names[2] = {k1, k2};
+  for (int i = 0; i < 2 && g->kernel_wg; i++) {
+    int k = names[i] ? g->kernel_wg(g, names[i]) : 0;
+    if (k >= 32 && k < maxw) maxw = k;
+  }
+  return maxw;
+}
+
 /* The fused multi-tile shape (tuned tile_w x tile_q rows, halved to fit) and
  * the record merge: its levels and buffers for sys systems; fused stays 0
  * where none fits. */
@@ -187,8 +197,10 @@ static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw,
   gpu_pscr *s = p->impl;
   size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1];
   int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, w = g->tune.tile_w, lq = 1;
+  int tmax = kernel_cap(g, maxw, "pscr_tile_fwd", "pscr_tile_bwd");
+  maxw = kernel_cap(g, maxw, "td_tile_gup", "td_tile_gdown");
   while ((1 << (lq + 1)) <= g->tune.tile_q) lq++;
-  while (w > maxw) w /= 2;
+  while (w > tmax) w /= 2;
   while (w > 32 && tile_need(s, w, lq, (size_t)w << lq) > cap) w /= 2;
   while (lq > 1 && tile_need(s, w, lq, (size_t)w << lq) > cap) lq--;
   int mw = g->static_local ? tw : g->tune.merge_w;
@@ -248,6 +260,7 @@ static pscr_status choose_fused(pscr_plan *p, gpu_device *g, size_t sys) {
    * per-item chain (q rows) and the merge; on the H100 (2D 2047^2, 3D
    * 180^3 / 255^3) q = 4 beat q = 8 by 15-45% and W = 512 beat 128 by 1.8x. */
   int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, lq0 = 1;
+  maxw = kernel_cap(g, maxw, "pscr_tile_task", NULL);
   while ((1 << (lq0 + 1)) <= g->tune.tile_q && lq0 < 2) lq0++;
   for (int lq = lq0; lq <= 6; lq++) {
     size_t q = (size_t)1 << lq;

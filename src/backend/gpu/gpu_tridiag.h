@@ -97,6 +97,10 @@ struct gpu_device {
    * with `local_bytes` of local memory (dynamic where not static_local). */
   pscr_status (*launch)(gpu_device *g, const char *name, size_t items, int wg, size_t local_bytes,
                         int nargs, const gpu_arg *args);
+  /* The largest work-group kernel `name` of the current module can launch
+   * with (its registers bound it: a fused PSCR kernel cannot run 1024 items
+   * on the H100); 0 when unknown. */
+  int (*kernel_wg)(gpu_device *g, const char *name);
   /* Scratch of at least `bytes`, kept by the context (valid until the next call). */
   pscr_status (*work)(gpu_device *g, size_t bytes, gpu_ptr *w);
   pscr_status (*zero)(gpu_device *g, gpu_ptr p, size_t bytes);

@@ -96,6 +96,18 @@ static pscr_status dev_module(gpu_device *g, const gpu_td_params *p) {
 
 #define MAX_ARGS 32
 
+static int dev_kernel_wg(gpu_device *g, const char *name) {
+  ocl_state *s = g->impl;
+  ocl_program *prog = s->current;
+  size_t v = 0;
+  for (cl_uint i = 0; prog && i < prog->nkernels; i++)
+    if (strcmp(prog->names[i], name) == 0 &&
+        clGetKernelWorkGroupInfo(prog->kernels[i], s->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof v,
+                                 &v, NULL) != CL_SUCCESS)
+      v = 0;
+  return v > 1024 ? 1024 : (int)v;
+}
+
 static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int wg,
                               size_t local_bytes, int nargs, const gpu_arg *args) {
   (void)local_bytes; /* LOCAL_ARRAY is sized by the module's -D sizes at compile time */
@@ -230,6 +242,7 @@ pscr_status ocl_gpu_device(pscr_context *ctx, gpu_device *g) {
                     .tune = s->tune,
                     .module = dev_module,
                     .launch = dev_launch,
+                    .kernel_wg = dev_kernel_wg,
                     .work = dev_work,
                     .zero = dev_zero,
                     .flags = {s->flags, 0, 0},
