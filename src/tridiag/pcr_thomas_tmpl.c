@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clones.h"
 #include "core/scalar.h"
 #include "core/threads.h"
 #include "tridiag/pcr_kernels.h"
@@ -38,15 +39,7 @@
 #else
 #define PT_INLINE inline
 #endif
-/* The hot loops are instruction bound with SSE2 (the x86-64 baseline):
- * GCC also builds an AVX2 copy, picked at load time where the CPU has it
- * (same IEEE results: no FMA contraction under -std=c11, no reductions). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) &&       \
-    __GNUC__ >= 11
-#define PT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define PT_CLONES
-#endif
+#define PT_CLONES PSCR_CLONES /* core/clones.h */
 
 #ifndef PT_TILE_BYTES
 #define PT_TILE_BYTES 65536

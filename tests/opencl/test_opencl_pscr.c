@@ -40,7 +40,7 @@ int main(void) {
   gc_small_suite(&E);
   gc_helmholtz_residual(&E);
   /* tiles of 32 work-items: the fused solves over several tiles (and merge levels) */
-  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "tile_w", 32), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tw", 32), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_w", 32), PSCR_OK);
   E.c_add = 1e5; /* 1D Poisson of 2100 rows and more: condition ~n^2 without a shift */
   static const size_t m2[][2] = {{40, 600}, {3, 2100}}, m3[3] = {4, 3, 700};

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "backend/cpu/cpu_pscr.h"
+#include "core/clones.h"
 #include "core/threads.h"
 #include "eigen/eigen_impl.h"
 #include "tridiag/td.h"
@@ -183,7 +184,7 @@ static inline void FN(emit)(size_t n, size_t i, const T *x, size_t nout, const T
 }
 
 /* Backward sweep of Thomas, the sums formed on the way (emit). */
-static inline void FN(backward)(const FN(tri) * m, const T *sg, const T *restrict P, T *restrict Z,
+static PSCR_ALWAYS_INLINE void FN(backward)(const FN(tri) * m, const T *sg, const T *restrict P, T *restrict Z,
                                 size_t nout, const T *wo, T *restrict acc, T *const *outp,
                                 const int store) {
   size_t n = m->n;
@@ -360,7 +361,7 @@ size_t FN(cpu_pscr_inner_scratch)(size_t n_last, size_t max_nd) {
  * chunk by partial pivoting. After a chunk whose lanes all failed, the next chunks
  * (nearby shifts: eigenvalues are sorted) go to pivoting directly; *hint
  * counts them down to the next try of Thomas. */
-static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk) * ch, int nv,
+PSCR_CLONES static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk) * ch, int nv,
                                    pscr_td_algorithm alg, T *P, T *Z, T *U, T *U2, T *gen,
                                    size_t nout, const T *wo, T *acc, T *const *outp, int *hint) {
   size_t n = m->n;

@@ -190,13 +190,15 @@ static int kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2) {
   return maxw;
 }
 
-/* The fused multi-tile shape (tuned tile_w x tile_q rows, halved to fit) and
+/* The fused multi-tile shape (tuned pscr_tw x tile_q rows, halved to fit: on
+ * the H100 32 work-items beat 128 by 15-25 % at 2D 4095^2 and 8191^2,
+ * Poisson and Helmholtz, as more tiles are in flight) and
  * the record merge: its levels and buffers for sys systems; fused stays 0
  * where none fits. */
 static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw, size_t sys) {
   gpu_pscr *s = p->impl;
   size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1];
-  int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, w = g->tune.tile_w, lq = 1;
+  int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, w = g->tune.pscr_tw, lq = 1;
   int tmax = kernel_cap(g, maxw, "pscr_tile_fwd", "pscr_tile_bwd");
   maxw = kernel_cap(g, maxw, "td_tile_gup", "td_tile_gdown");
   while ((1 << (lq + 1)) <= g->tune.tile_q) lq++;
@@ -254,14 +256,18 @@ static pscr_status choose_fused(pscr_plan *p, gpu_device *g, size_t sys) {
   } else {
     cap = g->local_bytes > 64 ? (g->local_bytes - 64) / e : 0; /* room for the kernel's ints */
   }
-  /* One tile: q = 4 rows per work-item (at most the tuned tile_q) and as
-   * many work-items as that takes, up to the device's limit. The fused kernel
+  /* One tile: q rows per work-item (at most the tuned tile_q) and as many
+   * work-items as that takes, up to the kernel's limit. The fused kernel
    * solves its task's systems one after another, so its latency is the
-   * per-item chain (q rows) and the merge; on the H100 (2D 2047^2, 3D
-   * 180^3 / 255^3) q = 4 beat q = 8 by 15-45% and W = 512 beat 128 by 1.8x. */
+   * per-item chain (q rows) and the merge. H100 sweeps (bench/RESULTS.md):
+   * 2D, few systems per level: q = 4 and wide tiles (2047^2: W = 512 beat
+   * 128 by 1.8x); 3D, n^2 systems per level: q = 8, 10-20 % faster than
+   * q = 4 at Poisson 180^3 .. 511^3 and 4-6 % at Helmholtz 180^3, 361^3
+   * (15 % slower at Helmholtz 255^3). */
   int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, lq0 = 1;
   maxw = kernel_cap(g, maxw, "pscr_tile_task", NULL);
-  while ((1 << (lq0 + 1)) <= g->tune.tile_q && lq0 < 2) lq0++;
+  int lqmax = p->ndim == 3 ? 3 : 2;
+  while ((1 << (lq0 + 1)) <= g->tune.tile_q && lq0 < lqmax) lq0++;
   for (int lq = lq0; lq <= 6; lq++) {
     size_t q = (size_t)1 << lq;
     int w = pow2_at_least((n + q - 1) / q);

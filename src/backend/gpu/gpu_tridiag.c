@@ -30,7 +30,8 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .gs_q = 16,
                        .gs_w = 128,
                        .gs_gp = 16,
-                       .pscr_w = 1024};
+                       .pscr_w = 1024,
+                       .pscr_tw = 32};
 }
 
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
@@ -51,6 +52,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->gs_w = value;
   else if (strcmp(name, "pscr_w") == 0 && value % 32 == 0 && value <= 1024)
     t->pscr_w = value;
+  else if (strcmp(name, "pscr_tw") == 0 && value % 32 == 0 && value <= 1024)
+    t->pscr_tw = value;
   else if (strcmp(name, "gs_gp") == 0 && value >= 2 && value <= 32)
     t->gs_gp = value;
   else
