@@ -41,7 +41,7 @@ static inline T pk_recip_z(T x) {
 #define PK_RECIP(x) (1.0 / (x))
 #endif
 /* 1 when a pivot is zero, NaN or Inf (a method without pivoting must stop). */
-#define PK_BAD(p) (!(S_ABS1(p) > 0 && S_ABS1(p) < INFINITY))
+#define PK_BAD(p) (!(S_ABS1(p) > 0) | !(S_ABS1(p) < INFINITY)) /* '|': no branch */
 /* The same test as bits OR-ed into a uint64_t accumulator, so that the loops
  * still vectorize: a bad pivot sets a bit above bit 10 (PK_FAILED). Real: the
  * exponent field is 0 (zero, subnormal) or 0x7ff (Inf, NaN). */

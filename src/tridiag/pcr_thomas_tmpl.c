@@ -39,7 +39,6 @@
 #else
 #define PT_INLINE inline
 #endif
-#define PT_CLONES PSCR_CLONES /* core/clones.h */
 
 #ifndef PT_TILE_BYTES
 #define PT_TILE_BYTES 65536
@@ -74,7 +73,7 @@ static size_t pt_round(size_t x) { return (x + PT_ALIGN - 1) / PT_ALIGN * PT_ALI
  * between two sets of 4 arrays of len rows; level l is valid on a window
  * shrunk by 2^(l-1) on each side, so the last one exactly covers lo..hi-1
  * and goes to oa, ob, oc, oy[0 .. hi-lo). Returns 1 on a bad pivot. */
-PT_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, double *w, T *oa,
+PSCR_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, double *w, T *oa,
                                  T *ob, T *oc, T *oy) {
   size_t H = p->H, len = hi - lo + 2 * H;
   double *s[2][4][PK_NPART]; /* [set][a, b, c, y][real, imaginary part] */
@@ -173,7 +172,7 @@ static int FN(pt_fwd_lanes)(const FN(pt_plan) *p, size_t s0, size_t nl, size_t W
 }
 
 /* Back substitution of the thread's lanes s0..s0+W-1, x written into b. */
-PT_CLONES static void FN(pt_back)(const FN(pt_plan) *p, size_t s0, size_t W, const T *cc,
+PSCR_CLONES static void FN(pt_back)(const FN(pt_plan) *p, size_t s0, size_t W, const T *cc,
                                   const T *yy, T *restrict xn) {
   size_t P = p->P, n = p->n;
   for (size_t w = 0; w < W; w++) xn[w] = 0;

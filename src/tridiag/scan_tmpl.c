@@ -1,7 +1,5 @@
 /* One O(n) pass over the matrix data: every entry finite? strictly dominant?
  * The ignored corners dl[s*stride] and du[s*stride + n-1] are not read. */
-#include <float.h>
-
 #include "core/scalar.h"
 #include "core/threads.h"
 #include "tridiag/td.h"
@@ -14,15 +12,11 @@ int FN(td_strictly_dominant)(size_t n, const T *dl, const T *d, const T *du) {
   return 1;
 }
 
-/* Flags without branches, so that the row loop vectorizes: a non-finite
- * part, and |d| <= off (complex: |d|^2 <= off^2; an overflow of off^2 only
- * denies the proof, which is safe). */
+/* |d| <= off without a square root (complex: |d|^2 <= off^2; an overflow of
+ * off^2 only denies the proof, which is safe). */
 #if PSCR_Z
-#define SC_NONFINITE(x) ((fabs(creal(x)) > DBL_MAX) | (fabs(cimag(x)) > DBL_MAX) | ((x) != (x)))
-#define SC_NOTDOM(x, off)                                                                          \
-  !(creal(x) * creal(x) + cimag(x) * cimag(x) > (off) * (off))
+#define SC_NOTDOM(x, off) !(creal(x) * creal(x) + cimag(x) * cimag(x) > (off) * (off))
 #else
-#define SC_NONFINITE(x) (!(fabs(x) <= DBL_MAX))
 #define SC_NOTDOM(x, off) !(fabs(x) > (off))
 #endif
 
@@ -34,7 +28,7 @@ static int FN(scan_rows)(size_t n, size_t lo, size_t hi, const T *l, const T *m,
   for (size_t i = lo; i < hi; i++) {
     int first = i == 0, last = i + 1 == n;
     T li = first ? 0 : l[i], ui = last ? 0 : u[i];
-    bad |= SC_NONFINITE(m[i]) | SC_NONFINITE(li) | SC_NONFINITE(ui);
+    bad |= !S_ISFINITE(m[i]) | !S_ISFINITE(li) | !S_ISFINITE(ui);
     if (want_dom) notdom |= SC_NOTDOM(m[i], S_ABS1(li) + S_ABS1(ui));
   }
   return (bad != 0) | (notdom != 0) << 1;

@@ -55,7 +55,7 @@ typedef struct {
 static inline void *spike_take(spike_arena *a, size_t bytes) {
   void *p = a->base ? a->base + a->used : NULL;
   a->used += (bytes + 63) & ~(size_t)63;
-  if (bytes >= 65536) a->used += 4096 + 64; /* large arrays skewed (TD_SKEW, td.h) */
+  if (bytes >= 65536) a->used += TD_SKEW(char); /* large arrays skewed (td.h) */
   return p;
 }
 

@@ -34,7 +34,7 @@ typedef struct {
   int partitions;      /* in: SPIKE partitions wanted (0 = choose); out: used */
   int modified_blocks; /* out: g-Spike blocks modified for singularity */
   void *work;          /* in: optional caller scratch (may be NULL) ... */
-  size_t work_bytes;   /* ... of this size; an algorithm mallocs when it needs more */
+  size_t work_bytes;   /* ... of this size; more comes from td_scratch */
   td_pool *pool;       /* in: optional scratch pool (may be NULL; one solve at a time) */
 } td_ctl;
 

@@ -11,7 +11,6 @@
 #else
 #define TM_DIV(x, p) ((x) / (p))
 #endif
-#define TM_BAD(p) (!(S_ABS1(p) > 0) | !(S_ABS1(p) < INFINITY))
 
 pscr_status FN(td_thomas)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
   /* c' (modified super-diagonal) and y (modified rhs), y skewed off c's page
@@ -23,18 +22,18 @@ pscr_status FN(td_thomas)(size_t n, const T *dl, const T *d, const T *du, T *b, 
    * critical path: 8.1 vs 11 ns per row); bad pivots (zero, NaN, Inf) are
    * flagged, not branched on, and checked before b is written. */
   T piv = d[0], cp = n > 1 ? TM_DIV(du[0], piv) : 0, yp = TM_DIV(b[0], piv);
-  int bad = TM_BAD(piv);
+  int bad = PK_BAD(piv);
   c[0] = cp, y[0] = yp;
   for (size_t i = 1; i + 1 < n; i++) {
     piv = d[i] - PK_MUL(dl[i], cp);
-    bad |= TM_BAD(piv);
+    bad |= PK_BAD(piv);
     cp = TM_DIV(du[i], piv);
     yp = TM_DIV(b[i] - PK_MUL(dl[i], yp), piv);
     c[i] = cp, y[i] = yp;
   }
   if (n > 1) {
     piv = d[n - 1] - PK_MUL(dl[n - 1], cp);
-    bad |= TM_BAD(piv);
+    bad |= PK_BAD(piv);
     yp = TM_DIV(b[n - 1] - PK_MUL(dl[n - 1], yp), piv);
   }
   pscr_status st = bad ? PSCR_ERR_SINGULAR : PSCR_OK;

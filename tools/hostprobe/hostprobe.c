@@ -7,26 +7,7 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static void thomas(size_t n, const double *dl, const double *d, const double *du, double *b,
-                   double *c, double *y) {
-  double piv = d[0];
-  c[0] = du[0] / piv, y[0] = b[0] / piv;
-  for (size_t i = 1; i < n; i++) {
-    piv = d[i] - dl[i] * c[i - 1];
-    c[i] = du[i] / piv;
-    y[i] = (b[i] - dl[i] * y[i - 1]) / piv;
-  }
-  b[n - 1] = y[n - 1];
-  for (size_t i = n - 1; i-- > 0;) b[i] = y[i] - c[i] * b[i + 1];
-}
+#include "probe.h"
 
 typedef struct { double *dl, *d, *du, *b, *c, *y; } sys;
 
@@ -51,11 +32,11 @@ int main(void) {
       size_t nb = big / (size_t)threads;
       sys s = make(small), t = make(nb);
       double t0 = now();
-      for (int r = 0; r < 64; r++) thomas(small, s.dl, s.d, s.du, s.b, s.c, s.y);
+      for (int r = 0; r < 64; r++) bare_thomas(small, s.dl, s.d, s.du, s.b, s.c, s.y);
       ns_small = (now() - t0) / (64.0 * small) * 1e9;
 #pragma omp barrier
       t0 = now();
-      for (int r = 0; r < 3; r++) thomas(nb, t.dl, t.d, t.du, t.b, t.c, t.y);
+      for (int r = 0; r < 3; r++) bare_thomas(nb, t.dl, t.d, t.du, t.b, t.c, t.y);
       ns_big = (now() - t0) / (3.0 * nb) * 1e9;
 #pragma omp barrier
       t0 = now();

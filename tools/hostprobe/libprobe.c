@@ -9,26 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static void bare(size_t n, const double *dl, const double *d, const double *du, double *b, double *c,
-                 double *y) {
-  double piv = d[0];
-  c[0] = du[0] / piv, y[0] = b[0] / piv;
-  for (size_t i = 1; i < n; i++) {
-    piv = d[i] - dl[i] * c[i - 1];
-    c[i] = du[i] / piv;
-    y[i] = (b[i] - dl[i] * y[i - 1]) / piv;
-  }
-  b[n - 1] = y[n - 1];
-  for (size_t i = n - 1; i-- > 0;) b[i] = y[i] - c[i] * b[i + 1];
-}
+#include "probe.h"
 
 static double med3(double a, double b, double c) {
   return a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
@@ -65,7 +46,7 @@ int main(void) {
       for (int r = -1; r < 3; r++) {
         memcpy(b, b0, n * 8);
         double t0 = now();
-        if (v == 0) bare(n, dl, d, du, b, c, y);
+        if (v == 0) bare_thomas(n, dl, d, du, b, c, y);
         else {
           pscr_context_set_threads(ctx, v == 1 ? 1 : nt);
           pscr_td_algorithm a = v == 1 ? PSCR_TD_THOMAS : v == 2 ? PSCR_TD_PCR_THOMAS : PSCR_TD_SPIKE_DIAG_PIVOT;
