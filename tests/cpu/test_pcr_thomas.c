@@ -102,6 +102,53 @@ static void test_public(pt_rng *r, int maxt) {
   pscr_context_destroy(ctx);
 }
 
+/* The context's scratch pool (td_scratch): one context solving alternately
+ * small and large systems with every algorithm (the pool grows, then is
+ * reused by smaller solves), and two caller threads solving on the same
+ * context at once (one holds the pool, the other allocates): every answer
+ * within 1e-12 of LAPACK's. */
+static void test_pool(pt_rng *r) {
+  pscr_context *ctx = NULL;
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &ctx), PSCR_OK);
+  if (ctx == NULL) return;
+  static const pscr_td_algorithm algs[] = {PSCR_TD_THOMAS, PSCR_TD_CR, PSCR_TD_PCR,
+                                           PSCR_TD_PCR_THOMAS, PSCR_TD_SPIKE_DIAG_PIVOT,
+                                           PSCR_TD_GSPIKE, PSCR_TD_LAPACK};
+  sys s[2];
+  sys_make(r, &s[0], PSCR_C128, 1001);
+  sys_make(r, &s[1], PSCR_C128, 150001);
+  pscr_context_set_threads(ctx, 2);
+  for (int rep = 0; rep < 4; rep++)
+    for (int a = 0; a < 7; a++) {
+      sys *q = &s[rep & 1];
+      memcpy(q->x, q->b, q->n * pt_size(q->t));
+      PT_CHECK_STATUS(pscr_tridiag_solve(ctx, algs[a], q->t, q->n, 1, q->n, q->dl, q->d, q->du,
+                                         q->x, NULL),
+                      PSCR_OK);
+      PT_CHECK_LE(pt_rel_error(q->t, q->n, q->x, q->ref), 1e-12, "pool: %s n %zu",
+                  pscr_td_algorithm_name(algs[a]), q->n);
+    }
+  pscr_context_set_threads(ctx, 1);
+  int ok[2] = {0, 0};
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(2)
+#endif
+  for (int k = 0; k < 2; k++)
+    for (int rep = 0; rep < 3; rep++) {
+      size_t bytes = s[k].n * pt_size(s[k].t);
+      void *x = malloc(bytes);
+      memcpy(x, s[k].b, bytes);
+      ok[k] += x && pscr_tridiag_solve(ctx, PSCR_TD_THOMAS, s[k].t, s[k].n, 1, s[k].n, s[k].dl,
+                                       s[k].d, s[k].du, x, NULL) == PSCR_OK &&
+               pt_rel_error(s[k].t, s[k].n, x, s[k].ref) <= 1e-12;
+      free(x);
+    }
+  PT_CHECK(ok[0] == 3 && ok[1] == 3, "two threads on one context: %d and %d of 3 right", ok[0],
+           ok[1]);
+  sys_free(&s[0]), sys_free(&s[1]);
+  pscr_context_destroy(ctx);
+}
+
 static void test_cr_pcr(pt_rng *r, int maxt) {
   static const pscr_td_algorithm algs[] = {PSCR_TD_CR, PSCR_TD_PCR};
   for (int t = 0; t < 2; t++) {
@@ -206,5 +253,6 @@ int main(void) {
   test_singular(&r, maxt);
   test_pcr_thomas(&r, maxt);
   test_public(&r, maxt);
+  test_pool(&r);
   return pt_exit("pcr_thomas");
 }
