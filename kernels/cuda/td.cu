@@ -29,3 +29,4 @@ typedef unsigned char uchar;
 #include "common/td_gspike.h"
 #include "common/pscr_stages.h"
 #include "common/pscr_tile.h"
+#include "common/pscr_lane.h"

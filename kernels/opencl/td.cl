@@ -30,3 +30,4 @@
 #include "common/td_gspike.h"
 #include "common/pscr_stages.h"
 #include "common/pscr_tile.h"
+#include "common/pscr_lane.h"

@@ -163,6 +163,12 @@ static pscr_status eigenpairs(pscr_plan *p, const pscr_problem *pb) {
     }
   }
   for (int L = 0; L < nlev && st == PSCR_OK; L++) {
+    double lo = INFINITY;
+    for (size_t j = 0; j < p->lev[L].neig; j++) {
+      double re = p->dtype == PSCR_F64 ? ((double *)lam[L])[j] : creal(((double complex *)lam[L])[j]);
+      lo = re < lo ? re : lo;
+    }
+    p->lev[L].lambda_min = lo;
     st = dev_upload(p, lam[L], p->lev[L].neig, &p->lev[L].lambda);
     if (st == PSCR_OK) st = dev_upload(p, comp[L], p->lev[L].ncomp, &p->lev[L].comp);
   }

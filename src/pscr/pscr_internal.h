@@ -82,6 +82,7 @@ typedef struct {
   size_t neig, ncomp;
   int innermost;    /* 1: the inner systems are tridiagonal */
   size_t batch_max; /* vectors solved together at this level */
+  double lambda_min; /* the smallest real part of its eigenvalues (plan-time proofs) */
 } pscr_level;
 
 /* ---- the stage table ---- */

@@ -172,6 +172,10 @@ static void gc_small_suite(gc_env *E) {
   static const size_t a2[2] = {21, 30};
   for (size_t k = 0; k < sizeof algs / sizeof *algs; k++)
     gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, algs[k], 0);
+  /* no pivoting asked for: complex systems on the lane engine (or tiles) */
+  gc_case(E, PSCR_C128, 2, a2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
+  static const size_t c3[3] = {5, 6, 33};
+  gc_case(E, PSCR_C128, 3, c3, PT_HELMHOLTZ, 3, PSCR_TD_CR_PCR_THOMAS, 0);
   /* the unfused stages (right-hand-side array, gpu_td_solve, sums) with pivoting */
   static const size_t u2[2] = {40, 33}, u3[3] = {17, 9, 6};
   for (int t = 0; t < 2; t++) {

@@ -39,6 +39,9 @@ int main(void) {
   }
   gc_small_suite(&E);
   gc_helmholtz_residual(&E);
+  /* the real Poisson cases again on the tiles (the lane engine took them above) */
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_lane", 0), PSCR_OK);
+  gc_small_suite(&E);
   /* tiles of 32 work-items: the fused solves over several tiles (and merge levels) */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tw", 32), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_w", 32), PSCR_OK);

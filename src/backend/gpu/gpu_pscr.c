@@ -198,6 +198,31 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   return g->launch(g, "pscr_tile_bwd", items, s->tile_w, s->tile_local, k + NARGS(tail), args);
 }
 
+/* The lane engine (pscr_lane.h): a work-item per system, PSCR_GPU_LANE_W
+ * consecutive eigenpairs of the step per work-group (the group is the step). */
+static pscr_status lane_task(gpu_device *g, const pscr_stage_args *a) {
+  const gpu_pscr *s = a->plan->impl;
+  const gpu_pscr_step *gs = gstep(a);
+  const pscr_plan *p = a->plan;
+  int d = p->ndim - 1;
+  size_t ne = a->step->neig, nwin = (ne + PSCR_GPU_LANE_W - 1) / PSCR_GPU_LANE_W;
+  gpu_arg args[] = {GPU_LONG(a->len),         GPU_PTR(dp(p->fac[d][1])),
+                    GPU_PTR(dp(p->fac[d][3])), GPU_PTR(dp(s->exc)),
+                    GPU_PTR(dp(a->x)),         GPU_LONG(a->x_stride),
+                    GPU_LONG(a->lev_n),        GPU_PTR(dp(s->guide)),
+                    GPU_LONG(gs->blk),         GPU_LONG(gs->eblk),
+                    GPU_LONG(ne),              GPU_LONG(nwin),
+                    GPU_PTR(dp(a->comp)),      GPU_PTR(dp(a->lambda)),
+                    GPU_PTR(dp(a->shift)),     GPU_INT(a->phase == PSCR_BACK),
+                    GPU_PTR(dp(s->vbuf)),      GPU_LONG(s->vrows * a->len),
+                    GPU_LONG(max_out(a)),      GPU_PTR(dp(s->ckp)),
+                    GPU_LONG(a->batch * ne),   GPU_PTR(dp(s->acc)),
+                    GPU_LONG(s->nacc_max),     GPU_LONG(s->accq),
+                    GPU_PTR(g->flags)};
+  return g->launch(g, "pscr_lane_task", a->batch * nwin * PSCR_GPU_LANE_W, PSCR_GPU_LANE_W, 0,
+                   NARGS(args), args);
+}
+
 /* Right-hand sides, the shifted solves and the task sums of one group. */
 static pscr_status inner_stage(const pscr_stage_args *a) {
   const gpu_pscr *s = a->plan->impl;
@@ -209,6 +234,7 @@ static pscr_status inner_stage(const pscr_stage_args *a) {
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
   if (back) TRY(boundary(&g, a, s->vbuf, vps));
+  if (s->fused == 3) return lane_task(&g, a);
   if (s->fused) return tile_task(&g, a);
   TRY(rhs(&g, a, s->vbuf, vps, s->r, s->rshift));
   TRY(gpu_pscr_solve_inner(a->plan, &g, a->batch * ne, a->alg));

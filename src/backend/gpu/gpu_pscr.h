@@ -27,6 +27,8 @@
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
 #define PSCR_GPU_LEVELS 16 /* record-merge levels of the fused multi-tile solves */
+#define PSCR_GPU_LANE_W 32 /* PSCR_LANE_W of kernels/common/pscr_lane.h */
+#define PSCR_GPU_LANE_R(dtype) ((dtype) == PSCR_F64 ? 16 : 8) /* its PSCR_LANE_R */
 
 /* Fields of a block in the guiding data (PB_* of kernels/common/pscr_stages.h). */
 enum { GB_S, GB_M, GB_ND, GB_D, GB_EIG, GB_COMP, GB_E0, GB_VS, GB_BS, GB_NT, GB_ACC0, GB_N };
@@ -50,11 +52,13 @@ typedef struct {
   void *vbuf;   /* v_first, v_last (reduce) or K̂ u, Ǩ u (back): per vector 2 rows per block */
   void *sub[2]; /* A_last(i, i-1), M_last(i, i-1) at i (gpu_td_src's sub-diagonals) */
   void *probe;  /* pscr_probe's answer */
+  void *exc, *ckp;
   int m_diag;   /* M_last diagonal: no M sub-/super-diagonal in the solves */
   size_t nacc_max, accq, vrows; /* vbuf: vrows rows per vector */
   /* fused innermost: tile of tile_w work-items x 2^tile_lq rows, local bytes
    * of a group (0: static local array), pivot (0: none, -1: AUTO per system);
-   * fused = 0: unfused stages */
+   * fused = 0: unfused stages; fused = 3: the lane engine (pscr_lane.h), with
+   * the row excess exc (exa, exm: 2 n) and the checkpoints ckp */
   int fused, tile_w, tile_lq, pivot;
   size_t tile_local;
   /* excess form of the fused kernels (pscr_tile.h): sub[0] then holds the

@@ -3,6 +3,8 @@
  * level's workspace, and a warm-up solve that builds the kernel module and
  * sizes the context's tridiagonal work buffer, so that a solve allocates
  * nothing (gpu_pscr.h). */
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,11 +66,20 @@ static size_t task_chunk(const pscr_step *st, size_t batch) {
   return c;
 }
 
+/* Partial sums of an innermost block: its tasks of at most chunk eigenpairs
+ * (tile engine), or the lane engine's work-groups of chunk consecutive
+ * eigenpairs of the step that it touches. */
+static size_t block_parts(const pscr_block *bl, size_t chunk, int lane) {
+  if (lane) return bl->m ? (bl->e0 + bl->m - 1) / chunk - bl->e0 / chunk + 1 : 1;
+  return ceil_div(bl->m, chunk);
+}
+
 /* One step's guiding data appended to g; innermost: tasks of at most
- * task_chunk eigenpairs, blocks of several tasks get partial-sum slots. */
-static pscr_status guide_step(const pscr_step *st, int inner, size_t batch, longs *g,
+ * task_chunk eigenpairs (lane engine: its work-groups), blocks of several
+ * get partial-sum slots. */
+static pscr_status guide_step(const pscr_step *st, int inner, int lane, size_t batch, longs *g,
                               gpu_pscr_step *gs) {
-  size_t chunk = inner ? task_chunk(st, batch) : PSCR_GPU_CHUNK;
+  size_t chunk = lane ? PSCR_GPU_LANE_W : inner ? task_chunk(st, batch) : PSCR_GPU_CHUNK;
   size_t dpos = g->n,
          nd_total =
              st->nblocks ? st->blocks[st->nblocks - 1].d + st->blocks[st->nblocks - 1].nd : 0;
@@ -78,7 +89,7 @@ static pscr_status guide_step(const pscr_step *st, int inner, size_t batch, long
   size_t nacc = 0, nmb = 0, ntask = 0;
   for (size_t b = 0; b < st->nblocks && ok; b++) {
     const pscr_block *bl = &st->blocks[b];
-    size_t nt = inner ? ceil_div(bl->m, chunk) : 0;
+    size_t nt = inner ? block_parts(bl, chunk, lane) : 0;
     int64_t f[GB_N];
     f[GB_S] = (int64_t)bl->s, f[GB_M] = (int64_t)bl->m, f[GB_ND] = (int64_t)bl->nd;
     f[GB_D] = (int64_t)(dpos + bl->d), f[GB_EIG] = (int64_t)bl->eig, f[GB_COMP] = (int64_t)bl->comp;
@@ -105,7 +116,7 @@ static pscr_status guide_step(const pscr_step *st, int inner, size_t batch, long
   if (gs->tofs == NULL || gs->mb == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   nacc = nmb = ntask = 0;
   for (size_t b = 0; b < st->nblocks && ok; b++) {
-    size_t m = st->blocks[b].m, nt = ceil_div(m, chunk);
+    size_t m = st->blocks[b].m, nt = block_parts(&st->blocks[b], chunk, lane);
     gs->tofs[b] = ntask;
     for (size_t t = 0; t < nt; t++) /* balanced slices l0 .. l1 - 1 */
       ok &= push(g, (int64_t)b) && push(g, (int64_t)(m * t / nt)) &&
@@ -300,6 +311,53 @@ static pscr_status warm_up(pscr_plan *p, size_t sys) {
   return st;
 }
 
+/* The lane engine (kernels/common/pscr_lane.h) solves without pivoting: it
+ * takes CR_PCR_THOMAS when asked for, and AUTO on real data where every
+ * innermost matrix A_last + s M_last, s = c + lambda (+ lambda of level 0 in
+ * 3D), is provably positive definite, so that Thomas is backward stable:
+ * s_min + (a lower bound of the pencil's smallest eigenvalue, from
+ * Gershgorin discs of A_last and M_last) > 0 with a margin for rounding.
+ * Poisson's factors pass (s_min >= lambda_min(A_0, M_0) > 0); indefinite and
+ * complex (Helmholtz) ones stay on the tiles and their pivoting. */
+static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_device *g) {
+  if (!g->tune.pscr_lane) return 0;
+  if (p->innermost == PSCR_TD_CR_PCR_THOMAS) return 1;
+  if (p->innermost != PSCR_TD_AUTO || p->dtype != PSCR_F64) return 0;
+  const pscr_factor *f = &pb->dim[p->ndim - 1];
+  const double *ad = f->a_diag, *ao = f->a_off, *md = f->m_diag, *mo = f->m_off;
+  double ga = INFINITY, amax = 0, mlo = INFINITY, mhi = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    double ra = 0, rm = 0;
+    if (i > 0) ra += fabs(ao[i - 1]), rm += mo ? fabs(mo[i - 1]) : 0;
+    if (i + 1 < f->n) ra += fabs(ao[i]), rm += mo ? fabs(mo[i]) : 0;
+    ga = fmin(ga, ad[i] - ra), amax = fmax(amax, fabs(ad[i]) + ra);
+    mlo = fmin(mlo, md[i] - rm), mhi = fmax(mhi, md[i] + rm);
+  }
+  if (!(mlo > 0)) return 0;
+  double bound = ga >= 0 ? ga / mhi : ga / mlo, smin = pb->c_re; /* bound <= lambda_min */
+  for (int L = 0; L < p->ndim - 1; L++) smin += p->lev[L].lambda_min;
+  return smin + bound > 64 * DBL_EPSILON * (fabs(smin) + amax / mlo);
+}
+
+/* exa, exm of the lane engine's excess form (pscr_lane.h): the row excess
+ * of A_last and M_last with the signs of A_last's off-diagonal. */
+static pscr_status upload_excess(pscr_plan *p, const pscr_factor *f, void **out) {
+  size_t n = f->n, e = pscr_dtype_size(p->dtype);
+  char *h = calloc(3 * n + 1, e), *zero = h + 2 * n * e;
+  if (h == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  const void *mo = f->m_off ? f->m_off : zero;
+  if (p->dtype == PSCR_F64) {
+    eigen_row_excess_d(n, f->a_diag, f->a_off, f->a_off, (double *)h);
+    eigen_row_excess_d(n, f->m_diag, mo, f->a_off, (double *)h + n);
+  } else {
+    eigen_row_excess_z(n, f->a_diag, f->a_off, f->a_off, (double complex *)h);
+    eigen_row_excess_z(n, f->m_diag, mo, f->a_off, (double complex *)h + n);
+  }
+  pscr_status st = upload(p, h, 2 * n * e, out);
+  free(h);
+  return st;
+}
+
 pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   if (p->innermost == PSCR_TD_LAPACK) return PSCR_ERR_UNSUPPORTED; /* CPU reference only */
   gpu_pscr *s = calloc(1, sizeof *s);
@@ -307,13 +365,15 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   p->impl = s;
   int nlev = p->ndim - 1;
   longs gd = {0};
-  pscr_status st = PSCR_OK;
+  gpu_device g;
+  pscr_status st = gpu_pscr_device(p, &g);
+  int lane = st == PSCR_OK && lane_engine(p, pb, &g);
   for (int L = 0; L < nlev && st == PSCR_OK; L++) {
     s->steps[L] = calloc((size_t)p->lev[L].nsteps, sizeof *s->steps[L]);
     if (s->steps[L] == NULL) st = PSCR_ERR_OUT_OF_MEMORY;
     for (int i = 0; i < p->lev[L].nsteps && st == PSCR_OK; i++)
-      st = guide_step(&p->lev[L].steps[i], p->lev[L].innermost, p->lev[L].batch_max, &gd,
-                      &s->steps[L][i]);
+      st = guide_step(&p->lev[L].steps[i], p->lev[L].innermost, lane && p->lev[L].innermost,
+                      p->lev[L].batch_max, &gd, &s->steps[L][i]);
   }
   if (st == PSCR_OK) st = upload(p, gd.v, gd.n * sizeof *gd.v, &s->guide);
   free(gd.v);
@@ -331,11 +391,15 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     if (s->steps[nlev - 1][i].nacc > s->nacc_max) s->nacc_max = s->steps[nlev - 1][i].nacc;
   }
   s->vrows = 2 * nb;
-  gpu_device g;
   st = gpu_pscr_device(p, &g);
   if (st == PSCR_OK) st = alloc_bytes(p, 4 * e, &s->probe);
-  s->ex = pb->dtype == PSCR_C128; /* the kernels' excess form: complex modules only */
-  if (st == PSCR_OK) st = choose_fused(p, &g, B * ne);
+  s->ex = pb->dtype == PSCR_C128 && !lane; /* the tiles' excess form: complex modules only */
+  if (st == PSCR_OK && lane) {
+    s->fused = 3;
+    st = alloc_bytes(p, 4 * ceil_div(n, PSCR_GPU_LANE_R(p->dtype)) * B * ne * e, &s->ckp);
+    if (st == PSCR_OK) st = upload_excess(p, &pb->dim[p->ndim - 1], &s->exc);
+  }
+  if (st == PSCR_OK && !lane) st = choose_fused(p, &g, B * ne);
   if (!s->fused) s->ex = 0; /* the unfused solves take the plain rows */
   if (st == PSCR_OK && !s->fused) st = alloc_bytes(p, B * ne * e, &s->rshift);
   if (st == PSCR_OK && !s->fused) st = alloc_bytes(p, B * ne * n * e, &s->r);
@@ -354,7 +418,8 @@ void gpu_pscr_plan_fini(pscr_plan *p) {
   gpu_pscr *s = p->impl;
   if (s == NULL) return;
   pscr_context *ctx = p->ctx;
-  void *bufs[] = {s->guide, s->r, s->rshift, s->acc, s->vbuf, s->sub[0], s->sub[1], s->probe};
+  void *bufs[] = {s->guide, s->r,      s->rshift, s->acc, s->vbuf,
+                  s->sub[0], s->sub[1], s->probe,  s->exc, s->ckp};
   for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
     if (bufs[k]) ctx->ops->release(ctx, bufs[k]);
   for (int l = 0; l < PSCR_GPU_LEVELS; l++) {

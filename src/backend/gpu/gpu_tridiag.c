@@ -31,14 +31,19 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .gs_w = 128,
                        .gs_gp = 16,
                        .pscr_w = 1024,
-                       .pscr_tw = 32};
+                       .pscr_tw = 32,
+                       .pscr_lane = 1};
 }
 
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
 
 pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
-  if (t == NULL || name == NULL || value < 1) return PSCR_ERR_INVALID_ARGUMENT;
-  if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)
+  if (t == NULL || name == NULL) return PSCR_ERR_INVALID_ARGUMENT;
+  if (strcmp(name, "pscr_lane") == 0 && (value == 0 || value == 1))
+    t->pscr_lane = value;
+  else if (value < 1)
+    return PSCR_ERR_INVALID_ARGUMENT;
+  else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)
     t->thomas_wg = value;
   else if (strcmp(name, "tile_q") == 0 && value >= 2 && value <= 64 && pow2(value))
     t->tile_q = value;

@@ -69,6 +69,7 @@ typedef struct {
   int gs_gp;     /* g-Spike pairs per reduced-level block */
   int pscr_w;    /* work-items of a fused PSCR tile of one system, at most */
   int pscr_tw;   /* work-items per tile of the fused PSCR multi-tile passes */
+  int pscr_lane; /* 1: PSCR innermost systems without pivoting on the lane engine, 0: tiles */
 } gpu_td_tuning;
 void gpu_td_tuning_default(gpu_td_tuning *t);
 /* Sets one parameter by its field name; INVALID_ARGUMENT for an unknown name

@@ -1,0 +1,201 @@
+/* The innermost PSCR stages fused, one system per work-item ("lane"): the
+ * engine for innermost systems that need no pivoting (CR_PCR_THOMAS asked
+ * for, or AUTO where the plan proves A_last + (c + lambda) M_last positive
+ * definite for every shift: src/backend/gpu/gpu_pscr_plan.c).
+ *
+ * Why lanes: all the eigenpairs of a block share the block's right-hand-side
+ * rows D (26)/(28), the matrices A_last, M_last and the output rows (24)/(27);
+ * they differ only in the shift c + lambda and the weights w. A work-group of
+ * PSCR_LANE_W lanes takes PSCR_LANE_W consecutive eigenpairs of a step (of one
+ * or several blocks), every lane runs the Thomas recurrence of its own system
+ * down all n rows, and every load of a row is a broadcast shared by the lanes
+ * of a block. The recurrence is the CPU backend's excess form
+ * (cpu_pscr_inner_tmpl.c): with o_i = ao_i + sg mo_i, k_i = sign(ao_i) and the
+ * row excess s_i = exa_i + sg exm_i,
+ *   l_i = o_i-1 / p_i-1,  t_i = s_i + l_i k_i-1 t_i-1,  p_i = t_i + k_i o_i,
+ *   z_i = f_i - l_i z_i-1,  x_i = (z_i - o_i x_i+1) / p_i.
+ * Nothing of a system is stored per row: the forward sweep keeps its state
+ * (o, 1/p, z, k t) at every PSCR_LANE_R-th row (checkpoints, 4 scalars), and
+ * the backward sweep recomputes each chunk of PSCR_LANE_R rows from its
+ * checkpoint in registers before substituting back through it. The sums
+ * (24)/(27) of a chunk are reduced over the lanes of each block in local
+ * memory and stored at once: to the block's destination (pscr_dst) when the
+ * block lies in one work-group, else to its partial-sum slot for stage_y2b.
+ * Work-group size: exactly PSCR_LANE_W. */
+#ifndef PSCR_PSCR_LANE_H
+#define PSCR_PSCR_LANE_H
+
+#include "common/pscr_stages.h"
+
+#define PSCR_LANE_W 32 /* lanes of a work-group (eigenpairs of one launch group) */
+#ifndef PSCR_LANE_R
+#define PSCR_LANE_R (PSCR_COMPLEX ? 8 : 16) /* rows between checkpoints (registers) */
+#endif
+#define PSCR_LANE_RD 4 /* rows of D whose weights sit in registers */
+#define PSCR_LANE_QO 4 /* outputs reduced together */
+#define PSCR_LANE_LD (PSCR_LANE_W + 1)
+
+/* The forward state after a row. */
+typedef struct {
+  scalar op, rp, zp, tq; /* o_i, 1 / p_i, z_i, k_i t_i */
+} pscr_lane_state;
+
+/* One row of the forward sweep (the recurrence above); exc = exa (n), exm (n). */
+DEVICE void pscr_lane_row(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
+                          const GLOBAL scalar *exc, scalar sg, scalar f, pscr_lane_state *s) {
+  scalar o = S_ZERO;
+  double k = 1.0;
+  if (i + 1 < n) {
+    scalar a = ao[i];
+    o = S_FMA(a, sg, mo[i]);
+    k = S_REAL_PART(a) < 0 ? -1.0 : 1.0;
+  }
+  scalar l = S_MUL(s->op, s->rp);
+  scalar t = S_FMA(S_FMA(exc[i], sg, exc[n + i]), l, s->tq);
+  s->zp = S_FMS(f, l, s->zp);
+  s->tq = S_SCALE(k, t);
+  s->rp = S_DIV(S_ONE, S_ADD(t, S_SCALE(k, o)));
+  s->op = o;
+}
+
+/* A lane's right-hand-side sources (26) / (28): rows D of its block (weights
+ * wi, beyond PSCR_LANE_RD read from w), and in back substitution the
+ * boundary terms K̂ u, Ǩ u (weights ws, we) where the block has them. */
+typedef struct {
+  const GLOBAL scalar *xp, *gs, *w;
+  long dk[PSCR_LANE_RD];
+  const GLOBAL long *dp;
+  long nrd;
+  scalar wi[PSCR_LANE_RD], ws, we;
+  int has_s, has_e;
+} pscr_lane_src;
+
+DEVICE scalar pscr_lane_rhs(const pscr_lane_src *c, long n, long i) {
+  scalar f = S_ZERO;
+  for (int k = 0; k < PSCR_LANE_RD; k++)
+    if (k < c->nrd) f = S_FMA(f, c->wi[k], c->xp[c->dk[k] + i]);
+  for (long k = PSCR_LANE_RD; k < c->nrd; k++) f = S_FMA(f, c->w[2 + k], c->xp[c->dp[k] * n + i]);
+  if (c->has_s) f = S_FMS(f, c->ws, c->gs[i]);
+  if (c->has_e) f = S_FMS(f, c->we, c->gs[n + i]);
+  return f;
+}
+
+/* Weight of output k: w[k] of v_first / v_last (reduce) or w[2 + k] of row D_k (back). */
+DEVICE scalar pscr_lane_wout(const pscr_lane_src *c, int back, long k) {
+  if (!back) return k == 0 ? c->ws : c->we;
+  if (k >= PSCR_LANE_RD) return c->w[2 + k];
+  return k == 0 ? c->wi[0] : k == 1 ? c->wi[1] : k == 2 ? c->wi[2] : c->wi[3];
+}
+
+/* Group g: vector p = g / nwin, the step's eigenpairs e = (g % nwin) W + lane
+ * (< ne). ckp: 4 nch scalars per system (system p ne + e, nsys in all);
+ * qmax: the most outputs of a block in this step. */
+KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
+                           const GLOBAL scalar *exc, GLOBAL scalar *x, long xs, long lev_n,
+                           const GLOBAL long *gd, long blk, long eblk, long ne, long nwin,
+                           const GLOBAL scalar *comp, const GLOBAL scalar *lambda,
+                           const GLOBAL scalar *shift, int back, GLOBAL scalar *bnd, long bps,
+                           long qmax, GLOBAL scalar *ckp, long nsys, GLOBAL scalar *acc,
+                           long nacc, long accq, GLOBAL int *flags) {
+  LOCAL scalar sred[PSCR_LANE_QO * PSCR_LANE_R * PSCR_LANE_LD];
+  LOCAL long sblk[PSCR_LANE_W];
+  LOCAL long snout[PSCR_LANE_W];
+  const int W = PSCR_LANE_W, R = PSCR_LANE_R;
+  long g = GROUP_ID(), p = g / nwin, win = g - p * nwin, e = win * W + LOCAL_ID();
+  int t = (int)LOCAL_ID(), on = e < ne;
+  const GLOBAL long *b = gd + blk + PB_N * gd[eblk + (on ? e : win * W)];
+  long l = on ? e - b[PB_E0] : 0, nrd = b[PB_ND], s0 = b[PB_S], sys = p * ne + e;
+  pscr_lane_src c;
+  c.w = comp + b[PB_COMP] + l * (2 + nrd);
+  c.xp = x + p * xs + s0 * n;
+  c.gs = bnd + p * bps + b[PB_BS] * n;
+  c.dp = gd + b[PB_D];
+  c.nrd = nrd;
+  for (int k = 0; k < PSCR_LANE_RD; k++) {
+    c.dk[k] = k < nrd ? c.dp[k] * n : 0;
+    c.wi[k] = k < nrd ? c.w[2 + k] : S_ZERO;
+  }
+  c.ws = c.w[0], c.we = c.w[1];
+  c.has_s = back && s0 > 0, c.has_e = back && s0 + b[PB_M] < lev_n;
+  scalar sg = S_ADD(shift[p], lambda[b[PB_EIG] + l]);
+  sblk[t] = on ? gd[eblk + e] : -1;
+  snout[t] = back ? nrd : 2;
+  long nch = (n + R - 1) / R;
+
+  /* forward sweep, checkpoints at the chunk starts */
+  pscr_lane_state s;
+  s.op = s.rp = s.zp = s.tq = S_ZERO;
+  if (on) {
+    for (long ch = 0; ch < nch; ch++) {
+      GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
+      cp[0] = s.op, cp[nsys] = s.rp, cp[2 * nsys] = s.zp, cp[3 * nsys] = s.tq;
+      long i1 = (ch + 1) * R < n ? (ch + 1) * R : n;
+      for (long i = ch * R; i < i1; i++)
+        pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
+    }
+    if (!S_ISFINITE(s.rp) || !S_ISFINITE(s.zp)) flags[TD_FLAG_SINGULAR] = 1;
+  }
+
+  /* backward sweep chunk by chunk, the sums of each chunk reduced per block */
+  scalar xn = S_ZERO;
+  for (long ch = nch - 1; ch >= 0; ch--) {
+    long ib = ch * R;
+    scalar P[PSCR_LANE_R], Z[PSCR_LANE_R];
+    if (on) {
+      const GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
+      s.op = cp[0], s.rp = cp[nsys], s.zp = cp[2 * nsys], s.tq = cp[3 * nsys];
+    }
+#pragma unroll
+    for (int r = 0; r < PSCR_LANE_R; r++) {
+      long i = ib + r;
+      P[r] = Z[r] = S_ZERO;
+      if (on && i < n) {
+        pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
+        P[r] = s.rp, Z[r] = s.zp;
+      }
+    }
+#pragma unroll
+    for (int r = PSCR_LANE_R - 1; r >= 0; r--) {
+      long i = ib + r;
+      if (on && i < n) {
+        scalar o = i + 1 < n ? S_FMA(ao[i], sg, mo[i]) : S_ZERO;
+        xn = S_MUL(S_FMS(Z[r], o, xn), P[r]);
+      }
+      Z[r] = on && i < n ? xn : S_ZERO;
+    }
+    for (long k0 = 0; k0 < qmax; k0 += PSCR_LANE_QO) {
+#pragma unroll
+      for (int kk = 0; kk < PSCR_LANE_QO; kk++) {
+        long k = k0 + kk;
+        scalar wk = on && k < snout[t] ? pscr_lane_wout(&c, back, k) : S_ZERO;
+#pragma unroll
+        for (int r = 0; r < PSCR_LANE_R; r++)
+          sred[(kk * PSCR_LANE_R + r) * PSCR_LANE_LD + t] = S_MUL(wk, Z[r]);
+      }
+      BARRIER();
+      /* entry (output k0 + kk, row ib + r): sums over each block's lanes */
+      for (int en = t; en < PSCR_LANE_QO * PSCR_LANE_R; en += W) {
+        long k = k0 + en / R, i = ib + en % R;
+        if (k >= qmax || i >= n) continue;
+        const LOCAL_P scalar *v = sred + en * PSCR_LANE_LD;
+        scalar sum = S_ZERO;
+        for (int j = 0; j < W; j++) {
+          sum = S_ADD(sum, v[j]);
+          if (j + 1 < W && sblk[j + 1] == sblk[j]) continue;
+          if (sblk[j] >= 0 && k < snout[j]) {
+            const GLOBAL long *bj = gd + blk + PB_N * sblk[j];
+            GLOBAL scalar *dst =
+                bj[PB_NT] == 1
+                    ? pscr_dst(gd, bj, back, k, p, x, xs, bnd, bps, n)
+                    : acc + ((p * nacc + bj[PB_ACC0] + win - bj[PB_E0] / W) * accq + k) * n;
+            dst[i] = sum;
+          }
+          sum = S_ZERO;
+        }
+      }
+      BARRIER();
+    }
+  }
+}
+
+#endif
