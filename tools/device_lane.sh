@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One device call for the PSCR lane engine (kernels/common/pscr_lane.h): build, the cuda PSCR
+# test, then CUDA solve times with the lane engine and with the tiles (pscr_lane=0) for 2D and
+# 3D Poisson, and the cuFFT DST solver on the same grids. Logs under $OUT; table last.
+# Usage: OUT=$OUT bash tools/device_lane.sh   (N2 / N3: smallest 2D / 3D n, EXTRA: more steps)
+export PATH=/usr/local/cuda/bin:$PATH OPENBLAS_NUM_THREADS=1
+OUT=${OUT:-./device-out}; B=build-lane; mkdir -p "$OUT"
+t0=$(date +%s)
+{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DPSCR_WITH_OPENCL=OFF \
+    -DPSCR_BUILD_EXAMPLES=OFF && cmake --build $B -j16 --target bench_pscr_gpu bench_fft_poisson_gpu \
+    cuda_test_cuda_pscr; } > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; echo BUILD FAILED; }
+echo "build $(( $(date +%s) - t0 )) s"
+export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
+timeout 120 $B/tests/cuda_test_cuda_pscr > "$OUT/test.log" 2>&1; echo "cuda_test_cuda_pscr rc $?"
+tail -3 "$OUT/test.log"
+run() { # run LABEL TUNE: the rows of bench_pscr_gpu into $OUT/LABEL.jsonl
+  local a=(); [ "$2" != - ] && a=(--tune "$2")
+  timeout ${T_ROW:-150} $B/bench_pscr_gpu --backends cuda --problems poisson2d,poisson3d \
+    --min-n ${N2:-1023} --min-n3 ${N3:-127} --reps 9 --xfer-reps 1 "${a[@]}" > "$OUT/$1.jsonl" 2>> "$OUT/bench.log"
+}
+run lane -
+run tile pscr_lane=0
+timeout 60 $B/bench_fft_poisson_gpu nobig > "$OUT/fft.jsonl" 2>> "$OUT/bench.log"
+[ -n "${EXTRA:-}" ] && eval "$EXTRA"
+python3 - "$OUT" <<'PY'
+import json, sys, os
+out = sys.argv[1]
+def rows(f):
+    r = {}
+    p = os.path.join(out, f)
+    if not os.path.exists(p): return r
+    for line in open(p):
+        try: j = json.loads(line)
+        except Exception: continue
+        if 'solve_ms' in j: r[(j.get('problem'), j.get('n'))] = j
+    return r
+lane, tile = rows('lane.jsonl'), rows('tile.jsonl')
+fft = {}
+for line in open(os.path.join(out, 'fft.jsonl')) if os.path.exists(os.path.join(out, 'fft.jsonl')) else []:
+    try: j = json.loads(line)
+    except Exception: continue
+    if 'median_ms' in j: fft[(j.get('dim'), j.get('n'))] = j['median_ms']
+print("| problem | n | lane ms | tile ms | speedup | lane residual | tile residual | cuFFT ms |")
+print("|---|---|---|---|---|---|---|---|")
+for k in sorted(set(lane) | set(tile), key=lambda k: (k[0], k[1])):
+    l, t = lane.get(k, {}), tile.get(k, {})
+    d = 3 if '3d' in k[0] else 2
+    f = fft.get((d, k[1]), '-')
+    sp = t.get('solve_ms', 0) / l['solve_ms'] if l.get('solve_ms') and t.get('solve_ms') else 0
+    print(f"| {k[0]} | {k[1]} | {l.get('solve_ms','-')} | {t.get('solve_ms','-')} | {sp:.2f} | {l.get('rel_residual','-')} | {t.get('rel_residual','-')} | {f} |")
+PY
