@@ -14,6 +14,9 @@
  * row excess s_i = exa_i + sg exm_i,
  *   l_i = o_i-1 / p_i-1,  t_i = s_i + l_i k_i-1 t_i-1,  p_i = t_i + k_i o_i,
  *   z_i = f_i - l_i z_i-1,  x_i = (z_i - o_i x_i+1) / p_i.
+ * AUTO without the plan's proof of definiteness (complex Helmholtz,
+ * indefinite real) tests every system and solves those that fail with
+ * partial pivoting in their lane (check below).
  * Nothing of a system is stored per row: the forward sweep keeps its state
  * (o, 1/p, z, k t) at every PSCR_LANE_R-th row (checkpoints, 4 scalars), and
  * the backward sweep recomputes each chunk of PSCR_LANE_R rows from its
@@ -87,10 +90,55 @@ DEVICE scalar pscr_lane_wout(const pscr_lane_src *c, int back, long k) {
   return k == 0 ? c->wi[0] : k == 1 ? c->wi[1] : k == 2 ? c->wi[2] : c->wi[3];
 }
 
+#define PSCR_LANE_GROWTH 4.0 /* GROWTH of cpu_pscr_inner_tmpl.c */
+
+/* Row i of the matrix: its diagonal d_i = ad_i + sg md_i. */
+DEVICE scalar pscr_lane_diag(const GLOBAL scalar *ad, const GLOBAL scalar *md, scalar sg, long i) {
+  return S_FMA(ad[i], sg, md[i]);
+}
+
+/* Partial pivoting (the elimination of LAPACK's gtsv) for a lane whose system
+ * fails the test: s holds the pending row i (op = its diagonal, rp = its
+ * super-diagonal, zp = its right-hand side), eliminated against row i+1
+ * (right-hand side f1);
+ * out: row i of U (u0, u1, u2: columns i, i+1, i+2) and y_i. *bad on a zero
+ * pivot. Plain rows (no excess form): few systems come here, and pivoting
+ * keeps them stable. */
+DEVICE void pscr_lane_prow(long i, long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
+                           const GLOBAL scalar *md, const GLOBAL scalar *mo, scalar sg, scalar f1,
+                           pscr_lane_state *s, scalar *u0, scalar *u1, scalar *u2, scalar *y,
+                           int *bad) {
+  scalar pd = s->op, pc = s->rp, pb = s->zp;
+  if (i + 1 == n) {
+    *u0 = pd, *u1 = S_ZERO, *u2 = S_ZERO, *y = pb;
+    *bad |= S_ISZERO(pd);
+    return;
+  }
+  scalar a = S_FMA(ao[i], sg, mo[i]), d1 = pscr_lane_diag(ad, md, sg, i + 1);
+  scalar c1 = i + 2 < n ? S_FMA(ao[i + 1], sg, mo[i + 1]) : S_ZERO;
+  if (S_ABS1(pd) >= S_ABS1(a)) { /* no interchange */
+    *bad |= S_ISZERO(pd);
+    scalar m = S_DIV(a, pd);
+    *u0 = pd, *u1 = pc, *u2 = S_ZERO, *y = pb;
+    s->op = S_FMS(d1, m, pc), s->rp = c1, s->zp = S_FMS(f1, m, pb);
+  } else { /* rows i and i+1 interchanged */
+    scalar m = S_DIV(pd, a);
+    *u0 = a, *u1 = d1, *u2 = c1, *y = f1;
+    s->op = S_FMS(pc, m, d1), s->rp = S_NEG(S_MUL(m, c1)), s->zp = S_FMS(pb, m, f1);
+  }
+}
+
 /* Group g: vector p = g / nwin, the step's eigenpairs e = (g % nwin) W + lane
  * (< ne). ckp: 4 nch scalars per system (system p ne + e, nsys in all);
- * qmax: the most outputs of a block in this step. */
-KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
+ * qmax: the most outputs of a block in this step. check = 1 (AUTO without
+ * the plan's proof of definiteness): the forward sweep also tests the CPU's
+ * AUTO criterion for Thomas without pivoting, min_i GROWTH |d_i| -
+ * |l_i| |o_i-1| > 0 (|L||U| <= (1 + 2 GROWTH) |A|, so a backward error of a
+ * few eps |A|: Higham, Thm 9.3); a lane whose system fails it solves it
+ * again with partial pivoting (pscr_lane_prow), checkpoints and all;
+ * check = 2 (tests): every system takes the pivoting. */
+KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
+                           const GLOBAL scalar *md, const GLOBAL scalar *mo, int check,
                            const GLOBAL scalar *exc, GLOBAL scalar *x, long xs, long lev_n,
                            const GLOBAL long *gd, long blk, long eblk, long ne, long nwin,
                            const GLOBAL scalar *comp, const GLOBAL scalar *lambda,
@@ -121,23 +169,50 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ao, const GLOBAL scalar 
   sblk[t] = on ? gd[eblk + e] : -1;
   snout[t] = back ? nrd : 2;
   long nch = (n + R - 1) / R;
+  int piv = 0, bad = 0;
 
-  /* forward sweep, checkpoints at the chunk starts */
+  /* forward sweep (Thomas), checkpoints at the chunk starts */
   pscr_lane_state s;
   s.op = s.rp = s.zp = s.tq = S_ZERO;
-  if (on) {
+  double mg = 1.0;
+  for (long ch = 0; ch < nch && on; ch++) {
+    GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
+    cp[0] = s.op, cp[nsys] = s.rp, cp[2 * nsys] = s.zp, cp[3 * nsys] = s.tq;
+    long i1 = (ch + 1) * R < n ? (ch + 1) * R : n;
+    for (long i = ch * R; i < i1; i++) {
+      if (check) {
+        double dd = PSCR_LANE_GROWTH * S_ABS1(pscr_lane_diag(ad, md, sg, i)) -
+                    S_ABS1(S_MUL(s.op, s.rp)) * S_ABS1(s.op);
+        mg = dd < mg ? dd : mg;
+      }
+      pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
+    }
+  }
+  if (on && check && (check == 2 || !(mg > 0 && S_ISFINITE(s.rp)))) { /* again, pivoting */
+    scalar u0, u1, u2, y;
+    piv = 1;
+    s.op = pscr_lane_diag(ad, md, sg, 0);
+    s.rp = n > 1 ? S_FMA(ao[0], sg, mo[0]) : S_ZERO;
+    s.zp = pscr_lane_rhs(&c, n, 0);
     for (long ch = 0; ch < nch; ch++) {
       GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
-      cp[0] = s.op, cp[nsys] = s.rp, cp[2 * nsys] = s.zp, cp[3 * nsys] = s.tq;
+      cp[0] = s.op, cp[nsys] = s.rp, cp[2 * nsys] = s.zp;
       long i1 = (ch + 1) * R < n ? (ch + 1) * R : n;
-      for (long i = ch * R; i < i1; i++)
-        pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
+      for (long i = ch * R; i < i1; i++) {
+        scalar f1 = i + 1 < n ? pscr_lane_rhs(&c, n, i + 1) : S_ZERO;
+        /* the backward sweep cannot read it again: the sums may have
+         * overwritten the rows D of the next chunk (back substitution) */
+        if (i + 1 == i1 && i1 < n) cp[7 * nsys] = f1; /* slot 3 of chunk ch + 1 */
+        pscr_lane_prow(i, n, ad, ao, md, mo, sg, f1, &s, &u0, &u1, &u2, &y, &bad);
+      }
     }
-    if (!S_ISFINITE(s.rp) || !S_ISFINITE(s.zp)) flags[TD_FLAG_SINGULAR] = 1;
+    if (bad) flags[TD_FLAG_SINGULAR] = 1;
+  } else if (on && (!S_ISFINITE(s.rp) || !S_ISFINITE(s.zp))) {
+    flags[TD_FLAG_SINGULAR] = 1;
   }
 
   /* backward sweep chunk by chunk, the sums of each chunk reduced per block */
-  scalar xn = S_ZERO;
+  scalar xn = S_ZERO, xn2 = S_ZERO; /* x_i+1, x_i+2 */
   for (long ch = nch - 1; ch >= 0; ch--) {
     long ib = ch * R;
     scalar P[PSCR_LANE_R], Z[PSCR_LANE_R];
@@ -145,23 +220,47 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ao, const GLOBAL scalar 
       const GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
       s.op = cp[0], s.rp = cp[nsys], s.zp = cp[2 * nsys], s.tq = cp[3 * nsys];
     }
+    if (on && piv) { /* U and y of the chunk, then x */
+      scalar U1[PSCR_LANE_R], U2[PSCR_LANE_R];
 #pragma unroll
-    for (int r = 0; r < PSCR_LANE_R; r++) {
-      long i = ib + r;
-      P[r] = Z[r] = S_ZERO;
-      if (on && i < n) {
-        pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
-        P[r] = s.rp, Z[r] = s.zp;
+      for (int r = 0; r < PSCR_LANE_R; r++) {
+        long i = ib + r;
+        P[r] = S_ONE, Z[r] = U1[r] = U2[r] = S_ZERO;
+        if (i < n) {
+          scalar f1 = i + 1 >= n ? S_ZERO
+                      : r + 1 == PSCR_LANE_R ? ckp[(4 * ch + 7) * nsys + sys]
+                                             : pscr_lane_rhs(&c, n, i + 1);
+          pscr_lane_prow(i, n, ad, ao, md, mo, sg, f1, &s, &P[r], &U1[r], &U2[r], &Z[r], &bad);
+        }
       }
-    }
 #pragma unroll
-    for (int r = PSCR_LANE_R - 1; r >= 0; r--) {
-      long i = ib + r;
-      if (on && i < n) {
-        scalar o = i + 1 < n ? S_FMA(ao[i], sg, mo[i]) : S_ZERO;
-        xn = S_MUL(S_FMS(Z[r], o, xn), P[r]);
+      for (int r = PSCR_LANE_R - 1; r >= 0; r--) {
+        long i = ib + r;
+        if (i < n) {
+          scalar xv = S_DIV(S_FMS(S_FMS(Z[r], U1[r], xn), U2[r], xn2), P[r]);
+          xn2 = xn, xn = xv;
+        }
+        Z[r] = i < n ? xn : S_ZERO;
       }
-      Z[r] = on && i < n ? xn : S_ZERO;
+    } else {
+#pragma unroll
+      for (int r = 0; r < PSCR_LANE_R; r++) {
+        long i = ib + r;
+        P[r] = Z[r] = S_ZERO;
+        if (on && i < n) {
+          pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
+          P[r] = s.rp, Z[r] = s.zp;
+        }
+      }
+#pragma unroll
+      for (int r = PSCR_LANE_R - 1; r >= 0; r--) {
+        long i = ib + r;
+        if (on && i < n) {
+          scalar o = i + 1 < n ? S_FMA(ao[i], sg, mo[i]) : S_ZERO;
+          xn = S_MUL(S_FMS(Z[r], o, xn), P[r]);
+        }
+        Z[r] = on && i < n ? xn : S_ZERO;
+      }
     }
     for (long k0 = 0; k0 < qmax; k0 += PSCR_LANE_QO) {
 #pragma unroll

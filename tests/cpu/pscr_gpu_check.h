@@ -16,8 +16,19 @@ typedef struct {
   pt_rng r;
   double worst[2]; /* per dtype: the largest relative difference to the CPU */
   double c_add;    /* added to c (long 1D directions: well-conditioned inner systems) */
+  double omega;    /* wave number of the Helmholtz factors (0: 4) */
   int cases;
 } gc_env;
+
+/* The GPU backends' tuning hooks (weak: a backend that is not built leaves its NULL). */
+pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) __attribute__((weak));
+pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) __attribute__((weak));
+
+static pscr_status gc_tune(gc_env *E, const char *name, int value) {
+  pscr_status (*tune)(pscr_context *, const char *, int) =
+      E->backend == PSCR_BACKEND_CUDA ? pscr_cuda_tune : pscr_opencl_tune;
+  return tune ? tune(E->gpu, name, value) : PSCR_ERR_UNSUPPORTED;
+}
 
 /* Relative differences allowed against the CPU backend (issue 5). */
 static double gc_tol(pscr_dtype t) { return t == PSCR_F64 ? 1e-11 : 1e-10; }
@@ -27,7 +38,7 @@ static double gc_tol(pscr_dtype t) { return t == PSCR_F64 ? 1e-11 : 1e-10; }
 static void gc_case(gc_env *E, pscr_dtype t, int ndim, const size_t *n, int kind, int radix,
                     pscr_td_algorithm alg, size_t workspace) {
   pt_fac f[3] = {{0}};
-  double omega = 4;
+  double omega = E->omega > 0 ? E->omega : 4;
   size_t total = 1;
   for (int d = 0; d < ndim; d++) pt_fac_make(&E->r, t, kind, n[d], omega, &f[d]), total *= n[d];
   double complex c = pt_choose_c(&E->r, t, ndim, f, kind, omega) + E->c_add;
@@ -186,6 +197,28 @@ static void gc_small_suite(gc_env *E) {
     gc_case(E, dt, 3, u3, PT_RANDOM, 2, PSCR_TD_SPIKE_DIAG_PIVOT, 3 * 16 * 54 * 6);
   }
   gc_oom(E);
+}
+
+/* The innermost engines of the fused path on problems that need pivoting
+ * (random indefinite factors, Helmholtz at omega = 20 on coarse meshes: row
+ * interchanges at the lane engine's chunk ends): the lane engine with
+ * partial pivoting in every tested system (pscr_lane = 2), and the tiles
+ * (pscr_lane = 0); then the default again. */
+static void gc_engine_suite(gc_env *E) {
+  static const size_t s2[2] = {33, 40}, s3[3] = {9, 9, 9}, l2[2] = {5, 300};
+  for (int mode = 2; mode >= 0; mode -= 2) {
+    PT_CHECK_STATUS(gc_tune(E, "pscr_lane", mode), PSCR_OK);
+    E->omega = 20;
+    for (int t = 0; t < 2; t++) {
+      pscr_dtype dt = t ? PSCR_C128 : PSCR_F64;
+      int kind = t ? PT_HELMHOLTZ : PT_RANDOM;
+      gc_case(E, dt, 2, s2, kind, 4, PSCR_TD_AUTO, 0);
+      gc_case(E, dt, 2, l2, kind, 3, PSCR_TD_AUTO, 0);
+      gc_case(E, dt, 3, s3, kind, 3, PSCR_TD_AUTO, 0);
+    }
+    E->omega = 0;
+  }
+  PT_CHECK_STATUS(gc_tune(E, "pscr_lane", 1), PSCR_OK);
 }
 
 static int gc_open(gc_env *E, pscr_backend backend) {

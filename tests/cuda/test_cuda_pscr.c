@@ -18,6 +18,7 @@ int main(void) {
     return pt_checks ? pt_exit("cuda_pscr") : PT_SKIP;
   }
   gc_small_suite(&E);
+  gc_engine_suite(&E);
   gc_helmholtz_residual(&E);
   const char *small = getenv("PSCR_TEST_SMALL");
   if (small == NULL || strcmp(small, "1") != 0) {

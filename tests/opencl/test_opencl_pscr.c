@@ -39,7 +39,8 @@ int main(void) {
   }
   gc_small_suite(&E);
   gc_helmholtz_residual(&E);
-  /* the real Poisson cases again on the tiles (the lane engine took them above) */
+  gc_engine_suite(&E);
+  /* the small suite again on the tiles (the lane engine took most of it above) */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_lane", 0), PSCR_OK);
   gc_small_suite(&E);
   /* tiles of 32 work-items: the fused solves over several tiles (and merge levels) */

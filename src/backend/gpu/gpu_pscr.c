@@ -206,8 +206,10 @@ static pscr_status lane_task(gpu_device *g, const pscr_stage_args *a) {
   const pscr_plan *p = a->plan;
   int d = p->ndim - 1;
   size_t ne = a->step->neig, nwin = (ne + PSCR_GPU_LANE_W - 1) / PSCR_GPU_LANE_W;
-  gpu_arg args[] = {GPU_LONG(a->len),         GPU_PTR(dp(p->fac[d][1])),
-                    GPU_PTR(dp(p->fac[d][3])), GPU_PTR(dp(s->exc)),
+  gpu_arg args[] = {GPU_LONG(a->len),         GPU_PTR(dp(p->fac[d][0])),
+                    GPU_PTR(dp(p->fac[d][1])), GPU_PTR(dp(p->fac[d][2])),
+                    GPU_PTR(dp(p->fac[d][3])), GPU_INT(s->lane_check),
+                    GPU_PTR(dp(s->exc)),
                     GPU_PTR(dp(a->x)),         GPU_LONG(a->x_stride),
                     GPU_LONG(a->lev_n),        GPU_PTR(dp(s->guide)),
                     GPU_LONG(gs->blk),         GPU_LONG(gs->eblk),

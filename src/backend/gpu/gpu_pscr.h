@@ -53,6 +53,7 @@ typedef struct {
   void *sub[2]; /* A_last(i, i-1), M_last(i, i-1) at i (gpu_td_src's sub-diagonals) */
   void *probe;  /* pscr_probe's answer */
   void *exc, *ckp;
+  int lane_check; /* lane engine: test every system, pivot where it fails */
   int m_diag;   /* M_last diagonal: no M sub-/super-diagonal in the solves */
   size_t nacc_max, accq, vrows; /* vbuf: vrows rows per vector */
   /* fused innermost: tile of tile_w work-items x 2^tile_lq rows, local bytes

@@ -312,17 +312,20 @@ static pscr_status warm_up(pscr_plan *p, size_t sys) {
 }
 
 /* The lane engine (kernels/common/pscr_lane.h) solves without pivoting: it
- * takes CR_PCR_THOMAS when asked for, and AUTO on real data where every
+ * takes CR_PCR_THOMAS when asked for (1), and AUTO on real data where every
  * innermost matrix A_last + s M_last, s = c + lambda (+ lambda of level 0 in
- * 3D), is provably positive definite, so that Thomas is backward stable:
+ * 3D), is provably positive definite, so that Thomas is backward stable (1):
  * s_min + (a lower bound of the pencil's smallest eigenvalue, from
  * Gershgorin discs of A_last and M_last) > 0 with a margin for rounding.
- * Poisson's factors pass (s_min >= lambda_min(A_0, M_0) > 0); indefinite and
- * complex (Helmholtz) ones stay on the tiles and their pivoting. */
+ * Poisson's factors pass (s_min >= lambda_min(A_0, M_0) > 0). Other AUTO
+ * problems (complex Helmholtz, indefinite real) take it with the test (2):
+ * every system is tested in its forward sweep, and those that fail are
+ * solved with partial pivoting in their lane. */
 static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_device *g) {
   if (!g->tune.pscr_lane) return 0;
   if (p->innermost == PSCR_TD_CR_PCR_THOMAS) return 1;
-  if (p->innermost != PSCR_TD_AUTO || p->dtype != PSCR_F64) return 0;
+  if (p->innermost != PSCR_TD_AUTO) return 0;
+  if (p->dtype != PSCR_F64) return 2;
   const pscr_factor *f = &pb->dim[p->ndim - 1];
   const double *ad = f->a_diag, *ao = f->a_off, *md = f->m_diag, *mo = f->m_off;
   double ga = INFINITY, amax = 0, mlo = INFINITY, mhi = 0;
@@ -333,10 +336,10 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
     ga = fmin(ga, ad[i] - ra), amax = fmax(amax, fabs(ad[i]) + ra);
     mlo = fmin(mlo, md[i] - rm), mhi = fmax(mhi, md[i] + rm);
   }
-  if (!(mlo > 0)) return 0;
+  if (!(mlo > 0)) return 2;
   double bound = ga >= 0 ? ga / mhi : ga / mlo, smin = pb->c_re; /* bound <= lambda_min */
   for (int L = 0; L < p->ndim - 1; L++) smin += p->lev[L].lambda_min;
-  return smin + bound > 64 * DBL_EPSILON * (fabs(smin) + amax / mlo);
+  return smin + bound > 64 * DBL_EPSILON * (fabs(smin) + amax / mlo) ? 1 : 2;
 }
 
 /* exa, exm of the lane engine's excess form (pscr_lane.h): the row excess
@@ -367,7 +370,8 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   longs gd = {0};
   gpu_device g;
   pscr_status st = gpu_pscr_device(p, &g);
-  int lane = st == PSCR_OK && lane_engine(p, pb, &g);
+  int lane = st == PSCR_OK ? lane_engine(p, pb, &g) : 0;
+  s->lane_check = lane == 2 ? g.tune.pscr_lane : 0; /* 2: pivoting everywhere (tests) */
   for (int L = 0; L < nlev && st == PSCR_OK; L++) {
     s->steps[L] = calloc((size_t)p->lev[L].nsteps, sizeof *s->steps[L]);
     if (s->steps[L] == NULL) st = PSCR_ERR_OUT_OF_MEMORY;

@@ -39,7 +39,7 @@ static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
 
 pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
   if (t == NULL || name == NULL) return PSCR_ERR_INVALID_ARGUMENT;
-  if (strcmp(name, "pscr_lane") == 0 && (value == 0 || value == 1))
+  if (strcmp(name, "pscr_lane") == 0 && value >= 0 && value <= 2)
     t->pscr_lane = value;
   else if (value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;

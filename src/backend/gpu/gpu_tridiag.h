@@ -69,7 +69,8 @@ typedef struct {
   int gs_gp;     /* g-Spike pairs per reduced-level block */
   int pscr_w;    /* work-items of a fused PSCR tile of one system, at most */
   int pscr_tw;   /* work-items per tile of the fused PSCR multi-tile passes */
-  int pscr_lane; /* 1: PSCR innermost systems without pivoting on the lane engine, 0: tiles */
+  int pscr_lane; /* PSCR innermost systems: 1 the lane engine (pscr_lane.h), 0 the tiles,
+                  * 2 the lane engine with partial pivoting in every tested system (tests) */
 } gpu_td_tuning;
 void gpu_td_tuning_default(gpu_td_tuning *t);
 /* Sets one parameter by its field name; INVALID_ARGUMENT for an unknown name
