@@ -277,19 +277,22 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
         long k = k0 + en / R, i = ib + en % R;
         if (k >= qmax || i >= n) continue;
         const LOCAL_P scalar *v = sred + en * PSCR_LANE_LD;
-        scalar sum = S_ZERO;
-        for (int j = 0; j < W; j++) {
-          sum = S_ADD(sum, v[j]);
-          if (j + 1 < W && sblk[j + 1] == sblk[j]) continue;
-          if (sblk[j] >= 0 && k < snout[j]) {
-            const GLOBAL long *bj = gd + blk + PB_N * sblk[j];
-            GLOBAL scalar *dst =
-                bj[PB_NT] == 1
-                    ? pscr_dst(gd, bj, back, k, p, x, xs, bnd, bps, n)
-                    : acc + ((p * nacc + bj[PB_ACC0] + win - bj[PB_E0] / W) * accq + k) * n;
-            dst[i] = sum;
+        for (int j0 = 0, j1; j0 < W; j0 = j1) { /* the lanes j0 .. j1-1 of one block */
+          for (j1 = j0 + 1; j1 < W && sblk[j1] == sblk[j0];) j1++;
+          if (sblk[j0] < 0 || k >= snout[j0]) continue;
+          scalar a0 = S_ZERO, a1 = S_ZERO, a2 = S_ZERO, a3 = S_ZERO; /* four chains: latency */
+          int j = j0;
+          for (; j + 4 <= j1; j += 4) {
+            a0 = S_ADD(a0, v[j]), a1 = S_ADD(a1, v[j + 1]);
+            a2 = S_ADD(a2, v[j + 2]), a3 = S_ADD(a3, v[j + 3]);
           }
-          sum = S_ZERO;
+          for (; j < j1; j++) a0 = S_ADD(a0, v[j]);
+          const GLOBAL long *bj = gd + blk + PB_N * sblk[j0];
+          GLOBAL scalar *dst =
+              bj[PB_NT] == 1
+                  ? pscr_dst(gd, bj, back, k, p, x, xs, bnd, bps, n)
+                  : acc + ((p * nacc + bj[PB_ACC0] + win - bj[PB_E0] / W) * accq + k) * n;
+          dst[i] = S_ADD(S_ADD(a0, a1), S_ADD(a2, a3));
         }
       }
       BARRIER();
