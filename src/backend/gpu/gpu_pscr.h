@@ -13,8 +13,12 @@
  * one kernel per group does all of that per task, or two around the tiles'
  * record merge for systems longer than a tile; R never exists
  * (kernels/common/pscr_tile.h); AUTO picks diagonal pivoting per system (and
- * tile) where a row is not dominant. The other algorithms (SPIKE_DIAG_PIVOT,
- * PCR_THOMAS, ...) take the unfused stages through gpu_td_solve. */
+ * tile) where a row is not dominant. The lane engine (fused = 3,
+ * kernels/common/pscr_lane.h) is the default fused path: one work-item per
+ * system, work-groups of PSCR_GPU_LANE_W consecutive eigenpairs of a step,
+ * Thomas with a per-system test and partial pivoting where it fails; the
+ * tiles remain for tuning pscr_lane = 0. The other algorithms
+ * (SPIKE_DIAG_PIVOT, PCR_THOMAS, ...) take the unfused stages through gpu_td_solve. */
 #ifndef PSCR_BACKEND_GPU_PSCR_H
 #define PSCR_BACKEND_GPU_PSCR_H
 
