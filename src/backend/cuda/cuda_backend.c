@@ -167,7 +167,7 @@ static pscr_status cuda_read(pscr_context *ctx, const void *native, size_t offse
  * names), or "release_work" frees the scratch. */
 pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value);
 pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) {
-  if (ctx == NULL || ctx->backend != PSCR_BACKEND_CUDA || name == NULL || value < 1)
+  if (ctx == NULL || ctx->backend != PSCR_BACKEND_CUDA || name == NULL) /* values: gpu_td_tune */
     return PSCR_ERR_INVALID_ARGUMENT;
   cuda_state *s = cuda_of(ctx);
   if (strcmp(name, "release_work") == 0) { /* frees the scratch (the next solve re-grows it) */
