@@ -311,8 +311,10 @@ static pscr_status warm_up(pscr_plan *p, size_t sys) {
   return st;
 }
 
-/* The lane engine (kernels/common/pscr_lane.h) solves without pivoting: it
- * takes CR_PCR_THOMAS when asked for (1), and AUTO on real data where every
+/* Which innermost engine: 0 the tiles, 1 the lane engine (kernels/common/
+ * pscr_lane.h) with Thomas throughout, 2 the lane engine with the per-system
+ * test and partial pivoting where it fails. 1: CR_PCR_THOMAS (no pivoting
+ * asked for), and AUTO on real data where every
  * innermost matrix A_last + s M_last, s = c + lambda (+ lambda of level 0 in
  * 3D), is provably positive definite, so that Thomas is backward stable (1):
  * s_min + (a lower bound of the pencil's smallest eigenvalue, from
@@ -395,8 +397,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     if (s->steps[nlev - 1][i].nacc > s->nacc_max) s->nacc_max = s->steps[nlev - 1][i].nacc;
   }
   s->vrows = 2 * nb;
-  st = gpu_pscr_device(p, &g);
-  if (st == PSCR_OK) st = alloc_bytes(p, 4 * e, &s->probe);
+  st = alloc_bytes(p, 4 * e, &s->probe);
   s->ex = pb->dtype == PSCR_C128 && !lane; /* the tiles' excess form: complex modules only */
   if (st == PSCR_OK && lane) {
     s->fused = 3;
