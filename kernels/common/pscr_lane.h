@@ -1,29 +1,36 @@
-/* The innermost PSCR stages fused, one system per work-item ("lane"): the
- * engine for innermost systems that need no pivoting (CR_PCR_THOMAS asked
- * for, or AUTO where the plan proves A_last + (c + lambda) M_last positive
- * definite for every shift: src/backend/gpu/gpu_pscr_plan.c).
+/* The innermost PSCR stages fused, one system per work-item ("lane").
  *
  * Why lanes: all the eigenpairs of a block share the block's right-hand-side
  * rows D (26)/(28), the matrices A_last, M_last and the output rows (24)/(27);
- * they differ only in the shift c + lambda and the weights w. A work-group of
- * PSCR_LANE_W lanes takes PSCR_LANE_W consecutive eigenpairs of a step (of one
- * or several blocks), every lane runs the Thomas recurrence of its own system
- * down all n rows, and every load of a row is a broadcast shared by the lanes
- * of a block. The recurrence is the CPU backend's excess form
- * (cpu_pscr_inner_tmpl.c): with o_i = ao_i + sg mo_i, k_i = sign(ao_i) and the
- * row excess s_i = exa_i + sg exm_i,
+ * they differ only in the shift sg = c + lambda and the weights w. A
+ * work-group of PSCR_LANE_W lanes takes PSCR_LANE_W consecutive eigenpairs of
+ * a step (of one or several blocks), every lane runs the elimination of its
+ * own system down all n rows, and every load of a row is a broadcast shared
+ * by the lanes of a block.
+ *
+ * The recurrence is the CPU backend's Thomas sweep in excess form
+ * (cpu_pscr_inner_tmpl.c): with o_i = ao_i + sg mo_i, k_i = sign(ao_i) and
+ * the row excess s_i = exa_i + sg exm_i,
  *   l_i = o_i-1 / p_i-1,  t_i = s_i + l_i k_i-1 t_i-1,  p_i = t_i + k_i o_i,
- *   z_i = f_i - l_i z_i-1,  x_i = (z_i - o_i x_i+1) / p_i.
+ *   z_i = f_i - l_i z_i-1,  x_i = (z_i - o_i x_i+1) / p_i,
+ * carried as continuants so that no division lies on the chain from row to
+ * row (2D problems have few systems a step, and their time is that chain):
+ * with P_i = p_0 ... p_i and T_i = t_i P_i-1,
+ *   T_i = s_i P_i-1 + k_i-1 o_i-1 T_i-1,  P_i = T_i + k_i o_i P_i-1,
+ *   1 / p_i = P_i-1 / P_i  (off the chain),
+ * the same two same-signed terms as t_i and p_i (no new cancellation), P and
+ * T rescaled together by a power of 2 every PSCR_LANE_S rows (exact).
  * AUTO without the plan's proof of definiteness (complex Helmholtz,
  * indefinite real) tests every system and solves those that fail with
- * partial pivoting in their lane (check below).
- * Nothing of a system is stored per row: the forward sweep keeps its state
- * (o, 1/p, z, k t) at every PSCR_LANE_R-th row (checkpoints, 4 scalars), and
- * the backward sweep recomputes each chunk of PSCR_LANE_R rows from its
- * checkpoint in registers before substituting back through it. The sums
- * (24)/(27) of a chunk are reduced over the lanes of each block in local
- * memory and stored at once: to the block's destination (pscr_dst) when the
- * block lies in one work-group, else to its partial-sum slot for stage_y2b.
+ * partial pivoting in their lane (pscr_lane_task's check).
+ *
+ * Nothing of a system is stored per row: the forward sweep keeps its state at
+ * every PSCR_LANE_R-th row (checkpoints, 4 scalars), and the backward sweep
+ * recomputes each chunk of PSCR_LANE_R rows from its checkpoint in registers
+ * before substituting back through it. The sums (24)/(27) of a chunk are
+ * reduced over the lanes of each block in local memory and stored at once:
+ * to the block's destination (pscr_dst) when the block lies in one
+ * work-group, else to its partial-sum slot for stage_y2b.
  * Work-group size: exactly PSCR_LANE_W. */
 #ifndef PSCR_PSCR_LANE_H
 #define PSCR_PSCR_LANE_H
@@ -38,27 +45,65 @@
 #define PSCR_LANE_QO 4 /* outputs reduced together */
 #define PSCR_LANE_LD (PSCR_LANE_W + 1)
 
-/* The forward state after a row. */
+#define PSCR_LANE_S 4 /* rows between rescalings of the continuants */
+
+/* The Thomas state after row i: P_i, T_i (both times the same power of 2),
+ * z_i, 1 / p_i, o_i and k_i o_i. */
 typedef struct {
-  scalar op, rp, zp, tq; /* o_i, 1 / p_i, z_i, k_i t_i */
+  scalar pp, tp, zp, rp, op, kop;
 } pscr_lane_state;
+
+/* The state before row 0. */
+DEVICE void pscr_lane_start(pscr_lane_state *s) {
+  s->pp = S_ONE;
+  s->tp = s->zp = s->rp = s->op = s->kop = S_ZERO;
+}
+
+/* o_i = ao_i + sg mo_i (0 past the last row), and k_i o_i = |o_i| for real data. */
+DEVICE scalar pscr_lane_off(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
+                            scalar sg, scalar *ko) {
+  if (i + 1 >= n) {
+    *ko = S_ZERO;
+    return S_ZERO;
+  }
+  scalar a = ao[i], o = S_FMA(a, sg, mo[i]);
+  *ko = S_REAL_PART(a) < 0 ? S_NEG(o) : o;
+  return o;
+}
 
 /* One row of the forward sweep (the recurrence above); exc = exa (n), exm (n). */
 DEVICE void pscr_lane_row(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
                           const GLOBAL scalar *exc, scalar sg, scalar f, pscr_lane_state *s) {
-  scalar o = S_ZERO;
-  double k = 1.0;
-  if (i + 1 < n) {
-    scalar a = ao[i];
-    o = S_FMA(a, sg, mo[i]);
-    k = S_REAL_PART(a) < 0 ? -1.0 : 1.0;
+  scalar ko, o = pscr_lane_off(i, n, ao, mo, sg, &ko);
+  if (i % PSCR_LANE_S == 0) { /* P and T times 2^-e, |P| in [1, 2) */
+    double m = S_ABS1(s->pp);
+    if (m > 0 && isfinite(m)) {
+      double r = ldexp(1.0, -ilogb(m));
+      s->pp = S_SCALE(r, s->pp), s->tp = S_SCALE(r, s->tp);
+    }
   }
   scalar l = S_MUL(s->op, s->rp);
-  scalar t = S_FMA(S_FMA(exc[i], sg, exc[n + i]), l, s->tq);
+  scalar t = S_FMA(S_MUL(S_FMA(exc[i], sg, exc[n + i]), s->pp), s->kop, s->tp);
+  scalar p = S_FMA(t, ko, s->pp);
+  s->rp = S_DIV(s->pp, p);
   s->zp = S_FMS(f, l, s->zp);
-  s->tq = S_SCALE(k, t);
-  s->rp = S_DIV(S_ONE, S_ADD(t, S_SCALE(k, o)));
-  s->op = o;
+  s->pp = p, s->tp = t, s->op = o, s->kop = ko;
+}
+
+/* Checkpoint ch of system sys (nsys systems): P, T, z, 1/p before row ch R. */
+DEVICE void pscr_lane_save(GLOBAL scalar *ckp, long ch, long nsys, long sys,
+                           const pscr_lane_state *s) {
+  GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
+  cp[0] = s->pp, cp[nsys] = s->tp, cp[2 * nsys] = s->zp, cp[3 * nsys] = s->rp;
+}
+
+DEVICE void pscr_lane_load(const GLOBAL scalar *ckp, long ch, long nsys, long sys, long n,
+                           const GLOBAL scalar *ao, const GLOBAL scalar *mo, scalar sg,
+                           pscr_lane_state *s) {
+  const GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
+  s->pp = cp[0], s->tp = cp[nsys], s->zp = cp[2 * nsys], s->rp = cp[3 * nsys];
+  s->op = s->kop = S_ZERO;
+  if (ch > 0) s->op = pscr_lane_off(ch * PSCR_LANE_R - 1, n, ao, mo, sg, &s->kop);
 }
 
 /* A lane's right-hand-side sources (26) / (28): rows D of its block (weights
@@ -98,33 +143,32 @@ DEVICE scalar pscr_lane_diag(const GLOBAL scalar *ad, const GLOBAL scalar *md, s
 }
 
 /* Partial pivoting (the elimination of LAPACK's gtsv) for a lane whose system
- * fails the test: s holds the pending row i (op = its diagonal, rp = its
- * super-diagonal, zp = its right-hand side), eliminated against row i+1
- * (right-hand side f1);
- * out: row i of U (u0, u1, u2: columns i, i+1, i+2) and y_i. *bad on a zero
- * pivot. Plain rows (no excess form): few systems come here, and pivoting
- * keeps them stable. */
+ * fails the test: the pending row i (diagonal *pd, super-diagonal *pc,
+ * right-hand side *pb) eliminated against row i+1 (right-hand side f1);
+ * out: row i of U (u0, u1, u2: columns i, i+1, i+2) and y_i, the pending
+ * row i+1 in place. *bad on a zero pivot. Plain rows (no excess form): few
+ * systems come here, and pivoting keeps them stable. */
 DEVICE void pscr_lane_prow(long i, long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
                            const GLOBAL scalar *md, const GLOBAL scalar *mo, scalar sg, scalar f1,
-                           pscr_lane_state *s, scalar *u0, scalar *u1, scalar *u2, scalar *y,
-                           int *bad) {
-  scalar pd = s->op, pc = s->rp, pb = s->zp;
+                           scalar *pd, scalar *pc, scalar *pb, scalar *u0, scalar *u1, scalar *u2,
+                           scalar *y, int *bad) {
+  scalar d0 = *pd, c0 = *pc, b0 = *pb;
   if (i + 1 == n) {
-    *u0 = pd, *u1 = S_ZERO, *u2 = S_ZERO, *y = pb;
-    *bad |= S_ISZERO(pd);
+    *u0 = d0, *u1 = S_ZERO, *u2 = S_ZERO, *y = b0;
+    *bad |= S_ISZERO(d0);
     return;
   }
   scalar a = S_FMA(ao[i], sg, mo[i]), d1 = pscr_lane_diag(ad, md, sg, i + 1);
   scalar c1 = i + 2 < n ? S_FMA(ao[i + 1], sg, mo[i + 1]) : S_ZERO;
-  if (S_ABS1(pd) >= S_ABS1(a)) { /* no interchange */
-    *bad |= S_ISZERO(pd);
-    scalar m = S_DIV(a, pd);
-    *u0 = pd, *u1 = pc, *u2 = S_ZERO, *y = pb;
-    s->op = S_FMS(d1, m, pc), s->rp = c1, s->zp = S_FMS(f1, m, pb);
+  if (S_ABS1(d0) >= S_ABS1(a)) { /* no interchange */
+    *bad |= S_ISZERO(d0);
+    scalar m = S_DIV(a, d0);
+    *u0 = d0, *u1 = c0, *u2 = S_ZERO, *y = b0;
+    *pd = S_FMS(d1, m, c0), *pc = c1, *pb = S_FMS(f1, m, b0);
   } else { /* rows i and i+1 interchanged */
-    scalar m = S_DIV(pd, a);
+    scalar m = S_DIV(d0, a);
     *u0 = a, *u1 = d1, *u2 = c1, *y = f1;
-    s->op = S_FMS(pc, m, d1), s->rp = S_NEG(S_MUL(m, c1)), s->zp = S_FMS(pb, m, f1);
+    *pd = S_FMS(c0, m, d1), *pc = S_NEG(S_MUL(m, c1)), *pb = S_FMS(b0, m, f1);
   }
 }
 
@@ -173,11 +217,10 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
 
   /* forward sweep (Thomas), checkpoints at the chunk starts */
   pscr_lane_state s;
-  s.op = s.rp = s.zp = s.tq = S_ZERO;
+  pscr_lane_start(&s);
   double mg = 1.0;
   for (long ch = 0; ch < nch && on; ch++) {
-    GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
-    cp[0] = s.op, cp[nsys] = s.rp, cp[2 * nsys] = s.zp, cp[3 * nsys] = s.tq;
+    pscr_lane_save(ckp, ch, nsys, sys, &s);
     long i1 = (ch + 1) * R < n ? (ch + 1) * R : n;
     for (long i = ch * R; i < i1; i++) {
       if (check) {
@@ -188,22 +231,25 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
       pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
     }
   }
+  /* the pivoting's pending row, checkpointed in slots 0-2; slot 3 of a
+   * chunk keeps the right-hand side of its first row, which the backward
+   * sweep cannot read again: the sums may have overwritten the rows D of
+   * the next chunk (back substitution) */
+  scalar pd = S_ZERO, pc = S_ZERO, pb = S_ZERO;
   if (on && check && (check == 2 || !(mg > 0 && S_ISFINITE(s.rp)))) { /* again, pivoting */
     scalar u0, u1, u2, y;
     piv = 1;
-    s.op = pscr_lane_diag(ad, md, sg, 0);
-    s.rp = n > 1 ? S_FMA(ao[0], sg, mo[0]) : S_ZERO;
-    s.zp = pscr_lane_rhs(&c, n, 0);
+    pd = pscr_lane_diag(ad, md, sg, 0);
+    pc = n > 1 ? S_FMA(ao[0], sg, mo[0]) : S_ZERO;
+    pb = pscr_lane_rhs(&c, n, 0);
     for (long ch = 0; ch < nch; ch++) {
       GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
-      cp[0] = s.op, cp[nsys] = s.rp, cp[2 * nsys] = s.zp;
+      cp[0] = pd, cp[nsys] = pc, cp[2 * nsys] = pb;
       long i1 = (ch + 1) * R < n ? (ch + 1) * R : n;
       for (long i = ch * R; i < i1; i++) {
         scalar f1 = i + 1 < n ? pscr_lane_rhs(&c, n, i + 1) : S_ZERO;
-        /* the backward sweep cannot read it again: the sums may have
-         * overwritten the rows D of the next chunk (back substitution) */
-        if (i + 1 == i1 && i1 < n) cp[7 * nsys] = f1; /* slot 3 of chunk ch + 1 */
-        pscr_lane_prow(i, n, ad, ao, md, mo, sg, f1, &s, &u0, &u1, &u2, &y, &bad);
+        if (i + 1 == i1 && i1 < n) cp[7 * nsys] = f1;
+        pscr_lane_prow(i, n, ad, ao, md, mo, sg, f1, &pd, &pc, &pb, &u0, &u1, &u2, &y, &bad);
       }
     }
     if (bad) flags[TD_FLAG_SINGULAR] = 1;
@@ -216,21 +262,20 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
   for (long ch = nch - 1; ch >= 0; ch--) {
     long ib = ch * R;
     scalar P[PSCR_LANE_R], Z[PSCR_LANE_R];
-    if (on) {
-      const GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
-      s.op = cp[0], s.rp = cp[nsys], s.zp = cp[2 * nsys], s.tq = cp[3 * nsys];
-    }
     if (on && piv) { /* U and y of the chunk, then x */
       scalar U1[PSCR_LANE_R], U2[PSCR_LANE_R];
+      const GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
+      pd = cp[0], pc = cp[nsys], pb = cp[2 * nsys];
 #pragma unroll
       for (int r = 0; r < PSCR_LANE_R; r++) {
         long i = ib + r;
         P[r] = S_ONE, Z[r] = U1[r] = U2[r] = S_ZERO;
         if (i < n) {
           scalar f1 = i + 1 >= n ? S_ZERO
-                      : r + 1 == PSCR_LANE_R ? ckp[(4 * ch + 7) * nsys + sys]
+                      : r + 1 == PSCR_LANE_R ? cp[7 * nsys]
                                              : pscr_lane_rhs(&c, n, i + 1);
-          pscr_lane_prow(i, n, ad, ao, md, mo, sg, f1, &s, &P[r], &U1[r], &U2[r], &Z[r], &bad);
+          pscr_lane_prow(i, n, ad, ao, md, mo, sg, f1, &pd, &pc, &pb, &P[r], &U1[r], &U2[r], &Z[r],
+                         &bad);
         }
       }
 #pragma unroll
@@ -243,22 +288,21 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
         Z[r] = i < n ? xn : S_ZERO;
       }
     } else {
+      scalar O[PSCR_LANE_R]; /* o_i for the back substitution */
+      if (on) pscr_lane_load(ckp, ch, nsys, sys, n, ao, mo, sg, &s);
 #pragma unroll
       for (int r = 0; r < PSCR_LANE_R; r++) {
         long i = ib + r;
-        P[r] = Z[r] = S_ZERO;
+        P[r] = Z[r] = O[r] = S_ZERO;
         if (on && i < n) {
           pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
-          P[r] = s.rp, Z[r] = s.zp;
+          P[r] = s.rp, Z[r] = s.zp, O[r] = s.op;
         }
       }
 #pragma unroll
       for (int r = PSCR_LANE_R - 1; r >= 0; r--) {
         long i = ib + r;
-        if (on && i < n) {
-          scalar o = i + 1 < n ? S_FMA(ao[i], sg, mo[i]) : S_ZERO;
-          xn = S_MUL(S_FMS(Z[r], o, xn), P[r]);
-        }
+        if (on && i < n) xn = S_MUL(S_FMS(Z[r], O[r], xn), P[r]);
         Z[r] = on && i < n ? xn : S_ZERO;
       }
     }
