@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device call for the PSCR lane engine (kernels/common/pscr_lane.h): build, the cuda PSCR
 # test, then CUDA solve times with the lane engine and with the tiles (pscr_lane=0) for 2D and
-# 3D Poisson, and the cuFFT DST solver on the same grids. Logs under $OUT; table last.
+# 3D Poisson, the cuFFT DST solver on the same grids, compute-sanitizer memcheck and racecheck
+# over the small PSCR suite. Logs under $OUT; table last.
 # Usage: OUT=$OUT bash tools/device_lane.sh   (N2 / N3: smallest 2D / 3D n, EXTRA: more steps)
 export PATH=/usr/local/cuda/bin:$PATH OPENBLAS_NUM_THREADS=1
 OUT=${OUT:-./device-out}; B=build-lane; mkdir -p "$OUT"
@@ -15,13 +16,19 @@ timeout 120 $B/tests/cuda_test_cuda_pscr > "$OUT/test.log" 2>&1; echo "cuda_test
 tail -3 "$OUT/test.log"
 run() { # run LABEL TUNE: the rows of bench_pscr_gpu into $OUT/LABEL.jsonl
   local a=(); [ "$2" != - ] && a=(--tune "$2")
-  timeout ${T_ROW:-150} $B/bench_pscr_gpu --backends cuda --problems poisson2d,poisson3d \
+  timeout ${T_ROW:-150} $B/bench_pscr_gpu --backends cuda --problems ${PROBLEMS:-poisson2d,poisson3d,helmholtz2d,helmholtz3d} \
     --min-n ${N2:-1023} --min-n3 ${N3:-127} --reps 9 --xfer-reps 1 "${a[@]}" > "$OUT/$1.jsonl" 2>> "$OUT/bench.log"
 }
 run lane -
 run tile pscr_lane=0
 timeout 60 $B/bench_fft_poisson_gpu nobig > "$OUT/fft.jsonl" 2>> "$OUT/bench.log"
 [ -n "${EXTRA:-}" ] && eval "$EXTRA"
+# the sanitizers over the small PSCR suite (lane engine, pivoting everywhere, tiles)
+for tool in memcheck racecheck; do
+  PSCR_TEST_SMALL=1 timeout ${T_SAN:-150} compute-sanitizer --tool $tool --error-exitcode 9 \
+    $B/tests/cuda_test_cuda_pscr > "$OUT/$tool.log" 2>&1
+  echo "compute-sanitizer $tool rc $? ($(grep -c 'ERROR SUMMARY: 0' "$OUT/$tool.log") clean summaries)"
+done
 python3 - "$OUT" <<'PY'
 import json, sys, os
 out = sys.argv[1]
