@@ -16,7 +16,7 @@ timeout 120 $B/tests/cuda_test_cuda_pscr > "$OUT/test.log" 2>&1; echo "cuda_test
 tail -3 "$OUT/test.log"
 run() { # run LABEL TUNE: the rows of bench_pscr_gpu into $OUT/LABEL.jsonl
   local a=(); [ "$2" != - ] && a=(--tune "$2")
-  timeout ${T_ROW:-150} $B/bench_pscr_gpu --backends cuda --problems ${PROBLEMS:-poisson2d,poisson3d,helmholtz2d,helmholtz3d} \
+  timeout ${T_ROW:-150} stdbuf -oL $B/bench_pscr_gpu --backends cuda --problems ${PROBLEMS:-poisson2d,poisson3d,helmholtz2d,helmholtz3d} \
     --min-n ${N2:-1023} --min-n3 ${N3:-127} --reps 9 --xfer-reps 1 "${a[@]}" > "$OUT/$1.jsonl" 2>> "$OUT/bench.log"
 }
 run lane -
