@@ -21,6 +21,9 @@ run() { # run LABEL TUNE: the rows of bench_pscr_gpu into $OUT/LABEL.jsonl
 }
 run lane -
 run tile pscr_lane=0
+# rows between checkpoints: registers (occupancy) against reductions and checkpoint traffic
+PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=8" PROBLEMS=poisson2d,poisson3d,helmholtz3d run lane_r8 -
+PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=4" PROBLEMS=poisson3d run lane_r4 -
 timeout 60 $B/bench_fft_poisson_gpu nobig > "$OUT/fft.jsonl" 2>> "$OUT/bench.log"
 [ -n "${EXTRA:-}" ] && eval "$EXTRA"
 # the sanitizers over the small PSCR suite (lane engine, pivoting everywhere, tiles)
@@ -42,17 +45,19 @@ def rows(f):
         if 'solve_ms' in j: r[(j.get('problem'), j.get('n'))] = j
     return r
 lane, tile = rows('lane.jsonl'), rows('tile.jsonl')
+r8, r4 = rows('lane_r8.jsonl'), rows('lane_r4.jsonl')
 fft = {}
 for line in open(os.path.join(out, 'fft.jsonl')) if os.path.exists(os.path.join(out, 'fft.jsonl')) else []:
     try: j = json.loads(line)
     except Exception: continue
     if 'median_ms' in j: fft[(j.get('dim'), j.get('n'))] = j['median_ms']
-print("| problem | n | lane ms | tile ms | speedup | lane residual | tile residual | cuFFT ms |")
-print("|---|---|---|---|---|---|---|---|")
+print("| problem | n | lane ms | lane R=8 ms | lane R=4 ms | tile ms | speedup | lane residual | tile residual | cuFFT ms |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for k in sorted(set(lane) | set(tile), key=lambda k: (k[0], k[1])):
     l, t = lane.get(k, {}), tile.get(k, {})
     d = 3 if '3d' in k[0] else 2
     f = fft.get((d, k[1]), '-')
     sp = t.get('solve_ms', 0) / l['solve_ms'] if l.get('solve_ms') and t.get('solve_ms') else 0
-    print(f"| {k[0]} | {k[1]} | {l.get('solve_ms','-')} | {t.get('solve_ms','-')} | {sp:.2f} | {l.get('rel_residual','-')} | {t.get('rel_residual','-')} | {f} |")
+    a8, a4 = r8.get(k, {}).get('solve_ms', '-'), r4.get(k, {}).get('solve_ms', '-')
+    print(f"| {k[0]} | {k[1]} | {l.get('solve_ms','-')} | {a8} | {a4} | {t.get('solve_ms','-')} | {sp:.2f} | {l.get('rel_residual','-')} | {t.get('rel_residual','-')} | {f} |")
 PY

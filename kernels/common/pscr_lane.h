@@ -175,7 +175,7 @@ DEVICE void pscr_lane_prow(long i, long n, const GLOBAL scalar *ad, const GLOBAL
 }
 
 /* Group g: vector p = g / nwin, the step's eigenpairs e = (g % nwin) W + lane
- * (< ne). ckp: 4 nch scalars per system (system p ne + e, nsys in all);
+ * (< ne). ckp: 4 ckn >= 4 nch scalars per system (system p ne + e, nsys in all);
  * qmax: the most outputs of a block in this step. check = 1 (AUTO without
  * the plan's proof of definiteness): the forward sweep also tests the CPU's
  * AUTO criterion for Thomas without pivoting, min_i GROWTH |d_i| -
@@ -189,7 +189,7 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
                            const GLOBAL long *gd, long blk, long eblk, long ne, long nwin,
                            const GLOBAL scalar *comp, const GLOBAL scalar *lambda,
                            const GLOBAL scalar *shift, int back, GLOBAL scalar *bnd, long bps,
-                           long qmax, GLOBAL scalar *ckp, long nsys, GLOBAL scalar *acc,
+                           long qmax, GLOBAL scalar *ckp, long ckn, long nsys, GLOBAL scalar *acc,
                            long nacc, long accq, GLOBAL int *flags) {
   LOCAL scalar sred[PSCR_LANE_QO * PSCR_LANE_R * PSCR_LANE_LD];
   LOCAL long sblk[PSCR_LANE_W];
@@ -216,6 +216,10 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
   snout[t] = back ? nrd : 2;
   long nch = (n + R - 1) / R;
   int piv = 0, bad = 0;
+  if (nch > ckn) { /* the host sized ckp for another PSCR_LANE_R */
+    if (t == 0) flags[TD_FLAG_CONFIG] = 1;
+    return;
+  }
 
   /* forward sweep (Thomas), checkpoints at the chunk starts */
   pscr_lane_state s;
@@ -263,34 +267,34 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
   scalar xn = S_ZERO, xn2 = S_ZERO; /* x_i+1, x_i+2 */
   for (long ch = nch - 1; ch >= 0; ch--) {
     long ib = ch * R;
-    scalar P[PSCR_LANE_R], Z[PSCR_LANE_R];
-    if (on && piv) { /* U and y of the chunk, then x */
-      scalar U1[PSCR_LANE_R], U2[PSCR_LANE_R];
+    scalar P[PSCR_LANE_R], Z[PSCR_LANE_R], O[PSCR_LANE_R];
+    if (on && piv) { /* rows of U and y divided by u0 (the same three arrays), then x */
       const GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
       pd = cp[0], pc = cp[nsys], pb = cp[2 * nsys];
 #pragma unroll
       for (int r = 0; r < PSCR_LANE_R; r++) {
         long i = ib + r;
-        P[r] = S_ONE, Z[r] = U1[r] = U2[r] = S_ZERO;
+        P[r] = Z[r] = O[r] = S_ZERO;
         if (i < n) {
           scalar f1 = i + 1 >= n ? S_ZERO
                       : r + 1 == PSCR_LANE_R ? cp[7 * nsys]
                                              : pscr_lane_rhs(&c, n, i + 1);
-          pscr_lane_prow(i, n, ad, ao, md, mo, sg, f1, &pd, &pc, &pb, &P[r], &U1[r], &U2[r], &Z[r],
-                         &bad);
+          scalar u0, u1, u2, y;
+          pscr_lane_prow(i, n, ad, ao, md, mo, sg, f1, &pd, &pc, &pb, &u0, &u1, &u2, &y, &bad);
+          scalar r0 = S_DIV(S_ONE, u0);
+          P[r] = S_MUL(u1, r0), O[r] = S_MUL(u2, r0), Z[r] = S_MUL(y, r0);
         }
       }
 #pragma unroll
       for (int r = PSCR_LANE_R - 1; r >= 0; r--) {
         long i = ib + r;
         if (i < n) {
-          scalar xv = S_DIV(S_FMS(S_FMS(Z[r], U1[r], xn), U2[r], xn2), P[r]);
+          scalar xv = S_FMS(S_FMS(Z[r], P[r], xn), O[r], xn2);
           xn2 = xn, xn = xv;
         }
         Z[r] = i < n ? xn : S_ZERO;
       }
-    } else {
-      scalar O[PSCR_LANE_R]; /* o_i for the back substitution */
+    } else { /* O: o_i for the back substitution */
       if (on) pscr_lane_load(ckp, ch, nsys, sys, n, ao, mo, sg, &s);
 #pragma unroll
       for (int r = 0; r < PSCR_LANE_R; r++) {

@@ -87,6 +87,7 @@ typedef double scalar;
 #define TD_FLAG_FALLBACK 3 /* g-Spike: a block it cannot solve, redo as one partition */
 #define TD_FLAG_MODIFIED 4 /* g-Spike: count of modified (singular) partitions */
 #define TD_FLAG_REFINE 5   /* g-Spike: a block kept unmodified, refine once */
+#define TD_FLAG_CONFIG 6   /* a kernel's compile-time sizes do not fit its buffers */
 #define TD_FLAG_WORDS 8    /* words the host clears and reads */
 
 #define TD_GID() ((long)GROUP_ID() * (long)LOCAL_SIZE() + (long)LOCAL_ID())

@@ -218,6 +218,7 @@ static pscr_status lane_task(gpu_device *g, const pscr_stage_args *a) {
                     GPU_PTR(dp(a->shift)),     GPU_INT(a->phase == PSCR_BACK),
                     GPU_PTR(dp(s->vbuf)),      GPU_LONG(s->vrows * a->len),
                     GPU_LONG(max_out(a)),      GPU_PTR(dp(s->ckp)),
+                    GPU_LONG(s->nch),
                     GPU_LONG(a->batch * ne),   GPU_PTR(dp(s->acc)),
                     GPU_LONG(s->nacc_max),     GPU_LONG(s->accq),
                     GPU_PTR(g->flags)};
@@ -364,7 +365,8 @@ static pscr_status finish(pscr_plan *p) {
   int fl[GPU_TD_FLAG_WORDS] = {0};
   pscr_status st = p->ctx->ops->gpu ? p->ctx->ops->gpu(p->ctx, &g) : PSCR_ERR_UNSUPPORTED;
   if (st == PSCR_OK) st = g.flags_read(&g, fl);
-  if (st == PSCR_OK && fl[1]) st = PSCR_ERR_SINGULAR; /* TD_FLAG_SINGULAR */
+  if (st == PSCR_OK && fl[1]) st = PSCR_ERR_SINGULAR;    /* TD_FLAG_SINGULAR */
+  if (st == PSCR_OK && fl[6]) st = PSCR_ERR_UNSUPPORTED; /* TD_FLAG_CONFIG */
   return st;
 }
 

@@ -32,7 +32,9 @@
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
 #define PSCR_GPU_LEVELS 16 /* record-merge levels of the fused multi-tile solves */
 #define PSCR_GPU_LANE_W 32 /* PSCR_LANE_W of kernels/common/pscr_lane.h */
-#define PSCR_GPU_LANE_R(dtype) ((dtype) == PSCR_F64 ? 16 : 8) /* its PSCR_LANE_R */
+/* PSCR_LANE_R of the lane kernels (rows between checkpoints): the kernels' default, or
+ * the -DPSCR_LANE_R=r of PSCR_KERNEL_DEFINES (gpu_td_params_defines) */
+size_t gpu_pscr_lane_rows(pscr_dtype dtype);
 
 /* Fields of a block in the guiding data (PB_* of kernels/common/pscr_stages.h). */
 enum { GB_S, GB_M, GB_ND, GB_D, GB_EIG, GB_COMP, GB_E0, GB_VS, GB_BS, GB_NT, GB_ACC0, GB_N };
@@ -57,6 +59,7 @@ typedef struct {
   void *sub[2]; /* A_last(i, i-1), M_last(i, i-1) at i (gpu_td_src's sub-diagonals) */
   void *probe;  /* pscr_probe's answer */
   void *exc, *ckp;
+  size_t nch; /* lane engine: checkpoints per system (ckp's capacity) */
   int lane_check; /* lane engine: test every system, pivot where it fails */
   int m_diag;   /* M_last diagonal: no M sub-/super-diagonal in the solves */
   size_t nacc_max, accq, vrows; /* vbuf: vrows rows per vector */

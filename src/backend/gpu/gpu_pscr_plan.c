@@ -344,6 +344,12 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
   return smin + bound > 64 * DBL_EPSILON * (fabs(smin) + amax / mlo) ? 1 : 2;
 }
 
+size_t gpu_pscr_lane_rows(pscr_dtype dtype) {
+  const char *d = getenv("PSCR_KERNEL_DEFINES"), *r = d ? strstr(d, "-DPSCR_LANE_R=") : NULL;
+  long v = r ? strtol(r + 14, NULL, 10) : 0;
+  return v > 0 && v <= 64 ? (size_t)v : dtype == PSCR_F64 ? 16 : 8;
+}
+
 /* exa, exm of the lane engine's excess form (pscr_lane.h): the row excess
  * of A_last and M_last with the signs of A_last's off-diagonal. */
 static pscr_status upload_excess(pscr_plan *p, const pscr_factor *f, void **out) {
@@ -401,7 +407,8 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   s->ex = pb->dtype == PSCR_C128 && !lane; /* the tiles' excess form: complex modules only */
   if (st == PSCR_OK && lane) {
     s->fused = 3;
-    st = alloc_bytes(p, 4 * ceil_div(n, PSCR_GPU_LANE_R(p->dtype)) * B * ne * e, &s->ckp);
+    s->nch = ceil_div(n, gpu_pscr_lane_rows(p->dtype));
+    st = alloc_bytes(p, 4 * s->nch * B * ne * e, &s->ckp);
     if (st == PSCR_OK) st = upload_excess(p, &pb->dim[p->ndim - 1], &s->exc);
   }
   if (st == PSCR_OK && !lane) st = choose_fused(p, &g, B * ne);

@@ -8,6 +8,7 @@
  * zero pivot -> SINGULAR. Every sub-array of the work buffer is aligned to
  * g->align (OpenCL sub-buffers need CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/gpu/gpu_td.h"
@@ -15,10 +16,14 @@
 void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
   int k = snprintf(buf, size, "-DPSCR_COMPLEX=%d", p->complex_ ? 1 : 0);
   if (p->tile_local > 0 && k > 0 && (size_t)k < size)
-    snprintf(buf + k, size - (size_t)k,
-             " -DTD_TILE_LOCAL=%d -DTD_TW=%d -DTD_GQ=%d -DTD_GW=%d -DTD_GP=%d -DTD_GS_LW=%d"
-             " -DTD_GS_RW=%d -DTD_GS_DW=%d",
-             p->tile_local, p->tw, p->gq, p->gw, p->gp, p->glw, p->grw, p->gdw);
+    k += snprintf(buf + k, size - (size_t)k,
+                  " -DTD_TILE_LOCAL=%d -DTD_TW=%d -DTD_GQ=%d -DTD_GW=%d -DTD_GP=%d -DTD_GS_LW=%d"
+                  " -DTD_GS_RW=%d -DTD_GS_DW=%d",
+                  p->tile_local, p->tw, p->gq, p->gw, p->gp, p->glw, p->grw, p->gdw);
+  /* developers' sweeps of the kernels' compile-time defaults (e.g. "-DPSCR_LANE_R=8"),
+   * without rebuilding the library: read once per module build */
+  const char *extra = getenv("PSCR_KERNEL_DEFINES");
+  if (extra && *extra && k > 0 && (size_t)k < size) snprintf(buf + k, size - (size_t)k, " %s", extra);
 }
 
 /* Defaults from the H100 sweeps of bench/RESULTS.md (q = 8 beat 16 and 32). */
