@@ -23,7 +23,7 @@ run lane -
 run tile pscr_lane=0
 # rows between checkpoints: registers (occupancy) against reductions and checkpoint traffic
 PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=8" PROBLEMS=poisson2d,poisson3d,helmholtz3d run lane_r8 -
-PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=4" PROBLEMS=poisson3d run lane_r4 -
+PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=4" PROBLEMS=poisson3d,helmholtz3d run lane_r4 -
 timeout 60 $B/bench_fft_poisson_gpu nobig > "$OUT/fft.jsonl" 2>> "$OUT/bench.log"
 [ -n "${EXTRA:-}" ] && eval "$EXTRA"
 # the sanitizers over the small PSCR suite (lane engine, pivoting everywhere, tiles)
