@@ -3,7 +3,9 @@
 # test, then CUDA solve times with the lane engine and with the tiles (pscr_lane=0) for 2D and
 # 3D Poisson, the cuFFT DST solver on the same grids, compute-sanitizer memcheck and racecheck
 # over the small PSCR suite. Logs under $OUT; table last.
-# Usage: OUT=$OUT bash tools/device_lane.sh   (N2 / N3: smallest 2D / 3D n, EXTRA: more steps)
+# Usage: OUT=$OUT PART=1 bash tools/device_lane.sh, then PART=2 on the same warm machine (each
+# part fits one 10-minute call): 1 = build, test, lane vs tiles vs cuFFT; 2 = the PSCR_LANE_R
+# sweep and the sanitizers. N2 / N3: smallest 2D / 3D n, EXTRA: more steps.
 export PATH=/usr/local/cuda/bin:$PATH OPENBLAS_NUM_THREADS=1
 OUT=${OUT:-./device-out}; B=build-lane; mkdir -p "$OUT"
 t0=$(date +%s)
@@ -12,26 +14,32 @@ t0=$(date +%s)
     cuda_test_cuda_pscr; } > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; echo BUILD FAILED; }
 echo "build $(( $(date +%s) - t0 )) s"
 export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
-timeout 120 $B/tests/cuda_test_cuda_pscr > "$OUT/test.log" 2>&1; echo "cuda_test_cuda_pscr rc $?"
-tail -3 "$OUT/test.log"
+PART=${PART:-1}
+if [ "$PART" = 1 ]; then
+  timeout 120 $B/tests/cuda_test_cuda_pscr > "$OUT/test.log" 2>&1; echo "cuda_test_cuda_pscr rc $?"
+  tail -3 "$OUT/test.log"
+fi
 run() { # run LABEL TUNE: the rows of bench_pscr_gpu into $OUT/LABEL.jsonl
   local a=(); [ "$2" != - ] && a=(--tune "$2")
   timeout ${T_ROW:-150} stdbuf -oL $B/bench_pscr_gpu --backends cuda --problems ${PROBLEMS:-poisson2d,poisson3d,helmholtz2d,helmholtz3d} \
     --min-n ${N2:-1023} --min-n3 ${N3:-127} --reps 9 --xfer-reps 1 "${a[@]}" > "$OUT/$1.jsonl" 2>> "$OUT/bench.log"
 }
-run lane -
-run tile pscr_lane=0
-# rows between checkpoints: registers (occupancy) against reductions and checkpoint traffic
-PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=8" PROBLEMS=poisson2d,poisson3d,helmholtz3d run lane_r8 -
-PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=4" PROBLEMS=poisson3d,helmholtz3d run lane_r4 -
-timeout 60 $B/bench_fft_poisson_gpu nobig > "$OUT/fft.jsonl" 2>> "$OUT/bench.log"
+if [ "$PART" = 1 ]; then
+  run lane -
+  run tile pscr_lane=0
+  timeout 60 $B/bench_fft_poisson_gpu nobig > "$OUT/fft.jsonl" 2>> "$OUT/bench.log"
+else
+  # rows between checkpoints: registers (occupancy) against reductions and checkpoint traffic
+  PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=8" PROBLEMS=poisson2d,poisson3d,helmholtz3d run lane_r8 -
+  PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=4" PROBLEMS=poisson3d,helmholtz3d run lane_r4 -
+  # the sanitizers over the small PSCR suite (lane engine, pivoting everywhere, tiles)
+  for tool in memcheck racecheck; do
+    PSCR_TEST_SMALL=1 timeout ${T_SAN:-150} compute-sanitizer --tool $tool --error-exitcode 9 \
+      $B/tests/cuda_test_cuda_pscr > "$OUT/$tool.log" 2>&1
+    echo "compute-sanitizer $tool rc $? ($(grep -c 'ERROR SUMMARY: 0' "$OUT/$tool.log") clean summaries)"
+  done
+fi
 [ -n "${EXTRA:-}" ] && eval "$EXTRA"
-# the sanitizers over the small PSCR suite (lane engine, pivoting everywhere, tiles)
-for tool in memcheck racecheck; do
-  PSCR_TEST_SMALL=1 timeout ${T_SAN:-150} compute-sanitizer --tool $tool --error-exitcode 9 \
-    $B/tests/cuda_test_cuda_pscr > "$OUT/$tool.log" 2>&1
-  echo "compute-sanitizer $tool rc $? ($(grep -c 'ERROR SUMMARY: 0' "$OUT/$tool.log") clean summaries)"
-done
 python3 - "$OUT" <<'PY'
 import json, sys, os
 out = sys.argv[1]
