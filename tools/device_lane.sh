@@ -40,12 +40,14 @@ else
   done
 fi
 [ -n "${EXTRA:-}" ] && eval "$EXTRA"
-python3 - "$OUT" <<'PY'
+mkdir -p $B/lane-rows && cp "$OUT"/*.jsonl $B/lane-rows/ 2> /dev/null # for the other part's table
+python3 - "$OUT" $B/lane-rows <<'PY'
 import json, sys, os
-out = sys.argv[1]
+out, kept = sys.argv[1], sys.argv[2]
 def rows(f):
     r = {}
     p = os.path.join(out, f)
+    if not os.path.exists(p): p = os.path.join(kept, f)
     if not os.path.exists(p): return r
     for line in open(p):
         try: j = json.loads(line)
@@ -55,7 +57,8 @@ def rows(f):
 lane, tile = rows('lane.jsonl'), rows('tile.jsonl')
 r8, r4 = rows('lane_r8.jsonl'), rows('lane_r4.jsonl')
 fft = {}
-for line in open(os.path.join(out, 'fft.jsonl')) if os.path.exists(os.path.join(out, 'fft.jsonl')) else []:
+fp = os.path.join(out if os.path.exists(os.path.join(out, 'fft.jsonl')) else kept, 'fft.jsonl')
+for line in open(fp) if os.path.exists(fp) else []:
     try: j = json.loads(line)
     except Exception: continue
     if 'median_ms' in j: fft[(j.get('dim'), j.get('n'))] = j['median_ms']
