@@ -145,32 +145,45 @@ DEVICE scalar pscr_lane_diag(const GLOBAL scalar *ad, const GLOBAL scalar *md, s
 }
 
 /* Partial pivoting (the elimination of LAPACK's gtsv) for a lane whose system
- * fails the test: the pending row i (diagonal *pd, super-diagonal *pc,
- * right-hand side *pb) eliminated against row i+1 (right-hand side f1);
- * out: row i of U (u0, u1, u2: columns i, i+1, i+2) and y_i, the pending
- * row i+1 in place. *bad on a zero pivot. Plain rows (no excess form): few
- * systems come here, and pivoting keeps them stable. */
-DEVICE void pscr_lane_prow(long i, long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
-                           const GLOBAL scalar *md, const GLOBAL scalar *mo, scalar sg, scalar f1,
-                           scalar *pd, scalar *pc, scalar *pb, scalar *u0, scalar *u1, scalar *u2,
-                           scalar *y, int *bad) {
-  scalar d0 = *pd, c0 = *pc, b0 = *pb;
-  if (i + 1 == n) {
-    *u0 = d0, *u1 = S_ZERO, *u2 = S_ZERO, *y = b0;
-    *bad |= S_ISZERO(d0);
+ * fails the test, in excess form as the Thomas sweep: the pending row i has
+ * super-diagonal *pc (o_i while no interchange reached it) and diagonal
+ * p = *pt + k_i *pc, its excess *pt carried instead of p; right-hand side *pb.
+ * Eliminated against row i+1 (sub-diagonal o_i, right-hand side f1):
+ *   no interchange (|p| >= |o_i|): m = o_i / p, row i of U = (p, pc, 0),
+ *     t' = s_i+1 + k_i o_i t / p,  pc' = o_i+1,  pb' = f1 - m pb;
+ *   interchange: m = p / o_i, row i of U = row i+1 of the matrix,
+ *     t' = -k_i t - m s_i+1,  pc' = -m o_i+1,  pb' = pb - m f1
+ * (the pending row's diagonal minus k_i+1 times its super-diagonal, expanded
+ * with d_i+1 = s_i+1 + k_i o_i + k_i+1 o_i+1: the small s never meets the
+ * large k o, which strongly indefinite Helmholtz rows need: plain rows
+ * measured 200x the tiles' residual there). out: row i of U (u0, u1, u2:
+ * columns i, i+1, i+2) and y_i, the pending row i+1 in place. *bad on a zero
+ * pivot. */
+DEVICE void pscr_lane_prow(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
+                           const GLOBAL scalar *exc, scalar sg, scalar f1, scalar *pt,
+                           scalar *pc, scalar *pb, scalar *u0, scalar *u1, scalar *u2, scalar *y,
+                           int *bad) {
+  scalar t = *pt, c0 = *pc, b0 = *pb;
+  if (i + 1 == n) { /* no super-diagonal: p = t */
+    *u0 = t, *u1 = S_ZERO, *u2 = S_ZERO, *y = b0;
+    *bad |= S_ISZERO(t);
     return;
   }
-  scalar a = S_FMA(ao[i], sg, mo[i]), d1 = pscr_lane_diag(ad, md, sg, i + 1);
-  scalar c1 = i + 2 < n ? S_FMA(ao[i + 1], sg, mo[i + 1]) : S_ZERO;
-  if (S_ABS1(d0) >= S_ABS1(a)) { /* no interchange */
-    *bad |= S_ISZERO(d0);
-    scalar m = S_DIV(a, d0);
-    *u0 = d0, *u1 = c0, *u2 = S_ZERO, *y = b0;
-    *pd = S_FMS(d1, m, c0), *pc = c1, *pb = S_FMS(f1, m, b0);
+  scalar ko, o = pscr_lane_off(i, n, ao, mo, sg, &ko);
+  double k = S_REAL_PART(ao[i]) < 0 ? -1.0 : 1.0;
+  scalar p = S_ADD(t, S_SCALE(k, c0));
+  scalar ko1, o1 = pscr_lane_off(i + 1, n, ao, mo, sg, &ko1);
+  scalar s1 = S_FMA(exc[i + 1], sg, exc[n + i + 1]);
+  if (S_ABS1(p) >= S_ABS1(o)) { /* no interchange */
+    *bad |= S_ISZERO(p);
+    scalar r = S_DIV(S_ONE, p);
+    *u0 = p, *u1 = c0, *u2 = S_ZERO, *y = b0;
+    *pt = S_FMA(s1, ko, S_MUL(t, r)), *pc = o1, *pb = S_FMS(f1, S_MUL(o, r), b0);
   } else { /* rows i and i+1 interchanged */
-    scalar m = S_DIV(d0, a);
-    *u0 = a, *u1 = d1, *u2 = c1, *y = f1;
-    *pd = S_FMS(c0, m, d1), *pc = S_NEG(S_MUL(m, c1)), *pb = S_FMS(b0, m, f1);
+    scalar m = S_DIV(p, o);
+    *u0 = o, *u1 = S_ADD(S_ADD(s1, ko), ko1), *u2 = o1, *y = f1;
+    *pt = S_NEG(S_FMA(S_SCALE(k, t), m, s1));
+    *pc = S_NEG(S_MUL(m, o1)), *pb = S_FMS(b0, m, f1);
   }
 }
 
@@ -241,11 +254,11 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
    * chunk keeps the right-hand side of its first row, which the backward
    * sweep cannot read again: the sums may have overwritten the rows D of
    * the next chunk (back substitution) */
-  scalar pd = S_ZERO, pc = S_ZERO, pb = S_ZERO;
+  scalar pd = S_ZERO, pc = S_ZERO, pb = S_ZERO; /* pd: the pending row's excess t */
   if (on && check && (check == 2 || !(mg > 0 && S_ISFINITE(s.rp)))) { /* again, pivoting */
     scalar u0, u1, u2, y;
     piv = 1;
-    pd = pscr_lane_diag(ad, md, sg, 0);
+    pd = S_FMA(exc[0], sg, exc[n]);
     pc = n > 1 ? S_FMA(ao[0], sg, mo[0]) : S_ZERO;
     pb = pscr_lane_rhs(&c, n, 0);
     for (long ch = 0; ch < nch; ch++) {
@@ -255,7 +268,7 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
       for (long i = ch * R; i < i1; i++) {
         scalar f1 = i + 1 < n ? pscr_lane_rhs(&c, n, i + 1) : S_ZERO;
         if (i + 1 == i1 && i1 < n) cp[7 * nsys] = f1;
-        pscr_lane_prow(i, n, ad, ao, md, mo, sg, f1, &pd, &pc, &pb, &u0, &u1, &u2, &y, &bad);
+        pscr_lane_prow(i, n, ao, mo, exc, sg, f1, &pd, &pc, &pb, &u0, &u1, &u2, &y, &bad);
       }
     }
     if (bad) flags[TD_FLAG_SINGULAR] = 1;
@@ -280,7 +293,7 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
                       : r + 1 == PSCR_LANE_R ? cp[7 * nsys]
                                              : pscr_lane_rhs(&c, n, i + 1);
           scalar u0, u1, u2, y;
-          pscr_lane_prow(i, n, ad, ao, md, mo, sg, f1, &pd, &pc, &pb, &u0, &u1, &u2, &y, &bad);
+          pscr_lane_prow(i, n, ao, mo, exc, sg, f1, &pd, &pc, &pb, &u0, &u1, &u2, &y, &bad);
           scalar r0 = S_DIV(S_ONE, u0);
           P[r] = S_MUL(u1, r0), O[r] = S_MUL(u2, r0), Z[r] = S_MUL(y, r0);
         }
