@@ -38,6 +38,7 @@
 #define PSCR_PSCR_LANE_H
 
 #include "common/pscr_stages.h"
+#include "common/td_tile.h" /* td_max */
 
 #define PSCR_LANE_W 32 /* lanes of a work-group (eigenpairs of one launch group) */
 #ifndef PSCR_LANE_R
@@ -144,46 +145,73 @@ DEVICE scalar pscr_lane_diag(const GLOBAL scalar *ad, const GLOBAL scalar *md, s
   return S_FMA(ad[i], sg, md[i]);
 }
 
-/* Partial pivoting (the elimination of LAPACK's gtsv) for a lane whose system
- * fails the test, in excess form as the Thomas sweep: the pending row i has
- * super-diagonal *pc (o_i while no interchange reached it) and diagonal
- * p = *pt + k_i *pc, its excess *pt carried instead of p; right-hand side *pb.
- * Eliminated against row i+1 (sub-diagonal o_i, right-hand side f1):
- *   no interchange (|p| >= |o_i|): m = o_i / p, row i of U = (p, pc, 0),
- *     t' = s_i+1 + k_i o_i t / p,  pc' = o_i+1,  pb' = f1 - m pb;
- *   interchange: m = p / o_i, row i of U = row i+1 of the matrix,
- *     t' = -k_i t - m s_i+1,  pc' = -m o_i+1,  pb' = pb - m f1
- * (the pending row's diagonal minus k_i+1 times its super-diagonal, expanded
- * with d_i+1 = s_i+1 + k_i o_i + k_i+1 o_i+1: the small s never meets the
- * large k o, which strongly indefinite Helmholtz rows need: plain rows
- * measured 200x the tiles' residual there). out: row i of U (u0, u1, u2:
- * columns i, i+1, i+2) and y_i, the pending row i+1 in place. *bad on a zero
- * pivot. */
-DEVICE void pscr_lane_prow(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
-                           const GLOBAL scalar *exc, scalar sg, scalar f1, scalar *pt,
-                           scalar *pc, scalar *pb, scalar *u0, scalar *u1, scalar *u2, scalar *y,
-                           int *bad) {
-  scalar t = *pt, c0 = *pc, b0 = *pb;
-  if (i + 1 == n) { /* no super-diagonal: p = t */
-    *u0 = t, *u1 = S_ZERO, *u2 = S_ZERO, *y = b0;
-    *bad |= S_ISZERO(t);
-    return;
+#define PSCR_LANE_KAPPA 0.6180339887498949 /* (sqrt(5) - 1) / 2 of seed 001's pivot test */
+
+/* Symmetric diagonal pivoting (1x1 / 2x2, the asymmetric Bunch-Kaufman test
+ * of seed 001 as the tiles' pscr_factor_ex, without spikes) for a lane whose
+ * system fails the Thomas test. In excess form: the current row i has
+ * modified diagonal p = t + E_i (E_i = k_i o_i, t its excess) and modified
+ * right-hand side fm.
+ *   1x1: u_i = o_i / p, y_i = fm / p, then t' = s_i+1 + E_i t / p,
+ *        fm' = f_i+1 - o_i y_i;
+ *   2x2 (rows i, i+1; d_i+1 = s_i+1 + E_i + E_i+1):
+ *        delta = p (s_i+1 + E_i+1) + E_i t   (= p d_i+1 - o_i^2, no cancellation),
+ *        y_i = (d_i+1 fm - o_i f_i+1) / delta, y_i+1 = (p f_i+1 - o_i fm) / delta,
+ *        u_i = -o_i o_i+1 / delta (row i couples to x_i+2), u_i+1 = p o_i+1 / delta,
+ *        then t'' = s_i+2 + E_i+1 (p s_i+1 + E_i t) / delta, fm'' = f_i+2 - o_i+1 y_i+1;
+ * back substitution x_i = y_i - u_i x_i+1 (x_i+2 for the first row of a 2x2).
+ * Row interchanges (LAPACK gtsv's partial pivoting) break the symmetry that
+ * keeps s apart from E: on 2D Helmholtz 64 x 2047 at omega = 20 pi they
+ * measured a residual 170x this one's. */
+DEVICE scalar pscr_lane_exc(const GLOBAL scalar *exc, long n, scalar sg, long i) {
+  return S_FMA(exc[i], sg, exc[n + i]);
+}
+
+/* 2 where rows i, i+1 take a 2x2 pivot, else 1. */
+DEVICE int pscr_lane_two(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
+                         const GLOBAL scalar *exc, scalar sg, scalar t) {
+  if (i + 1 >= n) return 1;
+  scalar e0, o0 = pscr_lane_off(i, n, ao, mo, sg, &e0);
+  scalar e1, o1 = pscr_lane_off(i + 1, n, ao, mo, sg, &e1);
+  scalar d1 = S_ADD(S_ADD(pscr_lane_exc(exc, n, sg, i + 1), e0), e1);
+  double a = S_ABS1(o0), sigma = td_max(td_max(a, S_ABS1(d1)), S_ABS1(o1));
+  return S_ABS1(S_ADD(t, e0)) * sigma < PSCR_LANE_KAPPA * a * a ? 2 : 1;
+}
+
+/* A 1x1 pivot at row i (f1: the right-hand side of row i+1). */
+DEVICE void pscr_lane_d1(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
+                         const GLOBAL scalar *exc, scalar sg, scalar f1, scalar *t, scalar *fm,
+                         scalar *u, scalar *y, int *bad) {
+  scalar e0, o0 = pscr_lane_off(i, n, ao, mo, sg, &e0), p = S_ADD(*t, e0);
+  *bad |= S_ISZERO(p);
+  scalar r = S_DIV(S_ONE, p);
+  *u = S_MUL(o0, r), *y = S_MUL(*fm, r);
+  if (i + 1 < n) {
+    *t = S_FMA(pscr_lane_exc(exc, n, sg, i + 1), e0, S_MUL(*t, r));
+    *fm = S_FMS(f1, o0, *y);
   }
-  scalar ko, o = pscr_lane_off(i, n, ao, mo, sg, &ko);
-  double k = S_REAL_PART(ao[i]) < 0 ? -1.0 : 1.0;
-  scalar p = S_ADD(t, S_SCALE(k, c0));
-  scalar ko1, o1 = pscr_lane_off(i + 1, n, ao, mo, sg, &ko1);
-  scalar s1 = S_FMA(exc[i + 1], sg, exc[n + i + 1]);
-  if (S_ABS1(p) >= S_ABS1(o)) { /* no interchange */
-    *bad |= S_ISZERO(p);
-    scalar r = S_DIV(S_ONE, p);
-    *u0 = p, *u1 = c0, *u2 = S_ZERO, *y = b0;
-    *pt = S_FMA(s1, ko, S_MUL(t, r)), *pc = o1, *pb = S_FMS(f1, S_MUL(o, r), b0);
-  } else { /* rows i and i+1 interchanged */
-    scalar m = S_DIV(p, o);
-    *u0 = o, *u1 = S_ADD(S_ADD(s1, ko), ko1), *u2 = o1, *y = f1;
-    *pt = S_NEG(S_FMA(S_SCALE(k, t), m, s1));
-    *pc = S_NEG(S_MUL(m, o1)), *pb = S_FMS(b0, m, f1);
+}
+
+/* A 2x2 pivot at rows i, i+1 (f1, f2: right-hand sides of rows i+1, i+2);
+ * next = 0 leaves t, fm (the caller stops at row i+1). */
+DEVICE void pscr_lane_d2(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
+                         const GLOBAL scalar *exc, scalar sg, scalar f1, scalar f2, int next,
+                         scalar *t, scalar *fm, scalar *u0, scalar *y0, scalar *u1, scalar *y1,
+                         int *bad) {
+  scalar e0, o0 = pscr_lane_off(i, n, ao, mo, sg, &e0);
+  scalar e1, o1 = pscr_lane_off(i + 1, n, ao, mo, sg, &e1);
+  scalar s1 = pscr_lane_exc(exc, n, sg, i + 1), p = S_ADD(*t, e0);
+  scalar q = S_FMA(S_MUL(p, s1), e0, *t); /* p s_i+1 + E_i t */
+  scalar delta = S_FMA(q, p, e1);         /* p (s_i+1 + E_i+1) + E_i t */
+  *bad |= S_ISZERO(delta);
+  scalar r = S_DIV(S_ONE, delta), d1 = S_ADD(S_ADD(s1, e0), e1);
+  *y0 = S_MUL(S_FMS(S_MUL(d1, *fm), o0, f1), r);
+  *y1 = S_MUL(S_FMS(S_MUL(p, f1), o0, *fm), r);
+  *u0 = S_NEG(S_MUL(S_MUL(o0, o1), r));
+  *u1 = S_MUL(S_MUL(p, o1), r);
+  if (next && i + 2 < n) {
+    *t = S_FMA(pscr_lane_exc(exc, n, sg, i + 2), e1, S_MUL(q, r));
+    *fm = S_FMS(f2, o1, *y1);
   }
 }
 
@@ -194,7 +222,7 @@ DEVICE void pscr_lane_prow(long i, long n, const GLOBAL scalar *ao, const GLOBAL
  * AUTO criterion for Thomas without pivoting, min_i GROWTH |d_i| -
  * |l_i| |o_i-1| > 0 (|L||U| <= (1 + 2 GROWTH) |A|, so a backward error of a
  * few eps |A|: Higham, Thm 9.3); a lane whose system fails it solves it
- * again with partial pivoting (pscr_lane_prow), checkpoints and all;
+ * again with diagonal pivoting (pscr_lane_d1 / d2), checkpoints and all;
  * check = 2 (tests): every system takes the pivoting. */
 KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
                            const GLOBAL scalar *md, const GLOBAL scalar *mo, int check,
@@ -250,26 +278,35 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
       pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
     }
   }
-  /* the pivoting's pending row, checkpointed in slots 0-2; slot 3 of a
-   * chunk keeps the right-hand side of its first row, which the backward
-   * sweep cannot read again: the sums may have overwritten the rows D of
-   * the next chunk (back substitution) */
-  scalar pd = S_ZERO, pc = S_ZERO, pb = S_ZERO; /* pd: the pending row's excess t */
+  /* diagonal pivoting (pscr_lane_d1 / d2): checkpoint slots t, fm, a flag (1:
+   * the chunk starts on the second row of a 2x2 begun on its row before,
+   * t and fm then being that row's), and the right-hand side of the chunk's
+   * first row, which the backward sweep cannot read again: the sums may have
+   * overwritten the rows D of the next chunk (back substitution) */
+  scalar pt = S_ZERO, pf = S_ZERO;
   if (on && check && (check == 2 || !(mg > 0 && S_ISFINITE(s.rp)))) { /* again, pivoting */
-    scalar u0, u1, u2, y;
+    scalar u0, y0, u1, y1;
     piv = 1;
-    pd = S_FMA(exc[0], sg, exc[n]);
-    pc = n > 1 ? S_FMA(ao[0], sg, mo[0]) : S_ZERO;
-    pb = pscr_lane_rhs(&c, n, 0);
-    for (long ch = 0; ch < nch; ch++) {
-      GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
-      cp[0] = pd, cp[nsys] = pc, cp[2 * nsys] = pb;
-      long i1 = (ch + 1) * R < n ? (ch + 1) * R : n;
-      for (long i = ch * R; i < i1; i++) {
-        scalar f1 = i + 1 < n ? pscr_lane_rhs(&c, n, i + 1) : S_ZERO;
-        if (i + 1 == i1 && i1 < n) cp[7 * nsys] = f1;
-        pscr_lane_prow(i, n, ao, mo, exc, sg, f1, &pd, &pc, &pb, &u0, &u1, &u2, &y, &bad);
+    pt = pscr_lane_exc(exc, n, sg, 0), pf = pscr_lane_rhs(&c, n, 0);
+    for (long i = 0; i < n;) {
+      GLOBAL scalar *cp = ckp + 4 * (i / R) * nsys + sys;
+      if (i % R == 0) cp[0] = pt, cp[nsys] = pf, cp[2 * nsys] = S_ZERO;
+      int two = pscr_lane_two(i, n, ao, mo, exc, sg, pt);
+      scalar f1 = i + 1 < n ? pscr_lane_rhs(&c, n, i + 1) : S_ZERO, f2 = S_ZERO;
+      if ((i + 1) % R == 0 && i + 1 < n) ckp[(4 * ((i + 1) / R) + 3) * nsys + sys] = f1;
+      if (two == 1) {
+        pscr_lane_d1(i, n, ao, mo, exc, sg, f1, &pt, &pf, &u0, &y0, &bad);
+        i += 1;
+        continue;
       }
+      if (i + 2 < n) f2 = pscr_lane_rhs(&c, n, i + 2);
+      if ((i + 2) % R == 0 && i + 2 < n) ckp[(4 * ((i + 2) / R) + 3) * nsys + sys] = f2;
+      if ((i + 1) % R == 0) { /* the next chunk starts inside this 2x2 */
+        GLOBAL scalar *cn = ckp + 4 * ((i + 1) / R) * nsys + sys;
+        cn[0] = pt, cn[nsys] = pf, cn[2 * nsys] = S_ONE;
+      }
+      pscr_lane_d2(i, n, ao, mo, exc, sg, f1, f2, 1, &pt, &pf, &u0, &y0, &u1, &y1, &bad);
+      i += 2;
     }
     if (bad) flags[TD_FLAG_SINGULAR] = 1;
   } else if (on && (!S_ISFINITE(s.rp) || !S_ISFINITE(s.zp))) {
@@ -281,28 +318,47 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
   for (long ch = nch - 1; ch >= 0; ch--) {
     long ib = ch * R;
     scalar P[PSCR_LANE_R], Z[PSCR_LANE_R], O[PSCR_LANE_R];
-    if (on && piv) { /* rows of U and y divided by u0 (the same three arrays), then x */
+    if (on && piv) { /* u, y of the chunk's rows (O unused), then x */
       const GLOBAL scalar *cp = ckp + 4 * ch * nsys + sys;
-      pd = cp[0], pc = cp[nsys], pb = cp[2 * nsys];
+      scalar fnext = ch + 1 < nch ? cp[7 * nsys] : S_ZERO; /* row ib + R */
+      scalar du, dy;
+      int mid = S_REAL_PART(cp[2 * nsys]) != 0.0, skip = 0;
+      long nxt = ib;
+      pt = cp[0], pf = cp[nsys];
+#pragma unroll
+      for (int r = 0; r < PSCR_LANE_R; r++) P[r] = Z[r] = O[r] = S_ZERO;
+      if (mid) { /* finish the 2x2 begun on row ib - 1: row ib, then the state of ib + 1 */
+        scalar f2 = ib + 1 < n ? pscr_lane_rhs(&c, n, ib + 1) : S_ZERO;
+        pscr_lane_d2(ib - 1, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, ib), f2, 1, &pt, &pf, &du,
+                     &dy, &P[0], &Z[0], &bad);
+        nxt = ib + 1;
+      }
 #pragma unroll
       for (int r = 0; r < PSCR_LANE_R; r++) {
         long i = ib + r;
-        P[r] = Z[r] = O[r] = S_ZERO;
-        if (i < n) {
-          scalar f1 = i + 1 >= n ? S_ZERO
-                      : r + 1 == PSCR_LANE_R ? cp[7 * nsys]
-                                             : pscr_lane_rhs(&c, n, i + 1);
-          scalar u0, u1, u2, y;
-          pscr_lane_prow(i, n, ao, mo, exc, sg, f1, &pd, &pc, &pb, &u0, &u1, &u2, &y, &bad);
-          scalar r0 = S_DIV(S_ONE, u0);
-          P[r] = S_MUL(u1, r0), O[r] = S_MUL(u2, r0), Z[r] = S_MUL(y, r0);
+        if (i >= n || i != nxt) continue;
+        int two = pscr_lane_two(i, n, ao, mo, exc, sg, pt);
+        scalar f1 = i + 1 >= n ? S_ZERO : r + 1 == PSCR_LANE_R ? fnext : pscr_lane_rhs(&c, n, i + 1);
+        if (two == 1) {
+          pscr_lane_d1(i, n, ao, mo, exc, sg, f1, &pt, &pf, &P[r], &Z[r], &bad);
+          nxt = i + 1;
+        } else if (r + 1 < PSCR_LANE_R) {
+          scalar f2 = i + 2 >= n ? S_ZERO : r + 2 == PSCR_LANE_R ? fnext : pscr_lane_rhs(&c, n, i + 2);
+          pscr_lane_d2(i, n, ao, mo, exc, sg, f1, f2, 1, &pt, &pf, &P[r], &Z[r], &P[r + 1], &Z[r + 1],
+                       &bad);
+          skip |= 1 << r;
+          nxt = i + 2;
+        } else { /* the 2x2 runs into the next chunk: its first row only */
+          pscr_lane_d2(i, n, ao, mo, exc, sg, f1, S_ZERO, 0, &pt, &pf, &P[r], &Z[r], &du, &dy, &bad);
+          skip |= 1 << r;
+          nxt = i + 2;
         }
       }
 #pragma unroll
       for (int r = PSCR_LANE_R - 1; r >= 0; r--) {
         long i = ib + r;
         if (i < n) {
-          scalar xv = S_FMS(S_FMS(Z[r], P[r], xn), O[r], xn2);
+          scalar xv = S_FMS(Z[r], P[r], (skip >> r) & 1 ? xn2 : xn);
           xn2 = xn, xn = xv;
         }
         Z[r] = i < n ? xn : S_ZERO;

@@ -200,12 +200,12 @@ static void gc_small_suite(gc_env *E) {
 }
 
 /* The innermost engines of the fused path on problems that need pivoting
- * (random indefinite factors, Helmholtz at omega = 20 on coarse meshes: row
- * interchanges at the lane engine's chunk ends): the lane engine with
- * partial pivoting in every tested system (pscr_lane = 2), and the tiles
- * (pscr_lane = 0); then the default again. */
+ * (random indefinite factors, Helmholtz at omega = 20 and 60 on coarse
+ * meshes: 2x2 pivots across the lane engine's chunk ends): the lane engine
+ * with diagonal pivoting in every tested system (pscr_lane = 2), and the
+ * tiles (pscr_lane = 0); then the default again. */
 static void gc_engine_suite(gc_env *E) {
-  static const size_t s2[2] = {33, 40}, s3[3] = {9, 9, 9}, l2[2] = {5, 300};
+  static const size_t s2[2] = {33, 40}, s3[3] = {9, 9, 9}, l2[2] = {5, 300}, w2[2] = {40, 300};
   for (int mode = 2; mode >= 0; mode -= 2) {
     PT_CHECK_STATUS(gc_tune(E, "pscr_lane", mode), PSCR_OK);
     E->omega = 20;
@@ -216,6 +216,8 @@ static void gc_engine_suite(gc_env *E) {
       gc_case(E, dt, 2, l2, kind, 3, PSCR_TD_AUTO, 0);
       gc_case(E, dt, 3, s3, kind, 3, PSCR_TD_AUTO, 0);
     }
+    E->omega = 60; /* kh ~ 1.5: most rows indefinite, 2x2 pivots across the lanes' chunk ends */
+    gc_case(E, PSCR_C128, 2, w2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
     E->omega = 0;
   }
   PT_CHECK_STATUS(gc_tune(E, "pscr_lane", 1), PSCR_OK);
