@@ -24,7 +24,7 @@
  * test then sends the system to the pivoting, or SINGULAR is raised).
  * AUTO without the plan's proof of definiteness (complex Helmholtz,
  * indefinite real) tests every system and solves those that fail with
- * partial pivoting in their lane (pscr_lane_task's check).
+ * diagonal pivoting in their lane (pscr_lane_task's check).
  *
  * Nothing of a system is stored per row: the forward sweep keeps its state at
  * every PSCR_LANE_R-th row (checkpoints, 4 scalars), and the backward sweep

@@ -16,7 +16,7 @@
  * tile) where a row is not dominant. The lane engine (fused = 3,
  * kernels/common/pscr_lane.h) is the default fused path: one work-item per
  * system, work-groups of PSCR_GPU_LANE_W consecutive eigenpairs of a step,
- * Thomas with a per-system test and partial pivoting where it fails; the
+ * Thomas with a per-system test and diagonal pivoting where it fails; the
  * tiles remain for tuning pscr_lane = 0. The other algorithms
  * (SPIKE_DIAG_PIVOT, PCR_THOMAS, ...) take the unfused stages through gpu_td_solve. */
 #ifndef PSCR_BACKEND_GPU_PSCR_H

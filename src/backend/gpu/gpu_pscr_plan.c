@@ -313,7 +313,7 @@ static pscr_status warm_up(pscr_plan *p, size_t sys) {
 
 /* Which innermost engine: 0 the tiles, 1 the lane engine (kernels/common/
  * pscr_lane.h) with Thomas throughout, 2 the lane engine with the per-system
- * test and partial pivoting where it fails. 1: CR_PCR_THOMAS (no pivoting
+ * test and diagonal pivoting where it fails. 1: CR_PCR_THOMAS (no pivoting
  * asked for), and AUTO on real data where every
  * innermost matrix A_last + s M_last, s = c + lambda (+ lambda of level 0 in
  * 3D), is provably positive definite, so that Thomas is backward stable (1):
@@ -322,7 +322,7 @@ static pscr_status warm_up(pscr_plan *p, size_t sys) {
  * Poisson's factors pass (s_min >= lambda_min(A_0, M_0) > 0). Other AUTO
  * problems (complex Helmholtz, indefinite real) take it with the test (2):
  * every system is tested in its forward sweep, and those that fail are
- * solved with partial pivoting in their lane. */
+ * solved with diagonal pivoting in their lane. */
 static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_device *g) {
   if (!g->tune.pscr_lane) return 0;
   if (p->innermost == PSCR_TD_CR_PCR_THOMAS) return 1;

@@ -70,7 +70,7 @@ typedef struct {
   int pscr_w;    /* work-items of a fused PSCR tile of one system, at most */
   int pscr_tw;   /* work-items per tile of the fused PSCR multi-tile passes */
   int pscr_lane; /* PSCR innermost systems: 1 the lane engine (pscr_lane.h), 0 the tiles,
-                  * 2 the lane engine with partial pivoting in every tested system (tests) */
+                  * 2 the lane engine with diagonal pivoting in every tested system (tests) */
 } gpu_td_tuning;
 void gpu_td_tuning_default(gpu_td_tuning *t);
 /* Sets one parameter by its field name; INVALID_ARGUMENT for an unknown name
