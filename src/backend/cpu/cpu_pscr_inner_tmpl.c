@@ -5,8 +5,8 @@
  * fly (in excess form), right-hand sides formed inside the forward sweep and
  * the sums inside the backward sweep. AUTO keeps a system on Thomas only when
  * the sweep proves its backward stability (bounded growth: dominant or
- * positive definite rows); otherwise it is solved again with partial
- * pivoting (LAPACK gtsv's algorithm). */
+ * positive definite rows); otherwise it is solved again with symmetric
+ * diagonal pivoting in excess form (forward_dpiv). */
 #include <float.h>
 #include <string.h>
 
@@ -203,69 +203,87 @@ static PSCR_ALWAYS_INLINE void FN(backward)(const FN(tri) * m, const T *sg, cons
   }
 }
 
-/* Partial pivoting of V interleaved systems: LAPACK xgtsv's elimination with
- * the row interchange chosen per lane by selects (|d| < |l|: swap rows i,
- * i+1). P = 1/pivots, U, U2 = the super-diagonals of U, Z = modified rhs;
- * lo, hi: min / max |pivot| (complex: |pivot|^2). */
-static inline void FN(forward_piv)(const FN(tri) * m, const FN(chunk) * c, T *restrict P,
-                                   T *restrict U, T *restrict U2, T *restrict Z, R *lo, R *hi) {
+#define KAPPA 0.6180339887498949 /* (sqrt(5) - 1) / 2: seed 001's 2x2 pivot test */
+
+/* Symmetric diagonal pivoting (1x1 / 2x2, seed 001's asymmetric
+ * Bunch-Kaufman test) of V interleaved systems in excess form, the GPU lane
+ * engine's fallback (kernels/common/pscr_lane.h, pscr_lane_d1 / d2: the
+ * formulas are there): with E_i = k_i o_i, row i's modified diagonal is
+ * p = t_i + E_i, t_i = s_i + tq (tq from the pivot before), its modified
+ * right-hand side f_i + g. Row interchanges (LAPACK's partial pivoting, this
+ * fallback before) mix the row excess s into the edge weights E: on 2D
+ * Helmholtz 64 x 2047 at omega = 20 pi they left a residual 100x this one's.
+ * Row-synchronous per lane: a 2x2 begun at row i is completed at row i+1.
+ * Out: P = u_i (coupling), Z = y_i, U = 1 on the first row of a 2x2 (its
+ * u couples to x_i+2); lo, hi: min / max |pivot|_1 (lo 0: a zero pivot). */
+static inline void FN(forward_dpiv)(const FN(tri) * m, const FN(chunk) * c, T *restrict P,
+                                    T *restrict U, T *restrict Z, R *lo, R *hi) {
   size_t n = m->n;
   const T *sg = c->sg;
-  T di[V], ui[V], bi[V], rhs[V];
+  T tq[V], g[V], tp[V], fp[V], rhs[V];
+  int pend[V];
   R lov[V], hiv[V];
-  FN(rhs_row)(c, n, 0, rhs);
-  T ao0 = n > 1 ? m->ao[0] : 0, mo0 = n > 1 ? m->mo[0] : 0;
-  for (int v = 0; v < V; v++) {
-    di[v] = m->ad[0] + SMUL(sg[v], m->md[0]), ui[v] = ao0 + SMUL(sg[v], mo0), bi[v] = rhs[v];
-    lov[v] = INFINITY, hiv[v] = 0;
-  }
-  for (size_t i = 0; i + 1 < n; i++) {
-    FN(rhs_row)(c, n, i + 1, rhs);
-    T adn = m->ad[i + 1], mdn = m->md[i + 1], aol = m->ao[i], mol = m->mo[i], aon = 0, mon = 0;
-    if (i + 2 < n) aon = m->ao[i + 1], mon = m->mo[i + 1];
-#pragma omp simd
+  for (int v = 0; v < V; v++)
+    tq[v] = g[v] = tp[v] = fp[v] = 0, pend[v] = 0, lov[v] = INFINITY, hiv[v] = 0;
+  for (size_t i = 0; i < n; i++) {
+    FN(rhs_row)(c, n, i, rhs);
+    T xa = m->exa[i], xm = m->exm[i], ao0 = 0, mo0 = 0, aop = 0, mop = 0, xa1 = 0, xm1 = 0;
+    T ao1 = 0, mo1 = 0;
+    R k0 = 1, kp = 1, k1 = 1;
+    if (i + 1 < n) {
+      ao0 = m->ao[i], mo0 = m->mo[i], k0 = creal(ao0) < 0 ? -1 : 1;
+      xa1 = m->exa[i + 1], xm1 = m->exm[i + 1];
+    }
+    if (i + 2 < n) ao1 = m->ao[i + 1], mo1 = m->mo[i + 1], k1 = creal(ao1) < 0 ? -1 : 1;
+    if (i > 0) aop = m->ao[i - 1], mop = m->mo[i - 1], kp = creal(aop) < 0 ? -1 : 1;
     for (int v = 0; v < V; v++) {
-      T l = aol + SMUL(sg[v], mol), dn = adn + SMUL(sg[v], mdn), un = aon + SMUL(sg[v], mon);
-      int sw = SNORM1(di[v]) < SNORM1(l);
-      T piv = sw ? l : di[v], oth = sw ? di[v] : l, rp;
-      R den;
-      RCP_DEN(piv, rp, den);
-      lov[v] = den < lov[v] ? den : lov[v];
-      hiv[v] = den > hiv[v] ? den : hiv[v];
-      T f = SMUL(oth, rp);
-      P[i * V + v] = rp;
-      U[i * V + v] = sw ? dn : ui[v];
-      U2[i * V + v] = sw ? un : 0;
-      Z[i * V + v] = sw ? rhs[v] : bi[v];
-      T d2 = sw ? ui[v] - SMUL(f, dn) : dn - SMUL(f, ui[v]);
-      T u2 = sw ? -SMUL(f, un) : un;
-      T b2 = sw ? bi[v] - SMUL(f, rhs[v]) : rhs[v] - SMUL(f, bi[v]);
-      di[v] = d2, ui[v] = u2, bi[v] = b2;
+      T si = xa + SMUL(sg[v], xm), o0 = ao0 + SMUL(sg[v], mo0), e0 = k0 * o0;
+      T fm = rhs[v] + g[v];
+      if (pend[v]) { /* the 2x2 of rows i-1, i */
+        T op = aop + SMUL(sg[v], mop), ep = kp * op, p = tp[v] + ep;
+        T q = SMUL(p, si) + SMUL(ep, tp[v]), delta = q + SMUL(p, e0), r;
+        R den = SNORM1(delta);
+        lov[v] = den < lov[v] ? den : lov[v], hiv[v] = den > hiv[v] ? den : hiv[v];
+        r = 1 / delta;
+        T d1 = si + ep + e0;
+        P[(i - 1) * V + v] = -SMUL(SMUL(op, o0), r);
+        Z[(i - 1) * V + v] = SMUL(SMUL(d1, fp[v]) - SMUL(op, rhs[v]), r);
+        U[(i - 1) * V + v] = 1;
+        T y1 = SMUL(SMUL(p, rhs[v]) - SMUL(op, fp[v]), r);
+        P[i * V + v] = SMUL(SMUL(p, o0), r), Z[i * V + v] = y1, U[i * V + v] = 0;
+        tq[v] = SMUL(e0, SMUL(q, r)), g[v] = -SMUL(o0, y1), pend[v] = 0;
+        continue;
+      }
+      T t = si + tq[v], p = t + e0;
+      int two = 0;
+      if (i + 1 < n) {
+        T o1 = ao1 + SMUL(sg[v], mo1), d1 = xa1 + SMUL(sg[v], xm1) + e0 + k1 * o1;
+        R a = SNORM1(o0), sigma = fmax(fmax(a, SNORM1(d1)), SNORM1(o1));
+        two = SNORM1(p) * sigma < KAPPA * a * a;
+      }
+      if (two) { /* completed at row i+1; its right-hand side enters unmodified */
+        tp[v] = t, fp[v] = fm, g[v] = 0, pend[v] = 1;
+        continue;
+      }
+      R den = SNORM1(p);
+      lov[v] = den < lov[v] ? den : lov[v], hiv[v] = den > hiv[v] ? den : hiv[v];
+      T r = 1 / p, y = SMUL(fm, r);
+      P[i * V + v] = SMUL(o0, r), Z[i * V + v] = y, U[i * V + v] = 0;
+      tq[v] = SMUL(e0, SMUL(t, r)), g[v] = -SMUL(o0, y);
     }
   }
-  for (int v = 0; v < V; v++) {
-    T rp;
-    R den;
-    RCP_DEN(di[v], rp, den);
-    lov[v] = den < lov[v] ? den : lov[v];
-    hiv[v] = den > hiv[v] ? den : hiv[v];
-    P[(n - 1) * V + v] = rp, U[(n - 1) * V + v] = 0, U2[(n - 1) * V + v] = 0;
-    Z[(n - 1) * V + v] = bi[v];
-    lo[v] = lov[v], hi[v] = hiv[v];
-  }
+  for (int v = 0; v < V; v++) lo[v] = lov[v], hi[v] = hiv[v];
 }
 
-static inline void FN(backward_piv)(size_t n, const T *restrict P, const T *restrict U,
-                                    const T *restrict U2, T *restrict Z, size_t nout, const T *wo,
-                                    T *restrict acc, T *const *outp, const int store) {
+static inline void FN(backward_dpiv)(size_t n, const T *restrict P, const T *restrict U,
+                                     T *restrict Z, size_t nout, const T *wo, T *restrict acc,
+                                     T *const *outp, const int store) {
   T x1[V], x2[V];
   for (int v = 0; v < V; v++) x1[v] = x2[v] = 0;
   for (size_t i = n; i-- > 0;) {
     T x[V];
-#pragma omp simd
     for (int v = 0; v < V; v++) {
-      x[v] =
-          SMUL(Z[i * V + v] - SMUL(U[i * V + v], x1[v]) - SMUL(U2[i * V + v], x2[v]), P[i * V + v]);
+      x[v] = Z[i * V + v] - SMUL(P[i * V + v], creal(U[i * V + v]) != 0 ? x2[v] : x1[v]);
       x2[v] = x1[v], x1[v] = x[v];
     }
     FN(emit)(n, i, x, nout, wo, acc, outp, Z, store);
@@ -341,11 +359,11 @@ static pscr_status FN(one)(const FN(tri) * m, const FN(chunk) * c, int v, pscr_t
 }
 
 /* The row excess of A_last, M_last (2 n) in a thread's scratch: after
- * run_task's P, Z, U, U2 (4 V n), gen (7 n), boundary terms (2 V n), zeros (n). */
-static T *FN(ws_excess)(T *ws, size_t n) { return ws + (6 * V + 8) * n; }
+ * run_task's P, Z, U (3 V n), gen (7 n), boundary terms (2 V n), zeros (n). */
+static T *FN(ws_excess)(T *ws, size_t n) { return ws + (5 * V + 8) * n; }
 
 size_t FN(cpu_pscr_inner_scratch)(size_t n_last, size_t max_nd) {
-  return (6 * V + 10) * n_last + (2 * max_nd + 8) * V;
+  return (5 * V + 10) * n_last + (2 * max_nd + 8) * V;
 }
 
 #if PSCR_Z
@@ -358,11 +376,11 @@ size_t FN(cpu_pscr_inner_scratch)(size_t n_last, size_t max_nd) {
 /* The chunk's V systems (nv real ones, the others padding with zero weights)
  * and their sums into acc (or the packed lanes' outp), formed in the backward
  * sweep. AUTO: Thomas where its growth is bounded (forward), else the whole
- * chunk by partial pivoting. After a chunk whose lanes all failed, the next chunks
+ * chunk by diagonal pivoting (forward_dpiv). After a chunk whose lanes all failed, the next chunks
  * (nearby shifts: eigenvalues are sorted) go to pivoting directly; *hint
  * counts them down to the next try of Thomas. */
 PSCR_CLONES static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk) * ch, int nv,
-                                   pscr_td_algorithm alg, T *P, T *Z, T *U, T *U2, T *gen,
+                                   pscr_td_algorithm alg, T *P, T *Z, T *U, T *gen,
                                    size_t nout, const T *wo, T *acc, T *const *outp, int *hint) {
   size_t n = m->n;
   R mg[V], lo[V], hi[V];
@@ -388,7 +406,7 @@ PSCR_CLONES static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk
     *hint = none ? 3 : 0;
   }
   if (alg == PSCR_TD_AUTO) {
-    FN(forward_piv)(m, ch, P, U, U2, Z, lo, hi);
+    FN(forward_dpiv)(m, ch, P, U, Z, lo, hi);
     all = 1;
     for (int v = 0; v < nv; v++) {
       if (!(lo[v] > 0)) return PSCR_ERR_SINGULAR; /* an exact zero pivot after pivoting */
@@ -396,10 +414,10 @@ PSCR_CLONES static pscr_status FN(solve_chunk)(const FN(tri) * m, const FN(chunk
       all = all && ok[v];
     }
     if (all) {
-      FN(backward_piv)(n, P, U, U2, Z, nout, wo, acc, outp, 0);
+      FN(backward_dpiv)(n, P, U, Z, nout, wo, acc, outp, 0);
       return PSCR_OK;
     }
-    FN(backward_piv)(n, P, U, U2, Z, nout, wo, acc, outp, 1);
+    FN(backward_dpiv)(n, P, U, Z, nout, wo, acc, outp, 1);
   }
   for (int v = 0; v < nv; v++) { /* the rest one by one: other algorithms, extreme ranges */
     if (ok[v]) continue;
@@ -458,7 +476,7 @@ static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T 
   const T *x = (const T *)a->x + p * a->x_stride;
   T c = ((const T *)a->shift)[p];
   T *acc = (T *)a->acc + (p * (a->group->t1 - a->group->t0) + (t - a->group->t0)) * a->acc_item;
-  T *P = ws, *Z = P + V * n, *U = Z + V * n, *U2 = U + V * n, *gen = U2 + V * n;
+  T *P = ws, *Z = P + V * n, *U = Z + V * n, *gen = U + V * n;
   T *gb = gen + 7 * n, *zero = gb + 2 * V * n, *exa = FN(ws_excess)(ws, n); /* = zero + n */
   int hint = 0;
   T *wr = exa + 2 * n, *wo = wr + st->max_nd * V, *w0 = wo + nom * V, *wm = w0 + V, *sg = wm + V;
@@ -478,7 +496,7 @@ static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T 
       int nv = tk->l1 - l < V ? (int)(tk->l1 - l) : V;
       for (int v = 0; v < V; v++) FN(lane)(a, b, v < nv ? l + v : l, v, v < nv, c, &ch, wo);
       pscr_status s =
-          FN(solve_chunk)(&m, &ch, nv, a->alg, P, Z, U, U2, gen, nout, wo, acc, NULL, &hint);
+          FN(solve_chunk)(&m, &ch, nv, a->alg, P, Z, U, gen, nout, wo, acc, NULL, &hint);
       if (s != PSCR_OK) return s;
     }
     return PSCR_OK;
@@ -510,8 +528,7 @@ static pscr_status FN(run_task)(const pscr_stage_args *a, size_t p, size_t t, T 
     for (size_t q = back ? b->nd : 2; q < (back ? nd : 2); q++) wo[q * V + v] = 0;
   }
   /* lanes with fewer outputs add 0 to unused rows of their block's sums */
-  return FN(solve_chunk)(&m, &ch, nv, a->alg, P, Z, U, U2, gen, back ? nd : 2, wo, NULL, outp,
-                         &hint);
+  return FN(solve_chunk)(&m, &ch, nv, a->alg, P, Z, U, gen, back ? nd : 2, wo, NULL, outp, &hint);
 }
 
 static pscr_status FN(inner_stage)(const pscr_stage_args *a) {
