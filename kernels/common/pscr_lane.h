@@ -44,6 +44,9 @@
 #ifndef PSCR_LANE_R
 #define PSCR_LANE_R (PSCR_COMPLEX ? 8 : 16) /* rows between checkpoints (registers) */
 #endif
+#if PSCR_LANE_R < 2
+#error "PSCR_LANE_R >= 2: a 2x2 pivot finishing a chunk reads the row after it"
+#endif
 #define PSCR_LANE_RD 4 /* rows of D whose weights sit in registers */
 #define PSCR_LANE_QO 4 /* outputs reduced together */
 #define PSCR_LANE_LD (PSCR_LANE_W + 1)
