@@ -252,7 +252,8 @@ pscr_status FN(eigen_pencil)(size_t m, const T *ad, const T *ao, const T *md, co
     B.mnorm = FN(norm_inf)(B.n, B.md, q - p > 1 ? B.mo : NULL);
     double lmax = 0;
     for (size_t i = p; i < q; i++) lmax = lmax > S_ABS(lam[i]) ? lmax : S_ABS(lam[i]);
-    B.delta = EIGEN_CLUSTER * lmax, B.lmax = lmax;
+    /* small blocks: every pair reorthogonalized (O(m^3), a few ms in all) */
+    B.delta = B.n <= EIGEN_FULL ? INFINITY : EIGEN_CLUSTER * lmax, B.lmax = lmax;
     FN(vec_job) J = {&B, p, nrows, lam + p, start, rank + p, rows, lambda, comp};
     st = FN(unreduced_vectors)(&J);
     if (st != PSCR_OK) goto cleanup;
