@@ -53,14 +53,21 @@
 
 #define PSCR_LANE_S 4 /* rows between rescalings of the continuants */
 
-/* The Thomas state after row i: P_i, T_i (both times the same power of 2),
- * z_i, 1 / p_i, o_i and k_i o_i. */
+/* The Thomas state after row i: P_i, T_i (both times the same power of 2,
+ * and formed from the rows times sc), z_i, 1 / p_i, o_i and k_i o_i; sc, a
+ * power of 2 near 1 / |row 0|, keeps the pivots in P near 1 whatever the
+ * scale of the data (entries of 1e100 would overflow P within PSCR_LANE_S
+ * rows). */
 typedef struct {
   scalar pp, tp, zp, rp, op, kop;
+  double sc;
 } pscr_lane_state;
 
-/* The state before row 0. */
-DEVICE void pscr_lane_start(pscr_lane_state *s) {
+/* The state before row 0 of A_last + sg M_last (sc from row 0). */
+DEVICE void pscr_lane_start(pscr_lane_state *s, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
+                            const GLOBAL scalar *md, const GLOBAL scalar *mo, scalar sg, long n) {
+  double m = S_ABS1(S_FMA(ad[0], sg, md[0])) + (n > 1 ? S_ABS1(S_FMA(ao[0], sg, mo[0])) : 0.0);
+  s->sc = m > 0 && isfinite(m) ? ldexp(1.0, -ilogb(m)) : 1.0;
   s->pp = S_ONE;
   s->tp = s->zp = s->rp = s->op = s->kop = S_ZERO;
 }
@@ -89,9 +96,10 @@ DEVICE void pscr_lane_row(long i, long n, const GLOBAL scalar *ao, const GLOBAL 
     }
   }
   scalar l = S_MUL(s->op, s->rp);
-  scalar t = S_FMA(S_MUL(S_FMA(exc[i], sg, exc[n + i]), s->pp), s->kop, s->tp);
-  scalar p = S_FMA(t, ko, s->pp);
-  s->rp = S_DIV(s->pp, p);
+  scalar si = S_SCALE(s->sc, S_FMA(exc[i], sg, exc[n + i]));
+  scalar t = S_FMA(S_MUL(si, s->pp), S_SCALE(s->sc, s->kop), s->tp);
+  scalar p = S_FMA(t, S_SCALE(s->sc, ko), s->pp);
+  s->rp = S_SCALE(s->sc, S_DIV(s->pp, p)); /* P_i-1 / P_i = sc / p_i */
   s->zp = S_FMS(f, l, s->zp);
   s->pp = p, s->tp = t, s->op = o, s->kop = ko;
 }
@@ -267,7 +275,7 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
 
   /* forward sweep (Thomas), checkpoints at the chunk starts */
   pscr_lane_state s;
-  pscr_lane_start(&s);
+  pscr_lane_start(&s, ad, ao, md, mo, sg, n);
   double mg = 1.0;
   for (long ch = 0; ch < nch && on; ch++) {
     pscr_lane_save(ckp, ch, nsys, sys, &s);

@@ -17,6 +17,7 @@ typedef struct {
   double worst[2]; /* per dtype: the largest relative difference to the CPU */
   double c_add;    /* added to c (long 1D directions: well-conditioned inner systems) */
   double omega;    /* wave number of the Helmholtz factors (0: 4) */
+  double scale;    /* every factor entry times this (0: 1) */
   int cases;
 } gc_env;
 
@@ -42,6 +43,13 @@ static void gc_case(gc_env *E, pscr_dtype t, int ndim, const size_t *n, int kind
   size_t total = 1;
   for (int d = 0; d < ndim; d++) pt_fac_make(&E->r, t, kind, n[d], omega, &f[d]), total *= n[d];
   double complex c = pt_choose_c(&E->r, t, ndim, f, kind, omega) + E->c_add;
+  for (int d = 0; d < ndim && E->scale != 0; d++) /* A and M alike: the eigenvalues stay */
+    for (size_t i = 0; i < n[d]; i++) {
+      void *arr[4] = {f[d].ad, f[d].ao, f[d].md, f[d].mo};
+      for (int k = 0; k < 4; k++)
+        if (arr[k] && (i + 1 < n[d] || k % 2 == 0))
+          pt_set(t, arr[k], i, E->scale * pt_get(t, arr[k], i));
+    }
   pscr_problem pb = {.ndim = ndim, .dtype = t, .c_re = creal(c), .c_im = cimag(c)};
   for (int d = 0; d < ndim; d++) pb.dim[d] = pt_fac_view(&f[d]);
   size_t bytes = total * pt_size(t);
@@ -219,6 +227,11 @@ static void gc_engine_suite(gc_env *E) {
     E->omega = 60; /* kh ~ 1.5: most rows indefinite, 2x2 pivots across the lanes' chunk ends */
     gc_case(E, PSCR_C128, 2, w2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
     E->omega = 0;
+    /* entries of 1e100 (pivots far beyond the range of unscaled continuants) */
+    E->scale = 1e100;
+    gc_case(E, PSCR_F64, 2, l2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+    gc_case(E, PSCR_C128, 2, l2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
+    E->scale = 0;
   }
   PT_CHECK_STATUS(gc_tune(E, "pscr_lane", 1), PSCR_OK);
 }
