@@ -19,9 +19,11 @@
  *   T_i = s_i P_i-1 + k_i-1 o_i-1 T_i-1,  P_i = T_i + k_i o_i P_i-1,
  *   1 / p_i = P_i-1 / P_i  (off the chain),
  * the same two same-signed terms as t_i and p_i (no new cancellation), P and
- * T rescaled together by a power of 2 every PSCR_LANE_S rows (exact; pivots
- * beyond 1e75 or below 1e-75 in magnitude overflow P within those rows: the
- * test then sends the system to the pivoting, or SINGULAR is raised).
+ * T rescaled together by a power of 2 every PSCR_LANE_S rows (exact), the
+ * rows taken times a power of 2 near 1 / |row 0| (pscr_lane_start): only
+ * pivots more than 1e75 times larger or smaller than row 0 overflow P
+ * within those rows (the test then sends the system to the pivoting, or
+ * SINGULAR is raised).
  * AUTO without the plan's proof of definiteness (complex Helmholtz,
  * indefinite real) tests every system and solves those that fail with
  * diagonal pivoting in their lane (pscr_lane_task's check).
