@@ -206,6 +206,7 @@ static pscr_status lane_task(gpu_device *g, const pscr_stage_args *a) {
   const pscr_plan *p = a->plan;
   int d = p->ndim - 1;
   size_t ne = a->step->neig, nwin = (ne + PSCR_GPU_LANE_W - 1) / PSCR_GPU_LANE_W;
+  if (a->group->b0 != 0 || a->group->b1 != a->step->nblocks) return PSCR_ERR_UNSUPPORTED;
   gpu_arg args[] = {GPU_LONG(a->len),         GPU_PTR(dp(p->fac[d][0])),
                     GPU_PTR(dp(p->fac[d][1])), GPU_PTR(dp(p->fac[d][2])),
                     GPU_PTR(dp(p->fac[d][3])), GPU_INT(s->lane_check),

@@ -419,9 +419,9 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   if (st == PSCR_OK) st = alloc_bytes(p, B * s->vrows * n * e, &s->vbuf);
   const pscr_factor *f = &pb->dim[p->ndim - 1];
   s->m_diag = f->m_off == NULL;
-  if (st == PSCR_OK)
+  if (st == PSCR_OK && !lane) /* the tiles' and the unfused solves' sub-diagonals */
     st = s->ex ? upload_sub_excess(p, f, &s->sub[0]) : upload_sub(p, f->a_off, n, &s->sub[0]);
-  if (st == PSCR_OK) st = upload_sub(p, f->m_off, n, &s->sub[1]);
+  if (st == PSCR_OK && !lane) st = upload_sub(p, f->m_off, n, &s->sub[1]);
   if (st == PSCR_OK && !s->fused) st = warm_up(p, B * ne);
   return st;
 }
