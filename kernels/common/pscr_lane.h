@@ -40,7 +40,7 @@
 #define PSCR_PSCR_LANE_H
 
 #include "common/pscr_stages.h"
-#include "common/td_tile.h" /* td_max */
+#include "common/td_tile.h" /* td_max, TD_KAPPA */
 
 #define PSCR_LANE_W 32 /* lanes of a work-group (eigenpairs of one launch group) */
 #ifndef PSCR_LANE_R
@@ -158,8 +158,6 @@ DEVICE scalar pscr_lane_diag(const GLOBAL scalar *ad, const GLOBAL scalar *md, s
   return S_FMA(ad[i], sg, md[i]);
 }
 
-#define PSCR_LANE_KAPPA 0.6180339887498949 /* (sqrt(5) - 1) / 2 of seed 001's pivot test */
-
 /* Symmetric diagonal pivoting (1x1 / 2x2, the asymmetric Bunch-Kaufman test
  * of seed 001 as the tiles' pscr_factor_ex, without spikes) for a lane whose
  * system fails the Thomas test. In excess form: the current row i has
@@ -188,7 +186,7 @@ DEVICE int pscr_lane_two(long i, long n, const GLOBAL scalar *ao, const GLOBAL s
   scalar e1, o1 = pscr_lane_off(i + 1, n, ao, mo, sg, &e1);
   scalar d1 = S_ADD(S_ADD(pscr_lane_exc(exc, n, sg, i + 1), e0), e1);
   double a = S_ABS1(o0), sigma = td_max(td_max(a, S_ABS1(d1)), S_ABS1(o1));
-  return S_ABS1(S_ADD(t, e0)) * sigma < PSCR_LANE_KAPPA * a * a ? 2 : 1;
+  return S_ABS1(S_ADD(t, e0)) * sigma < TD_KAPPA * a * a ? 2 : 1;
 }
 
 /* A 1x1 pivot at row i (f1: the right-hand side of row i+1). */

@@ -45,7 +45,7 @@
 #define TD_NODE_VB 5
 
 /* (sqrt(5) - 1) / 2: the Bunch-Kaufman constant of seed 001. */
-#define TD_KAPPA 0.6180339887498949
+#define TD_KAPPA 0.61803398874989484820
 
 DEVICE double td_max(double a, double b) { return a > b ? a : b; }
 

@@ -11,7 +11,6 @@
 #include "tridiag/td.h"
 
 #define JOB FN(spike_job)
-#define KAPPA 0.61803398874989484820 /* (sqrt(5) - 1) / 2 */
 
 static inline R max2(R a, R b) { return a > b ? a : b; }
 
@@ -71,7 +70,7 @@ static pscr_status dp_kernel(JOB *job, void *scratch) {
     R sigma = max2(max2(S_ABS(a2), S_ABS(a3)), max2(S_ABS(b2), max2(S_ABS(c1), S_ABS(c2))));
     scale = max2(scale, sigma);
     /* 1x1 if |b1| sigma1 >= kappa |a2 c1|, written so that it cannot overflow (|c1| <= sigma1) */
-    if (sigma == 0 || S_ABS(bh) >= KAPPA * S_ABS(a2) * (S_ABS(c1) / sigma)) {
+    if (sigma == 0 || S_ABS(bh) >= TD_KAPPA * S_ABS(a2) * (S_ABS(c1) / sigma)) {
       if (!pivot_ok(bh, scale, rel, &pmin)) return PSCR_ERR_SINGULAR;
       T inv = 1 / bh;
       y[k] = fy * inv;

@@ -44,6 +44,10 @@ typedef struct {
  * a line further. */
 #define TD_SKEW(T) ((4096 + 64) / sizeof(T))
 
+/* (sqrt(5) - 1) / 2: seed 001's asymmetric Bunch-Kaufman test for a 2x2 pivot
+ * (TD_KAPPA of kernels/common/td_tile.h on the devices) */
+#define TD_KAPPA 0.61803398874989484820
+
 /* Scratch of `bytes` for one solve: ctl->work when it is large enough, else
  * the pool (grown when short), else a fresh block; NULL when out of memory.
  * Give it back with td_scratch_free. Blocks are 64-byte aligned. */

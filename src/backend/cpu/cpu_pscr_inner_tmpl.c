@@ -203,8 +203,6 @@ static PSCR_ALWAYS_INLINE void FN(backward)(const FN(tri) * m, const T *sg, cons
   }
 }
 
-#define KAPPA 0.6180339887498949 /* (sqrt(5) - 1) / 2: seed 001's 2x2 pivot test */
-
 /* Symmetric diagonal pivoting (1x1 / 2x2, seed 001's asymmetric
  * Bunch-Kaufman test) of V interleaved systems in excess form, the GPU lane
  * engine's fallback (kernels/common/pscr_lane.h, pscr_lane_d1 / d2: the
@@ -259,7 +257,7 @@ static inline void FN(forward_dpiv)(const FN(tri) * m, const FN(chunk) * c, T *r
       if (i + 1 < n) {
         T o1 = ao1 + SMUL(sg[v], mo1), d1 = xa1 + SMUL(sg[v], xm1) + e0 + k1 * o1;
         R a = SNORM1(o0), sigma = fmax(fmax(a, SNORM1(d1)), SNORM1(o1));
-        two = SNORM1(p) * sigma < KAPPA * a * a;
+        two = SNORM1(p) * sigma < TD_KAPPA * a * a;
       }
       if (two) { /* completed at row i+1; its right-hand side enters unmodified */
         tp[v] = t, fp[v] = fm, g[v] = 0, pend[v] = 1;
