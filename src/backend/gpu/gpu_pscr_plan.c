@@ -175,14 +175,27 @@ static size_t tile_need(const gpu_pscr *s, int w, int lq, size_t rows) {
  * (eigen_row_excess, with the signs k of A_last's off-diagonal, as the CPU
  * backend's Thomas sweep) and the row signs g (g_0 = 1, g_i+1 = -k_i g_i) that
  * give every edge the sign k = -1; 4 n scalars (C128). */
+/* The row excess of A_last and M_last (2 n scalars of dtype t into x, with
+ * the signs of A_last's off-diagonal; zero: n zeros for a diagonal M). */
+static void row_excess(pscr_dtype t, const pscr_factor *f, const void *zero, void *x) {
+  size_t n = f->n;
+  const void *mo = f->m_off ? f->m_off : zero;
+  if (t == PSCR_F64) {
+    eigen_row_excess_d(n, f->a_diag, f->a_off, f->a_off, x);
+    eigen_row_excess_d(n, f->m_diag, mo, f->a_off, (double *)x + n);
+  } else {
+    eigen_row_excess_z(n, f->a_diag, f->a_off, f->a_off, x);
+    eigen_row_excess_z(n, f->m_diag, mo, f->a_off, (double complex *)x + n);
+  }
+}
+
 static pscr_status upload_sub_excess(pscr_plan *p, const pscr_factor *f, void **out) {
   size_t n = f->n;
   double complex *h = calloc(5 * n + 1, sizeof *h), *x = h + n;
   if (h == NULL) return PSCR_ERR_OUT_OF_MEMORY;
-  const double complex *ao = f->a_off, *mo = f->m_off ? f->m_off : h + 4 * n; /* zeros */
+  const double complex *ao = f->a_off;
   if (n > 1) memcpy(h + 1, ao, (n - 1) * sizeof *h);
-  eigen_row_excess_z(n, f->a_diag, ao, ao, x);
-  eigen_row_excess_z(n, f->m_diag, mo, ao, x + n);
+  row_excess(PSCR_C128, f, h + 4 * n, x);
   x[2 * n] = 1;
   for (size_t i = 0; i + 1 < n; i++) /* g_i+1 = -k_i g_i */
     x[2 * n + i + 1] = creal(ao[i]) < 0 ? x[2 * n + i] : -x[2 * n + i];
@@ -354,16 +367,9 @@ size_t gpu_pscr_lane_rows(pscr_dtype dtype) {
  * of A_last and M_last with the signs of A_last's off-diagonal. */
 static pscr_status upload_excess(pscr_plan *p, const pscr_factor *f, void **out) {
   size_t n = f->n, e = pscr_dtype_size(p->dtype);
-  char *h = calloc(3 * n + 1, e), *zero = h + 2 * n * e;
+  char *h = calloc(3 * n + 1, e);
   if (h == NULL) return PSCR_ERR_OUT_OF_MEMORY;
-  const void *mo = f->m_off ? f->m_off : zero;
-  if (p->dtype == PSCR_F64) {
-    eigen_row_excess_d(n, f->a_diag, f->a_off, f->a_off, (double *)h);
-    eigen_row_excess_d(n, f->m_diag, mo, f->a_off, (double *)h + n);
-  } else {
-    eigen_row_excess_z(n, f->a_diag, f->a_off, f->a_off, (double complex *)h);
-    eigen_row_excess_z(n, f->m_diag, mo, f->a_off, (double complex *)h + n);
-  }
+  row_excess(p->dtype, f, h + 2 * n * e, h);
   pscr_status st = upload(p, h, 2 * n * e, out);
   free(h);
   return st;
@@ -403,7 +409,6 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     if (s->steps[nlev - 1][i].nacc > s->nacc_max) s->nacc_max = s->steps[nlev - 1][i].nacc;
   }
   s->vrows = 2 * nb;
-  st = alloc_bytes(p, 4 * e, &s->probe);
   s->ex = pb->dtype == PSCR_C128 && !lane; /* the tiles' excess form: complex modules only */
   if (st == PSCR_OK && lane) {
     s->fused = 3;
@@ -411,6 +416,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     st = alloc_bytes(p, 4 * s->nch * B * ne * e, &s->ckp);
     if (st == PSCR_OK) st = upload_excess(p, &pb->dim[p->ndim - 1], &s->exc);
   }
+  if (st == PSCR_OK && !lane) st = alloc_bytes(p, 4 * e, &s->probe); /* choose_fused's */
   if (st == PSCR_OK && !lane) st = choose_fused(p, &g, B * ne);
   if (!s->fused) s->ex = 0; /* the unfused solves take the plain rows */
   if (st == PSCR_OK && !s->fused) st = alloc_bytes(p, B * ne * e, &s->rshift);
