@@ -86,10 +86,9 @@ DEVICE scalar pscr_lane_off(long i, long n, const GLOBAL scalar *ao, const GLOBA
   return o;
 }
 
-/* One row of the forward sweep (the recurrence above); exc = exa (n), exm (n). */
-DEVICE void pscr_lane_row(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
-                          const GLOBAL scalar *exc, scalar sg, scalar f, pscr_lane_state *s) {
-  scalar ko, o = pscr_lane_off(i, n, ao, mo, sg, &ko);
+/* One row of the forward sweep (the recurrence above) from its fetched values
+ * (pscr_lane_fetch): o = o_i, ko = k_i o_i, x = exa_i + sg exm_i, f = f_i. */
+DEVICE void pscr_lane_step(long i, scalar o, scalar ko, scalar x, scalar f, pscr_lane_state *s) {
   if (i % PSCR_LANE_S == 0) { /* P and T times 2^-e, |P| in [1, 2) */
     double m = S_ABS1(s->pp);
     if (m > 0 && isfinite(m)) {
@@ -98,7 +97,7 @@ DEVICE void pscr_lane_row(long i, long n, const GLOBAL scalar *ao, const GLOBAL 
     }
   }
   scalar l = S_MUL(s->op, s->rp);
-  scalar si = S_SCALE(s->sc, S_FMA(exc[i], sg, exc[n + i]));
+  scalar si = S_SCALE(s->sc, x);
   scalar t = S_FMA(S_MUL(si, s->pp), S_SCALE(s->sc, s->kop), s->tp);
   scalar p = S_FMA(t, S_SCALE(s->sc, ko), s->pp);
   s->rp = S_SCALE(s->sc, S_DIV(s->pp, p)); /* P_i-1 / P_i = sc / p_i */
@@ -142,6 +141,28 @@ DEVICE scalar pscr_lane_rhs(const pscr_lane_src *c, long n, long i) {
   if (c->has_s) f = S_FMS(f, c->ws, c->gs[i]);
   if (c->has_e) f = S_FMS(f, c->we, c->gs[n + i]);
   return f;
+}
+
+/* The rows ib .. ib + R - 1 of a chunk as pscr_lane_step takes them (zeros
+ * past n or off a lane), every load issued before the chain uses any: a
+ * chunk then waits for memory once, not once a row (a 2D step has a few
+ * warps an SM, whose rows would each wait a full memory latency). ks: bit r
+ * set where k_i = -1 (K = -O there). */
+DEVICE void pscr_lane_fetch(long ib, long n, int on, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
+                            const GLOBAL scalar *exc, scalar sg, const pscr_lane_src *c,
+                            scalar *O, int *ks, scalar *X, scalar *F) {
+  int k = 0;
+#pragma unroll
+  for (int r = 0; r < PSCR_LANE_R; r++) {
+    long i = ib + r;
+    int ok = on && i < n;
+    scalar ko, o = ok ? pscr_lane_off(i, n, ao, mo, sg, &ko) : S_ZERO;
+    O[r] = o;
+    k |= ok && i + 1 < n && S_REAL_PART(ao[i]) < 0 ? 1 << r : 0;
+    X[r] = ok ? S_FMA(exc[i], sg, exc[n + i]) : S_ZERO;
+    F[r] = ok ? pscr_lane_rhs(c, n, i) : S_ZERO;
+  }
+  *ks = k;
 }
 
 /* Weight of output k: w[k] of v_first / v_last (reduce) or w[2 + k] of row D_k (back). */
@@ -278,15 +299,26 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
   pscr_lane_start(&s, ad, ao, md, mo, sg, n);
   double mg = 1.0;
   for (long ch = 0; ch < nch && on; ch++) {
+    long ib = ch * R;
+    scalar O[PSCR_LANE_R], X[PSCR_LANE_R], F[PSCR_LANE_R];
+    int ks;
     pscr_lane_save(ckp, ch, nsys, sys, &s);
-    long i1 = (ch + 1) * R < n ? (ch + 1) * R : n;
-    for (long i = ch * R; i < i1; i++) {
-      if (check) {
-        double dd = PSCR_LANE_GROWTH * S_ABS1(pscr_lane_diag(ad, md, sg, i)) -
-                    S_ABS1(S_MUL(s.op, s.rp)) * S_ABS1(s.op);
+    pscr_lane_fetch(ib, n, on, ao, mo, exc, sg, &c, O, &ks, X, F);
+    if (check) { /* the growth test: the chunk's diagonals fetched with the rest */
+      scalar D[PSCR_LANE_R];
+#pragma unroll
+      for (int r = 0; r < PSCR_LANE_R; r++) D[r] = ib + r < n ? pscr_lane_diag(ad, md, sg, ib + r) : S_ZERO;
+#pragma unroll
+      for (int r = 0; r < PSCR_LANE_R; r++) {
+        if (ib + r >= n) break;
+        double dd = PSCR_LANE_GROWTH * S_ABS1(D[r]) - S_ABS1(S_MUL(s.op, s.rp)) * S_ABS1(s.op);
         mg = dd < mg ? dd : mg;
+        pscr_lane_step(ib + r, O[r], (ks >> r) & 1 ? S_NEG(O[r]) : O[r], X[r], F[r], &s);
       }
-      pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
+    } else {
+#pragma unroll
+      for (int r = 0; r < PSCR_LANE_R; r++)
+        if (ib + r < n) pscr_lane_step(ib + r, O[r], (ks >> r) & 1 ? S_NEG(O[r]) : O[r], X[r], F[r], &s);
     }
   }
   /* diagonal pivoting (pscr_lane_d1 / d2): checkpoint slots t, fm, a flag (1:
@@ -375,14 +407,15 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
         Z[r] = i < n ? xn : S_ZERO;
       }
     } else { /* O: o_i for the back substitution */
+      int ks;
       if (on) pscr_lane_load(ckp, ch, nsys, sys, n, ao, mo, sg, &s);
+      pscr_lane_fetch(ib, n, on, ao, mo, exc, sg, &c, O, &ks, P, Z);
 #pragma unroll
-      for (int r = 0; r < PSCR_LANE_R; r++) {
+      for (int r = 0; r < PSCR_LANE_R; r++) { /* P, Z: x, f in, 1 / p, z out */
         long i = ib + r;
-        P[r] = Z[r] = O[r] = S_ZERO;
         if (on && i < n) {
-          pscr_lane_row(i, n, ao, mo, exc, sg, pscr_lane_rhs(&c, n, i), &s);
-          P[r] = s.rp, Z[r] = s.zp, O[r] = s.op;
+          pscr_lane_step(i, O[r], (ks >> r) & 1 ? S_NEG(O[r]) : O[r], P[r], Z[r], &s);
+          P[r] = s.rp, Z[r] = s.zp;
         }
       }
 #pragma unroll
