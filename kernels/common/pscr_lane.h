@@ -51,6 +51,7 @@
 #endif
 #define PSCR_LANE_RD 4 /* rows of D whose weights sit in registers */
 #define PSCR_LANE_QO 4 /* outputs reduced together */
+#define PSCR_LANE_QC 8 /* outputs whose destinations a work-group keeps (more: looked up) */
 #define PSCR_LANE_LD (PSCR_LANE_W + 1)
 
 #define PSCR_LANE_S 4 /* rows between rescalings of the continuants */
@@ -247,6 +248,15 @@ DEVICE void pscr_lane_d2(long i, long n, const GLOBAL scalar *ao, const GLOBAL s
   }
 }
 
+/* Where output k of block bj (this work-group's window win of vector p)
+ * goes: an offset into x / bnd (pscr_dst_off: a block within one
+ * work-group) or into acc (its partial-sum slot for stage_y2b). */
+DEVICE long pscr_lane_dst(const GLOBAL long *gd, const GLOBAL long *bj, int back, long k, long p,
+                          long xs, long bps, long n, long win, long nacc, long accq) {
+  if (bj[PB_NT] == 1) return pscr_dst_off(gd, bj, back, k, p, xs, bps, n);
+  return ((p * nacc + bj[PB_ACC0] + win - bj[PB_E0] / PSCR_LANE_W) * accq + k) * n;
+}
+
 /* Group g: vector p = g / nwin, the step's eigenpairs e = (g % nwin) W + lane
  * (< ne). ckp: 4 ckn >= 4 nch scalars per system (system p ne + e, nsys in all);
  * qmax: the most outputs of a block in this step. check = 1 (AUTO without
@@ -267,6 +277,9 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
   LOCAL scalar sred[PSCR_LANE_QO * PSCR_LANE_R * PSCR_LANE_LD];
   LOCAL long sblk[PSCR_LANE_W];
   LOCAL long snout[PSCR_LANE_W];
+  LOCAL long soff[PSCR_LANE_W * PSCR_LANE_QC]; /* a segment's destinations */
+  LOCAL int sseg[PSCR_LANE_W + 2];            /* segment starts, then their count */
+  LOCAL int sone[PSCR_LANE_W];                /* the segment's block lies in one work-group */
   const int W = PSCR_LANE_W, R = PSCR_LANE_R;
   long g = GROUP_ID(), p = g / nwin, win = g - p * nwin, e = win * W + LOCAL_ID();
   int t = (int)LOCAL_ID(), on = e < ne;
@@ -293,6 +306,27 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
     if (t == 0) flags[TD_FLAG_CONFIG] = 1;
     return;
   }
+
+  /* the work-group's segments (the lanes of one block) and, once for the
+   * whole sweep, where each writes its outputs: the lookups through gd are
+   * a chain of dependent loads, which per chunk and segment cost more than
+   * the elimination itself where blocks are small */
+  BARRIER();
+  if (t == 0) {
+    int m = 0;
+    for (int j = 0; j < W; j++)
+      if (j == 0 || sblk[j] != sblk[j - 1]) sseg[m++] = j;
+    sseg[m] = W, sseg[W + 1] = m;
+  }
+  BARRIER();
+  int nseg = sseg[W + 1];
+  if (t < nseg && sblk[sseg[t]] >= 0) {
+    const GLOBAL long *bj = gd + blk + PB_N * sblk[sseg[t]];
+    sone[t] = bj[PB_NT] == 1;
+    for (long k = 0; k < qmax && k < PSCR_LANE_QC && k < snout[sseg[t]]; k++)
+      soff[t * PSCR_LANE_QC + k] = pscr_lane_dst(gd, bj, back, k, p, xs, bps, n, win, nacc, accq);
+  }
+  BARRIER();
 
   /* forward sweep (Thomas), checkpoints at the chunk starts */
   pscr_lane_state s;
@@ -429,34 +463,32 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
 #pragma unroll
       for (int kk = 0; kk < PSCR_LANE_QO; kk++) {
         long k = k0 + kk;
+        if (k >= qmax) break; /* uniform: the reduction reads no such rows */
         scalar wk = on && k < snout[t] ? pscr_lane_wout(&c, back, k) : S_ZERO;
 #pragma unroll
         for (int r = 0; r < PSCR_LANE_R; r++)
           sred[(kk * PSCR_LANE_R + r) * PSCR_LANE_LD + t] = S_MUL(wk, Z[r]);
       }
       BARRIER();
-      /* entry (output k0 + kk, row ib + r): sums over each block's lanes */
-      for (int en = t; en < PSCR_LANE_QO * PSCR_LANE_R; en += W) {
+      /* item (segment, output k0 + kk, row ib + r): the sum over the segment's lanes */
+      for (int it = t; it < nseg * PSCR_LANE_QO * R; it += W) {
+        int sgm = it / (PSCR_LANE_QO * R), en = it % (PSCR_LANE_QO * R), j0 = sseg[sgm];
+        int j1 = sseg[sgm + 1];
         long k = k0 + en / R, i = ib + en % R;
-        if (k >= qmax || i >= n) continue;
+        if (k >= qmax || i >= n || sblk[j0] < 0 || k >= snout[j0]) continue;
         const LOCAL_P scalar *v = sred + en * PSCR_LANE_LD;
-        for (int j0 = 0, j1; j0 < W; j0 = j1) { /* the lanes j0 .. j1-1 of one block */
-          for (j1 = j0 + 1; j1 < W && sblk[j1] == sblk[j0];) j1++;
-          if (sblk[j0] < 0 || k >= snout[j0]) continue;
-          scalar a0 = S_ZERO, a1 = S_ZERO, a2 = S_ZERO, a3 = S_ZERO; /* four chains: latency */
-          int j = j0;
-          for (; j + 4 <= j1; j += 4) {
-            a0 = S_ADD(a0, v[j]), a1 = S_ADD(a1, v[j + 1]);
-            a2 = S_ADD(a2, v[j + 2]), a3 = S_ADD(a3, v[j + 3]);
-          }
-          for (; j < j1; j++) a0 = S_ADD(a0, v[j]);
-          const GLOBAL long *bj = gd + blk + PB_N * sblk[j0];
-          GLOBAL scalar *dst =
-              bj[PB_NT] == 1
-                  ? pscr_dst(gd, bj, back, k, p, x, xs, bnd, bps, n)
-                  : acc + ((p * nacc + bj[PB_ACC0] + win - bj[PB_E0] / W) * accq + k) * n;
-          dst[i] = S_ADD(S_ADD(a0, a1), S_ADD(a2, a3));
+        scalar a0 = S_ZERO, a1 = S_ZERO, a2 = S_ZERO, a3 = S_ZERO; /* four chains: latency */
+        int j = j0;
+        for (; j + 4 <= j1; j += 4) {
+          a0 = S_ADD(a0, v[j]), a1 = S_ADD(a1, v[j + 1]);
+          a2 = S_ADD(a2, v[j + 2]), a3 = S_ADD(a3, v[j + 3]);
         }
+        for (; j < j1; j++) a0 = S_ADD(a0, v[j]);
+        long off = k < PSCR_LANE_QC ? soff[sgm * PSCR_LANE_QC + k]
+                                    : pscr_lane_dst(gd, gd + blk + PB_N * sblk[j0], back, k, p, xs,
+                                                    bps, n, win, nacc, accq);
+        GLOBAL scalar *base = sone[sgm] ? (back ? x : bnd) : acc;
+        base[off + i] = S_ADD(S_ADD(a0, a1), S_ADD(a2, a3));
       }
       BARRIER();
     }

@@ -127,11 +127,15 @@ KERNEL void pscr_bnd(PSCR_KRON_PARAMS, const GLOBAL scalar *lao, const GLOBAL sc
 
 /* Output q of block b for vector p: the rows D of x (back, (27)) or v_first /
  * v_last (reduce, (24)) in vs. */
+DEVICE long pscr_dst_off(const GLOBAL long *gd, const GLOBAL long *b, int back, long q, long p,
+                         long xs, long vps, long len) {
+  if (back) return p * xs + (b[PB_S] + gd[b[PB_D] + q]) * len;
+  return p * vps + (b[PB_VS] + q) * len;
+}
 DEVICE GLOBAL scalar *pscr_dst(const GLOBAL long *gd, const GLOBAL long *b, int back, long q,
                                long p, GLOBAL scalar *x, long xs, GLOBAL scalar *vs, long vps,
                                long len) {
-  if (back) return x + p * xs + (b[PB_S] + gd[b[PB_D] + q]) * len;
-  return vs + p * vps + (b[PB_VS] + q) * len;
+  return (back ? x : vs) + pscr_dst_off(gd, b, back, q, p, xs, vps, len);
 }
 
 /* Innermost (24) / (27): partial sums of tasks t0 .. t0+nt-1 (task: block,
