@@ -25,13 +25,13 @@ run() { # run LABEL TUNE: the rows of bench_pscr_gpu into $OUT/LABEL.jsonl
     --min-n ${N2:-1023} --min-n3 ${N3:-127} --reps 9 --xfer-reps 1 "${a[@]}" > "$OUT/$1.jsonl" 2>> "$OUT/bench.log"
 }
 if [ "$PART" = 1 ]; then
-  run lane -
+  run lane pscr_lane=1
   run tile pscr_lane=0
   timeout 60 $B/bench_fft_poisson_gpu nobig > "$OUT/fft.jsonl" 2>> "$OUT/bench.log"
 else
   # rows between checkpoints: registers (occupancy) against reductions and checkpoint traffic
-  PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=8" PROBLEMS=poisson2d,poisson3d,helmholtz3d run lane_r8 -
-  PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=4" PROBLEMS=poisson3d,helmholtz3d run lane_r4 -
+  PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=8" PROBLEMS=poisson2d,poisson3d,helmholtz3d run lane_r8 pscr_lane=1
+  PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=4" PROBLEMS=poisson3d,helmholtz3d run lane_r4 pscr_lane=1
   # the sanitizers over the small PSCR suite (lane engine, pivoting everywhere, tiles)
   for tool in memcheck racecheck; do
     PSCR_TEST_SMALL=1 timeout ${T_SAN:-150} compute-sanitizer --tool $tool --error-exitcode 9 \

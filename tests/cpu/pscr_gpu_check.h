@@ -211,7 +211,9 @@ static void gc_small_suite(gc_env *E) {
  * (random indefinite factors, Helmholtz at omega = 20 and 60 on coarse
  * meshes: 2x2 pivots across the lane engine's chunk ends): the lane engine
  * with diagonal pivoting in every tested system (pscr_lane = 2), and the
- * tiles (pscr_lane = 0); then the default again. */
+ * tiles (pscr_lane = 0); then the default again. gc_lane_suite: the lane
+ * engine wherever it applies (pscr_lane = 1: Thomas without the test on
+ * definite real problems) over the small suite. */
 static void gc_engine_suite(gc_env *E) {
   static const size_t s2[2] = {33, 40}, s3[3] = {9, 9, 9}, l2[2] = {5, 300}, w2[2] = {40, 300};
   for (int mode = 2; mode >= 0; mode -= 2) {
@@ -233,7 +235,7 @@ static void gc_engine_suite(gc_env *E) {
     gc_case(E, PSCR_C128, 2, l2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
     E->scale = 0;
   }
-  PT_CHECK_STATUS(gc_tune(E, "pscr_lane", 1), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_lane", 3), PSCR_OK);
 }
 
 static int gc_open(gc_env *E, pscr_backend backend) {

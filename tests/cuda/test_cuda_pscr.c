@@ -19,6 +19,11 @@ int main(void) {
   }
   gc_small_suite(&E);
   gc_engine_suite(&E);
+  /* the small suite on the lane engine wherever it applies (the default took
+   * the tiles for most of it) */
+  PT_CHECK_STATUS(gc_tune(&E, "pscr_lane", 1), PSCR_OK);
+  gc_small_suite(&E);
+  PT_CHECK_STATUS(gc_tune(&E, "pscr_lane", 3), PSCR_OK);
   gc_helmholtz_residual(&E);
   const char *small = getenv("PSCR_TEST_SMALL");
   if (small == NULL || strcmp(small, "1") != 0) {

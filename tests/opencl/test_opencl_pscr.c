@@ -40,9 +40,11 @@ int main(void) {
   gc_small_suite(&E);
   gc_helmholtz_residual(&E);
   gc_engine_suite(&E);
-  /* the small suite again on the tiles (the lane engine took most of it above) */
-  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_lane", 0), PSCR_OK);
+  /* the small suite again on the lane engine (the default took the tiles for
+   * most of it above), then the tiles for the rest */
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_lane", 1), PSCR_OK);
   gc_small_suite(&E);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_lane", 0), PSCR_OK);
   /* tiles of 32 work-items: the fused solves over several tiles (and merge levels) */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tw", 32), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_w", 32), PSCR_OK);

@@ -14,10 +14,11 @@
  * record merge for systems longer than a tile; R never exists
  * (kernels/common/pscr_tile.h); AUTO picks diagonal pivoting per system (and
  * tile) where a row is not dominant. The lane engine (fused = 3,
- * kernels/common/pscr_lane.h) is the default fused path: one work-item per
- * system, work-groups of PSCR_GPU_LANE_W consecutive eigenpairs of a step,
- * Thomas with a per-system test and diagonal pivoting where it fails; the
- * tiles remain for tuning pscr_lane = 0. The other algorithms
+ * kernels/common/pscr_lane.h): one work-item per system, work-groups of
+ * PSCR_GPU_LANE_W consecutive eigenpairs of a step, Thomas with a per-system
+ * test and diagonal pivoting where it fails; the default for complex data in
+ * 3D, where it measured faster than the tiles (tuning pscr_lane: 0 tiles,
+ * 1 lanes wherever they apply). The other algorithms
  * (SPIKE_DIAG_PIVOT, PCR_THOMAS, ...) take the unfused stages through gpu_td_solve. */
 #ifndef PSCR_BACKEND_GPU_PSCR_H
 #define PSCR_BACKEND_GPU_PSCR_H

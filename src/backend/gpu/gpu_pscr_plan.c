@@ -338,6 +338,11 @@ static pscr_status warm_up(pscr_plan *p, size_t sys) {
  * solved with diagonal pivoting in their lane. */
 static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_device *g) {
   if (!g->tune.pscr_lane) return 0;
+  /* H100 (bench/RESULTS.md, "lane engine"): with one system a work-item, a
+   * 2D step fills a few dozen warps, each bound by its instruction latency
+   * (the tiles: 3x-17x faster); 3D steps fill the GPU, and the lanes beat the
+   * tiles on complex Helmholtz (1.1x-1.6x) but not on real data (0.6x-0.75x) */
+  if (g->tune.pscr_lane == 3 && !(p->ndim == 3 && p->dtype == PSCR_C128)) return 0;
   if (p->innermost == PSCR_TD_CR_PCR_THOMAS) return 1;
   if (p->innermost != PSCR_TD_AUTO) return 0;
   if (p->dtype != PSCR_F64) return 2;
@@ -385,7 +390,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   gpu_device g;
   pscr_status st = gpu_pscr_device(p, &g);
   int lane = st == PSCR_OK ? lane_engine(p, pb, &g) : 0;
-  s->lane_check = lane == 2 ? g.tune.pscr_lane : 0; /* 2: pivoting everywhere (tests) */
+  s->lane_check = lane == 2 ? (g.tune.pscr_lane == 2 ? 2 : 1) : 0; /* 2: pivoting everywhere (tests) */
   for (int L = 0; L < nlev && st == PSCR_OK; L++) {
     s->steps[L] = calloc((size_t)p->lev[L].nsteps, sizeof *s->steps[L]);
     if (s->steps[L] == NULL) st = PSCR_ERR_OUT_OF_MEMORY;

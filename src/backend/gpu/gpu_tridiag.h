@@ -69,8 +69,9 @@ typedef struct {
   int gs_gp;     /* g-Spike pairs per reduced-level block */
   int pscr_w;    /* work-items of a fused PSCR tile of one system, at most */
   int pscr_tw;   /* work-items per tile of the fused PSCR multi-tile passes */
-  int pscr_lane; /* PSCR innermost systems: 1 the lane engine (pscr_lane.h), 0 the tiles,
-                  * 2 the lane engine with diagonal pivoting in every tested system (tests) */
+  int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
+                  * 2 the lane engine with diagonal pivoting in every tested system (tests),
+                  * 3 (default) the engine measured faster: lanes for complex data in 3D */
 } gpu_td_tuning;
 void gpu_td_tuning_default(gpu_td_tuning *t);
 /* Sets one parameter by its field name; INVALID_ARGUMENT for an unknown name
