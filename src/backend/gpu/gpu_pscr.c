@@ -31,7 +31,8 @@ static const gpu_ptr none = {0};
 pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g) {
   if (p->ctx->ops->gpu == NULL) return PSCR_ERR_UNSUPPORTED;
   pscr_status st = p->ctx->ops->gpu(p->ctx, g);
-  return st == PSCR_OK ? gpu_td_module(g, p->dtype) : st;
+  const gpu_pscr *s = p->impl;
+  return st == PSCR_OK ? gpu_td_module_local(g, p->dtype, s ? s->mod_local : 0) : st;
 }
 
 static pscr_status launch(gpu_device *g, const char *name, size_t items, int nargs,
@@ -242,7 +243,7 @@ static pscr_status inner_stage(const pscr_stage_args *a) {
   if (s->fused) return tile_task(&g, a);
   TRY(rhs(&g, a, s->vbuf, vps, s->r, s->rshift));
   TRY(gpu_pscr_solve_inner(a->plan, &g, a->batch * ne, a->alg));
-  TRY(gpu_td_module(&g, a->plan->dtype)); /* the solve may have switched modules */
+  TRY(gpu_pscr_device(a->plan, &g)); /* the solve may have switched modules */
   size_t t0 = gs->tofs[gr->b0], nt = gs->tofs[gr->b1] - t0;
   size_t nqg = (max_out(a) + PSCR_GPU_QG - 1) / PSCR_GPU_QG;
   gpu_arg args[] = {

@@ -61,6 +61,7 @@ typedef struct {
   void *probe;  /* pscr_probe's answer */
   void *exc, *ckp;
   size_t nch; /* lane engine: checkpoints per system (ckp's capacity) */
+  size_t mod_local; /* static local arrays sized per module: this plan's one tile (0: default) */
   int lane_check; /* lane engine: test every system, pivot where it fails */
   int m_diag;   /* M_last diagonal: no M sub-/super-diagonal in the solves */
   size_t nacc_max, accq, vrows; /* vbuf: vrows rows per vector */

@@ -288,6 +288,12 @@ static pscr_status choose_fused(pscr_plan *p, gpu_device *g, size_t sys) {
    * 128 by 1.8x); 3D, n^2 systems per level: q = 8, 10-20 % faster than
    * q = 4 at Poisson 180^3 .. 511^3 and 4-6 % at Helmholtz 180^3, 361^3
    * (15 % slower at Helmholtz 255^3). */
+  /* static local arrays sized per module (OpenCL on GPUs): a one-tile shape
+   * may use the device's local memory, in a module of its own (mod_local);
+   * with the default module's arrays, 3D 361^3 .. 511^3 fell to the slower
+   * multi-tile path (H100: OpenCL 2.1-2.3x CUDA's time) */
+  size_t cap1 = cap;
+  if (g->static_local && g->shrink_local && g->local_bytes > 256) cap1 = (g->local_bytes - 256) / e;
   int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, lq0 = 1;
   maxw = kernel_cap(g, maxw, "pscr_tile_task", NULL);
   int lqmax = p->ndim == 3 ? 3 : 2;
@@ -296,10 +302,14 @@ static pscr_status choose_fused(pscr_plan *p, gpu_device *g, size_t sys) {
     size_t q = (size_t)1 << lq;
     int w = pow2_at_least((n + q - 1) / q);
     if (w < 32) w = 32;
-    if (w > maxw || w > g->tune.pscr_w || tile_need(s, w, lq, n) > cap) continue;
+    size_t need = tile_need(s, w, lq, n);
+    if (w > maxw || w > g->tune.pscr_w || need > cap1) continue;
     s->fused = 1, s->tile_w = w, s->tile_lq = lq;
-    s->tile_local = g->static_local ? 0 : tile_need(s, w, lq, n) * e;
-    return PSCR_OK;
+    s->tile_local = g->static_local ? 0 : need * e;
+    if (need <= cap) return PSCR_OK;
+    /* the plan's own module, current from here on (sizes rounded: shared by plans) */
+    s->mod_local = ceil_div(need, 512) * 512 < cap1 ? ceil_div(need, 512) * 512 : cap1;
+    return gpu_pscr_device(p, g);
   }
   return choose_multi(p, g, cap, tw, sys);
 }

@@ -186,8 +186,15 @@ static void job_init(td_job *j, gpu_device *g, pscr_dtype dtype) {
 }
 
 pscr_status gpu_td_module(gpu_device *g, pscr_dtype dtype) {
+  return gpu_td_module_local(g, dtype, 0);
+}
+
+pscr_status gpu_td_module_local(gpu_device *g, pscr_dtype dtype, size_t tile_local) {
   td_job job;
   job_init(&job, g, dtype);
+  if (g->static_local && g->shrink_local && tile_local > (size_t)job.par.tile_local &&
+      tile_local <= job.limit / job.esize)
+    job.par.tile_local = (int)tile_local;
   return td_module(&job);
 }
 

@@ -142,6 +142,10 @@ pscr_status gpu_td_solve_scratch(gpu_device *g, pscr_td_algorithm alg, pscr_dtyp
 /* Makes the default module of dtype current (every kernel of kernels/common;
  * gpu_td_solve may switch modules, so call it again after a solve). */
 pscr_status gpu_td_module(gpu_device *g, pscr_dtype dtype);
+/* The same with local arrays of at least tile_local scalars where they are
+ * static and sized per request (shrink_local): a PSCR plan's one-tile shape
+ * larger than the default module's (0: the default module). */
+pscr_status gpu_td_module_local(gpu_device *g, pscr_dtype dtype, size_t tile_local);
 
 /* For tests (gpu_kernel_names.c): the names of the KERNEL functions of
  * kernels/common, read from the embedded sources, into names (at most max);
