@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# OpenCL on NVIDIA's platform against CUDA: build, the opencl test label, PSCR solve
+# times of both backends. Logs under $OUT. Usage: OUT=$OUT bash tools/device_opencl.sh
+# (PROBLEMS, N2, N3: the bench rows; default 3D Poisson 255^3 .. 511^3 and 2D 4095^2).
+export PATH=/usr/local/cuda/bin:$PATH OPENBLAS_NUM_THREADS=1 PSCR_OPENCL_PLATFORM=NVIDIA
+OUT=${OUT:-./device-out}; B=build-ocl; mkdir -p "$OUT"
+{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DPSCR_WITH_OPENCL=ON \
+    -DPSCR_BUILD_EXAMPLES=OFF && cmake --build $B -j16; } > "$OUT/build.log" 2>&1 ||
+  { tail -20 "$OUT/build.log"; echo BUILD FAILED; }
+export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
+(cd $B && timeout ${T_TEST:-200} ctest -L opencl --output-on-failure > "$OUT/tests.log" 2>&1)
+grep -E "tests passed|Failed|Passed" "$OUT/tests.log" | tail -8
+timeout ${T_BENCH:-150} $B/bench_pscr_gpu --backends cuda,opencl --problems ${PROBLEMS:-poisson3d,poisson2d} \
+  --min-n ${N2:-4095} --max-n ${N2:-4095} --min-n3 ${N3:-255} --reps 5 --xfer-reps 0 > "$OUT/ocl.jsonl" 2>> "$OUT/bench.log"
+python3 - "$OUT/ocl.jsonl" <<'PY'
+import json, sys
+r = {}
+for line in open(sys.argv[1]):
+    try: j = json.loads(line)
+    except Exception: continue
+    if 'solve_ms' in j: r.setdefault((j['problem'], j['n']), {})[j['backend']] = j
+print("| problem | n | CUDA ms | OpenCL ms | OpenCL / CUDA | OpenCL residual |")
+print("|---|---|---|---|---|---|")
+for k, v in r.items():
+    c, o = v.get('cuda', {}), v.get('opencl', {})
+    ratio = o['solve_ms'] / c['solve_ms'] if 'solve_ms' in o and 'solve_ms' in c else 0
+    print(f"| {k[0]} | {k[1]} | {c.get('solve_ms','-')} | {o.get('solve_ms','-')} | {ratio:.2f} | {o.get('rel_residual','-')} |")
+PY
