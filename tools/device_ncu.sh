@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # One kernel launch under ncu in detail: stall reasons and the hottest SASS.
 # Usage: OUT=$OUT K=pscr_lane_task SKIP=11 PB=poisson2d N=2047 bash tools/device_ncu.sh
-export PATH=/usr/local/cuda/bin:$PATH OPENBLAS_NUM_THREADS=1
-OUT=${OUT:-./device-out}; B=${B:-build-lane}; mkdir -p "$OUT"
-[ -x $B/bench_pscr_gpu ] || { cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DPSCR_WITH_OPENCL=OFF -DPSCR_BUILD_EXAMPLES=OFF && cmake --build $B -j16 --target bench_pscr_gpu; } \
-  > "$OUT/ncu-build.log" 2>&1
-export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
+. "$(dirname "$0")/device_env.sh"
 args=(--backends cuda --problems ${PB:-poisson2d} --min-n ${N:-2047} --max-n ${N:-2047} --min-n3 ${N:-2047}
       --max-n3 ${N:-2047} --reps 3 --xfer-reps 0 --no-residual ${BARGS:-})
 timeout 300 ncu -k ${K:-pscr_lane_task} --launch-skip ${SKIP:-11} --launch-count 1 --set full \

@@ -3,12 +3,7 @@
 # per kernel), to see which stage a solve's time goes to. Logs under $OUT.
 # Usage: OUT=$OUT bash tools/device_prof.sh; CASES="problem:n:tune ..." picks rows
 # (tune - for the defaults).
-export PATH=/usr/local/cuda/bin:$PATH OPENBLAS_NUM_THREADS=1
-OUT=${OUT:-./device-out}; B=${B:-build-lane}; mkdir -p "$OUT"
-[ -x $B/bench_pscr_gpu ] || { cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DPSCR_WITH_OPENCL=OFF -DPSCR_BUILD_EXAMPLES=OFF && cmake --build $B -j16 --target bench_pscr_gpu; } \
-  > "$OUT/prof-build.log" 2>&1
-export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
+. "$(dirname "$0")/device_env.sh"
 for c in ${CASES:-poisson2d:2047:- poisson2d:2047:pscr_lane=0 poisson3d:255:- poisson3d:255:pscr_lane=0}; do
   IFS=: read -r pb n tune <<< "$c"
   a=(); [ "$tune" != - ] && a=(--tune "$tune")
