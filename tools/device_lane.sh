@@ -34,7 +34,7 @@ else
   PSCR_KERNEL_DEFINES="-DPSCR_LANE_R=4" PROBLEMS=poisson3d,helmholtz3d run lane_r4 pscr_lane=1
   # the sanitizers over the small PSCR suite (lane engine, pivoting everywhere, tiles)
   for tool in memcheck racecheck; do
-    PSCR_TEST_SMALL=1 timeout ${T_SAN:-150} compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
+    PSCR_TEST_SMALL=$([ $tool = racecheck ] && echo 2 || echo 1) timeout ${T_SAN:-150} compute-sanitizer --tool $tool --report-api-errors no --error-exitcode 9 \
       $B/tests/cuda_test_cuda_pscr > "$OUT/$tool.log" 2>&1
     echo "compute-sanitizer $tool rc $? ($(grep -c 'ERROR SUMMARY: 0' "$OUT/$tool.log") clean summaries)"
   done

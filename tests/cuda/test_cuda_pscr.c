@@ -6,7 +6,8 @@
  * rows (several tiles on the H100; shifted by c + 1e5: unshifted, 1D Poisson /
  * Helmholtz systems that long have condition numbers ~1e7 that no solver keeps
  * within the bar). Relative difference <= 1e-11 (real), 1e-10 (complex).
- * PSCR_TEST_SMALL=1 runs the small suite only (emulator). */
+ * PSCR_TEST_SMALL=1 runs the small suite only (emulator); PSCR_TEST_SMALL=2
+ * the engine suite only (compute-sanitizer racecheck within a few minutes). */
 #include <stdlib.h>
 
 #include "../cpu/pscr_gpu_check.h"
@@ -17,6 +18,12 @@ int main(void) {
     gc_close(&E);
     return pt_checks ? pt_exit("cuda_pscr") : PT_SKIP;
   }
+  const char *small = getenv("PSCR_TEST_SMALL");
+  if (small != NULL && strcmp(small, "2") == 0) {
+    gc_engine_suite(&E);
+    gc_close(&E);
+    return pt_exit("cuda_pscr");
+  }
   gc_small_suite(&E);
   gc_engine_suite(&E);
   /* the small suite on the lane engine wherever it applies (the default took
@@ -25,7 +32,6 @@ int main(void) {
   gc_small_suite(&E);
   PT_CHECK_STATUS(gc_tune(&E, "pscr_lane", 3), PSCR_OK);
   gc_helmholtz_residual(&E);
-  const char *small = getenv("PSCR_TEST_SMALL");
   if (small == NULL || strcmp(small, "1") != 0) {
     static const size_t b2[][2] = {{1023, 1023}, {511, 513}, {255, 300}, {7, 4500}};
     static const int k2[][2] = {{PT_POISSON, PT_HELMHOLTZ},
