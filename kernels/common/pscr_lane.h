@@ -79,6 +79,11 @@ DEVICE void pscr_lane_start(pscr_lane_state *s, const GLOBAL scalar *ad, const G
   s->tp = s->zp = s->rp = s->op = s->kop = S_ZERO;
 }
 
+/* k_i = -1 (A_last's off-diagonal i has a negative real part); 0 past the last row. */
+DEVICE int pscr_lane_neg(long i, long n, const GLOBAL scalar *ao) {
+  return i + 1 < n && S_REAL_PART(ao[i]) < 0;
+}
+
 /* o_i = ao_i + sg mo_i (0 past the last row), and k_i o_i = |o_i| for real data. */
 DEVICE scalar pscr_lane_off(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
                             scalar sg, scalar *ko) {
@@ -86,9 +91,14 @@ DEVICE scalar pscr_lane_off(long i, long n, const GLOBAL scalar *ao, const GLOBA
     *ko = S_ZERO;
     return S_ZERO;
   }
-  scalar a = ao[i], o = S_FMA(a, sg, mo[i]);
-  *ko = S_REAL_PART(a) < 0 ? S_NEG(o) : o;
+  scalar o = S_FMA(ao[i], sg, mo[i]);
+  *ko = pscr_lane_neg(i, n, ao) ? S_NEG(o) : o;
   return o;
+}
+
+/* The row excess s_i = exa_i + sg exm_i (exc = exa (n), exm (n)). */
+DEVICE scalar pscr_lane_exc(const GLOBAL scalar *exc, long n, scalar sg, long i) {
+  return S_FMA(exc[i], sg, exc[n + i]);
 }
 
 /* One row of the forward sweep (the recurrence above) from its fetched values
@@ -163,8 +173,8 @@ DEVICE void pscr_lane_fetch(long ib, long n, int on, const GLOBAL scalar *ao, co
     int ok = on && i < n;
     scalar ko, o = ok ? pscr_lane_off(i, n, ao, mo, sg, &ko) : S_ZERO;
     O[r] = o;
-    k |= ok && i + 1 < n && S_REAL_PART(ao[i]) < 0 ? 1 << r : 0;
-    X[r] = ok ? S_FMA(exc[i], sg, exc[n + i]) : S_ZERO;
+    k |= ok && pscr_lane_neg(i, n, ao) ? 1 << r : 0;
+    X[r] = ok ? pscr_lane_exc(exc, n, sg, i) : S_ZERO;
     F[r] = ok ? pscr_lane_rhs(c, n, i) : S_ZERO;
   }
   *ks = k;
@@ -200,10 +210,6 @@ DEVICE scalar pscr_lane_diag(const GLOBAL scalar *ad, const GLOBAL scalar *md, s
  * Row interchanges (LAPACK gtsv's partial pivoting) break the symmetry that
  * keeps s apart from E: on 2D Helmholtz 64 x 2047 at omega = 20 pi they
  * measured a residual 170x this one's. */
-DEVICE scalar pscr_lane_exc(const GLOBAL scalar *exc, long n, scalar sg, long i) {
-  return S_FMA(exc[i], sg, exc[n + i]);
-}
-
 /* 2 where rows i, i+1 take a 2x2 pivot, else 1. */
 DEVICE int pscr_lane_two(long i, long n, const GLOBAL scalar *ao, const GLOBAL scalar *mo,
                          const GLOBAL scalar *exc, scalar sg, scalar t) {

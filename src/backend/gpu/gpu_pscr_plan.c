@@ -168,13 +168,6 @@ static size_t tile_need(const gpu_pscr *s, int w, int lq, size_t rows) {
   return (4 * (q + 1) + 2 * (8 + 2 * ex)) * (size_t)w + s->accq * rows; /* + accumulators */
 }
 
-/* sub[0] in the excess form of the fused kernels (PSCR_TILE_LQ of
- * pscr_tile.h) for complex problems (Helmholtz: shifts c + lambda that make
- * the innermost systems indefinite; gpu_pscr_plan_init):
- * A_last's sub-diagonal, then the row excess of A_last and of M_last
- * (eigen_row_excess, with the signs k of A_last's off-diagonal, as the CPU
- * backend's Thomas sweep) and the row signs g (g_0 = 1, g_i+1 = -k_i g_i) that
- * give every edge the sign k = -1; 4 n scalars (C128). */
 /* The row excess of A_last and M_last (2 n scalars of dtype t into x, with
  * the signs of A_last's off-diagonal; zero: n zeros for a diagonal M). */
 static void row_excess(pscr_dtype t, const pscr_factor *f, const void *zero, void *x) {
@@ -189,6 +182,13 @@ static void row_excess(pscr_dtype t, const pscr_factor *f, const void *zero, voi
   }
 }
 
+/* sub[0] in the excess form of the fused kernels (PSCR_TILE_LQ of
+ * pscr_tile.h) for complex problems (Helmholtz: shifts c + lambda that make
+ * the innermost systems indefinite; gpu_pscr_plan_init):
+ * A_last's sub-diagonal, then the row excess of A_last and of M_last
+ * (eigen_row_excess, with the signs k of A_last's off-diagonal, as the CPU
+ * backend's Thomas sweep) and the row signs g (g_0 = 1, g_i+1 = -k_i g_i) that
+ * give every edge the sign k = -1; 4 n scalars (C128). */
 static pscr_status upload_sub_excess(pscr_plan *p, const pscr_factor *f, void **out) {
   size_t n = f->n;
   double complex *h = calloc(5 * n + 1, sizeof *h), *x = h + n;
