@@ -180,6 +180,12 @@ static void check_tuning(pt_rng *r) {
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "gs_gp", 100000), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "local_mem", 1 << 30), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_q", 12), PSCR_ERR_INVALID_ARGUMENT);
+  /* pscr_lane: 0 .. 3 (3 the default), 0 valid unlike the other knobs' */
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_lane", 4), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_lane", -1), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_q", 0), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_lane", 0), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_lane", 3), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(NULL, "tile_q", 8), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_q", 8), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "gs_q", 16), PSCR_OK);
