@@ -44,7 +44,8 @@
 #define PSCR_PSCR_LANE_H
 
 #include "common/pscr_stages.h"
-#include "common/td_tile.h" /* td_max, TD_KAPPA */
+#include "common/td_thomas.h" /* td_thomas_row */
+#include "common/td_tile.h"   /* td_max, TD_KAPPA */
 
 #define PSCR_LANE_W 32 /* lanes of a work-group (eigenpairs of one launch group) */
 #ifndef PSCR_LANE_R
@@ -180,6 +181,21 @@ DEVICE void pscr_lane_fetch(long ib, long n, int on, const GLOBAL scalar *ao, co
   *ks = k;
 }
 
+/* The rows ib .. ib + R - 1 of a chunk for the plain kernel, every load
+ * issued before the chain uses any: D = ad + sg md, O = ao + sg mo and F the
+ * right-hand side; past the last row D = 1, O = F = 0 (x stays 0 there). */
+DEVICE void pscr_lane_rows(int ib, int n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
+                           const GLOBAL scalar *md, const GLOBAL scalar *mo, scalar sg,
+                           const pscr_lane_src *c, scalar *D, scalar *O, scalar *F) {
+#pragma unroll
+  for (int r = 0; r < PSCR_LANE_R; r++) {
+    int i = ib + r;
+    D[r] = i < n ? S_FMA(ad[i], sg, md[i]) : S_ONE;
+    O[r] = i + 1 < n ? S_FMA(ao[i], sg, mo[i]) : S_ZERO;
+    F[r] = i < n ? pscr_lane_rhs(c, n, i) : S_ZERO;
+  }
+}
+
 /* Weight of output k: w[k] of v_first / v_last (reduce) or w[2 + k] of row D_k (back). */
 DEVICE scalar pscr_lane_wout(const pscr_lane_src *c, int back, long k) {
   if (!back) return k == 0 ? c->ws : c->we;
@@ -267,6 +283,132 @@ DEVICE long pscr_lane_dst(const GLOBAL long *gd, const GLOBAL long *bj, int back
   return ((p * nacc + bj[PB_ACC0] + win - bj[PB_E0] / PSCR_LANE_W) * accq + k) * n;
 }
 
+/* A work-group's view of its step: group g takes vector p = g / nwin and the
+ * step's eigenpairs e = win W + lane (win = g % nwin, e < ne); the lane's
+ * system is sys = p ne + e. */
+typedef struct {
+  long p, win, e, sys;
+  int t, on, nseg;
+} pscr_lane_ctx;
+
+/* The local tables of the sums (24)/(27): a chunk's products (QO outputs x R
+ * rows x W lanes), each lane's block, its outputs, and per segment (the
+ * lanes of one block) its destinations. */
+#define PSCR_LANE_TABLES                                                                           \
+  LOCAL_P scalar *sred, LOCAL_P long *sblk, LOCAL_P long *snout, LOCAL_P long *soff,              \
+      LOCAL_P int *sseg, LOCAL_P int *sone
+#define PSCR_LANE_TABLE_ARGS sred, sblk, snout, soff, sseg, sone
+#define PSCR_LANE_LOCALS                                                                           \
+  LOCAL scalar sred[PSCR_LANE_QO * PSCR_LANE_R * PSCR_LANE_LD];                                    \
+  LOCAL long sblk[PSCR_LANE_W];                                                                    \
+  LOCAL long snout[PSCR_LANE_W];                                                                   \
+  LOCAL long soff[PSCR_LANE_W * PSCR_LANE_QC];                                                     \
+  LOCAL int sseg[PSCR_LANE_W + 2]; /* segment starts, then their count */                          \
+  LOCAL int sone[PSCR_LANE_W]      /* the segment's block lies in one work-group */
+
+/* Both lane kernels' parameters (pscr_lane_task, pscr_lane_plain). */
+#define PSCR_LANE_PARAMS                                                                           \
+  long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao, const GLOBAL scalar *md,               \
+      const GLOBAL scalar *mo, int check, const GLOBAL scalar *exc, GLOBAL scalar *x, long xs,     \
+      long lev_n, const GLOBAL long *gd, long blk, long eblk, long ne, long nwin,                 \
+      const GLOBAL scalar *comp, const GLOBAL scalar *lambda, const GLOBAL scalar *shift,         \
+      int back, GLOBAL scalar *bnd, long bps, long qmax, GLOBAL scalar *ckp, long ckn, long nsys, \
+      GLOBAL scalar *acc, long nacc, long accq, GLOBAL int *flags
+
+/* The lane's sources and shift, and the work-group's segments with, once for
+ * the whole sweep, where each writes its outputs: the lookups through gd are
+ * a chain of dependent loads, which per chunk and segment cost more than the
+ * elimination itself where blocks are small. */
+DEVICE void pscr_lane_setup(long n, GLOBAL scalar *x, long xs, long lev_n, const GLOBAL long *gd,
+                            long blk, long eblk, long ne, long nwin, const GLOBAL scalar *comp,
+                            const GLOBAL scalar *lambda, const GLOBAL scalar *shift, int back,
+                            GLOBAL scalar *bnd, long bps, long qmax, long nacc, long accq,
+                            pscr_lane_ctx *q, pscr_lane_src *c, scalar *sg, PSCR_LANE_TABLES) {
+  const int W = PSCR_LANE_W;
+  long g = GROUP_ID();
+  q->p = g / nwin, q->win = g - q->p * nwin, q->e = q->win * W + LOCAL_ID();
+  q->t = (int)LOCAL_ID(), q->on = q->e < ne;
+  int t = q->t;
+  const GLOBAL long *b = gd + blk + PB_N * gd[eblk + (q->on ? q->e : q->win * W)];
+  long l = q->on ? q->e - b[PB_E0] : 0, nrd = b[PB_ND], s0 = b[PB_S];
+  q->sys = q->p * ne + q->e;
+  c->w = comp + b[PB_COMP] + l * (2 + nrd);
+  c->xp = x + q->p * xs + s0 * n;
+  c->gs = bnd + q->p * bps + b[PB_BS] * n;
+  c->dp = gd + b[PB_D];
+  c->nrd = nrd;
+  for (int k = 0; k < PSCR_LANE_RD; k++) {
+    c->dk[k] = k < nrd ? c->dp[k] * n : 0;
+    c->wi[k] = k < nrd ? c->w[2 + k] : S_ZERO;
+  }
+  c->ws = c->w[0], c->we = c->w[1];
+  c->has_s = back && s0 > 0, c->has_e = back && s0 + b[PB_M] < lev_n;
+  *sg = S_ADD(shift[q->p], lambda[b[PB_EIG] + l]);
+  sblk[t] = q->on ? gd[eblk + q->e] : -1;
+  snout[t] = back ? nrd : 2;
+  BARRIER();
+  if (t == 0) {
+    int m = 0;
+    for (int j = 0; j < W; j++)
+      if (j == 0 || sblk[j] != sblk[j - 1]) sseg[m++] = j;
+    sseg[m] = W, sseg[W + 1] = m;
+  }
+  BARRIER();
+  q->nseg = sseg[W + 1];
+  if (t < q->nseg && sblk[sseg[t]] >= 0) {
+    const GLOBAL long *bj = gd + blk + PB_N * sblk[sseg[t]];
+    sone[t] = bj[PB_NT] == 1;
+    for (long k = 0; k < qmax && k < PSCR_LANE_QC && k < snout[sseg[t]]; k++)
+      soff[t * PSCR_LANE_QC + k] =
+          pscr_lane_dst(gd, bj, back, k, q->p, xs, bps, n, q->win, nacc, accq);
+  }
+  BARRIER();
+}
+
+/* The sums (24)/(27) of one chunk: the solution rows Z[r] = x_ib+r (0 off a
+ * lane) times each output's weight, reduced over each segment's lanes in
+ * local memory and stored once per segment, output and row. */
+DEVICE void pscr_lane_sums(const scalar *Z, long ib, long n, const pscr_lane_src *c, int back,
+                           long qmax, const pscr_lane_ctx *q, const GLOBAL long *gd, long blk,
+                           GLOBAL scalar *x, long xs, GLOBAL scalar *bnd, long bps,
+                           GLOBAL scalar *acc, long nacc, long accq, PSCR_LANE_TABLES) {
+  const int W = PSCR_LANE_W, R = PSCR_LANE_R;
+  int t = q->t;
+  for (long k0 = 0; k0 < qmax; k0 += PSCR_LANE_QO) {
+#pragma unroll
+    for (int kk = 0; kk < PSCR_LANE_QO; kk++) {
+      long k = k0 + kk;
+      if (k >= qmax) break; /* uniform: the reduction reads no such rows */
+      scalar wk = q->on && k < snout[t] ? pscr_lane_wout(c, back, k) : S_ZERO;
+#pragma unroll
+      for (int r = 0; r < PSCR_LANE_R; r++)
+        sred[(kk * PSCR_LANE_R + r) * PSCR_LANE_LD + t] = S_MUL(wk, Z[r]);
+    }
+    BARRIER();
+    /* item (segment, output k0 + kk, row ib + r): the sum over the segment's lanes */
+    for (int it = t; it < q->nseg * PSCR_LANE_QO * R; it += W) {
+      int sgm = it / (PSCR_LANE_QO * R), en = it % (PSCR_LANE_QO * R), j0 = sseg[sgm];
+      int j1 = sseg[sgm + 1];
+      long k = k0 + en / R, i = ib + en % R;
+      if (k >= qmax || i >= n || sblk[j0] < 0 || k >= snout[j0]) continue;
+      const LOCAL_P scalar *v = sred + en * PSCR_LANE_LD;
+      scalar a0 = S_ZERO, a1 = S_ZERO, a2 = S_ZERO, a3 = S_ZERO; /* four chains: latency */
+      int j = j0;
+      for (; j + 4 <= j1; j += 4) {
+        a0 = S_ADD(a0, v[j]), a1 = S_ADD(a1, v[j + 1]);
+        a2 = S_ADD(a2, v[j + 2]), a3 = S_ADD(a3, v[j + 3]);
+      }
+      for (; j < j1; j++) a0 = S_ADD(a0, v[j]);
+      long off = k < PSCR_LANE_QC ? soff[sgm * PSCR_LANE_QC + k]
+                                  : pscr_lane_dst(gd, gd + blk + PB_N * sblk[j0], back, k, q->p,
+                                                  xs, bps, n, q->win, nacc, accq);
+      GLOBAL scalar *base = sone[sgm] ? (back ? x : bnd) : acc;
+      base[off + i] = S_ADD(S_ADD(a0, a1), S_ADD(a2, a3));
+    }
+    BARRIER();
+  }
+}
+
 /* Group g: vector p = g / nwin, the step's eigenpairs e = (g % nwin) W + lane
  * (< ne). ckp: 4 ckn >= 4 nch scalars per system (system p ne + e, nsys in all);
  * qmax: the most outputs of a block in this step. check = 1 (AUTO without
@@ -276,68 +418,21 @@ DEVICE long pscr_lane_dst(const GLOBAL long *gd, const GLOBAL long *bj, int back
  * few eps |A|: Higham, Thm 9.3); a lane whose system fails it solves it
  * again with diagonal pivoting (pscr_lane_d1 / d2), checkpoints and all;
  * check = 2 (tests): every system takes the pivoting. */
-KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
-                           const GLOBAL scalar *md, const GLOBAL scalar *mo, int check,
-                           const GLOBAL scalar *exc, GLOBAL scalar *x, long xs, long lev_n,
-                           const GLOBAL long *gd, long blk, long eblk, long ne, long nwin,
-                           const GLOBAL scalar *comp, const GLOBAL scalar *lambda,
-                           const GLOBAL scalar *shift, int back, GLOBAL scalar *bnd, long bps,
-                           long qmax, GLOBAL scalar *ckp, long ckn, long nsys, GLOBAL scalar *acc,
-                           long nacc, long accq, GLOBAL int *flags) {
-  LOCAL scalar sred[PSCR_LANE_QO * PSCR_LANE_R * PSCR_LANE_LD];
-  LOCAL long sblk[PSCR_LANE_W];
-  LOCAL long snout[PSCR_LANE_W];
-  LOCAL long soff[PSCR_LANE_W * PSCR_LANE_QC]; /* a segment's destinations */
-  LOCAL int sseg[PSCR_LANE_W + 2];            /* segment starts, then their count */
-  LOCAL int sone[PSCR_LANE_W];                /* the segment's block lies in one work-group */
-  const int W = PSCR_LANE_W, R = PSCR_LANE_R;
-  long g = GROUP_ID(), p = g / nwin, win = g - p * nwin, e = win * W + LOCAL_ID();
-  int t = (int)LOCAL_ID(), on = e < ne;
-  const GLOBAL long *b = gd + blk + PB_N * gd[eblk + (on ? e : win * W)];
-  long l = on ? e - b[PB_E0] : 0, nrd = b[PB_ND], s0 = b[PB_S], sys = p * ne + e;
+KERNEL void pscr_lane_task(PSCR_LANE_PARAMS) {
+  PSCR_LANE_LOCALS;
+  const int R = PSCR_LANE_R;
+  pscr_lane_ctx q;
   pscr_lane_src c;
-  c.w = comp + b[PB_COMP] + l * (2 + nrd);
-  c.xp = x + p * xs + s0 * n;
-  c.gs = bnd + p * bps + b[PB_BS] * n;
-  c.dp = gd + b[PB_D];
-  c.nrd = nrd;
-  for (int k = 0; k < PSCR_LANE_RD; k++) {
-    c.dk[k] = k < nrd ? c.dp[k] * n : 0;
-    c.wi[k] = k < nrd ? c.w[2 + k] : S_ZERO;
-  }
-  c.ws = c.w[0], c.we = c.w[1];
-  c.has_s = back && s0 > 0, c.has_e = back && s0 + b[PB_M] < lev_n;
-  scalar sg = S_ADD(shift[p], lambda[b[PB_EIG] + l]);
-  sblk[t] = on ? gd[eblk + e] : -1;
-  snout[t] = back ? nrd : 2;
+  scalar sg;
   long nch = (n + R - 1) / R;
-  int piv = 0, bad = 0;
   if (nch > ckn) { /* the host sized ckp for another PSCR_LANE_R */
-    if (t == 0) flags[TD_FLAG_CONFIG] = 1;
+    if (LOCAL_ID() == 0) flags[TD_FLAG_CONFIG] = 1;
     return;
   }
-
-  /* the work-group's segments (the lanes of one block) and, once for the
-   * whole sweep, where each writes its outputs: the lookups through gd are
-   * a chain of dependent loads, which per chunk and segment cost more than
-   * the elimination itself where blocks are small */
-  BARRIER();
-  if (t == 0) {
-    int m = 0;
-    for (int j = 0; j < W; j++)
-      if (j == 0 || sblk[j] != sblk[j - 1]) sseg[m++] = j;
-    sseg[m] = W, sseg[W + 1] = m;
-  }
-  BARRIER();
-  int nseg = sseg[W + 1];
-  if (t < nseg && sblk[sseg[t]] >= 0) {
-    const GLOBAL long *bj = gd + blk + PB_N * sblk[sseg[t]];
-    sone[t] = bj[PB_NT] == 1;
-    for (long k = 0; k < qmax && k < PSCR_LANE_QC && k < snout[sseg[t]]; k++)
-      soff[t * PSCR_LANE_QC + k] = pscr_lane_dst(gd, bj, back, k, p, xs, bps, n, win, nacc, accq);
-  }
-  BARRIER();
-
+  pscr_lane_setup(n, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp, lambda, shift, back, bnd, bps,
+                  qmax, nacc, accq, &q, &c, &sg, PSCR_LANE_TABLE_ARGS);
+  int on = q.on, piv = 0, bad = 0;
+  long sys = q.sys;
   /* forward sweep (Thomas), checkpoints at the chunk starts */
   pscr_lane_state s;
   pscr_lane_start(&s, ad, ao, md, mo, sg, n);
@@ -469,39 +564,70 @@ KERNEL void pscr_lane_task(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
         Z[r] = on && i < n ? xn : S_ZERO;
       }
     }
-    for (long k0 = 0; k0 < qmax; k0 += PSCR_LANE_QO) {
+    pscr_lane_sums(Z, ib, n, &c, back, qmax, &q, gd, blk, x, xs, bnd, bps, acc, nacc, accq,
+                   PSCR_LANE_TABLE_ARGS);
+  }
+}
+
+
+/* The plain lane kernel: Thomas without the excess form, the continuants or
+ * the pivoting, for real data whose every innermost matrix the plan proved
+ * positive definite (lane_engine in gpu_pscr_plan.c; as the tiles' real
+ * Thomas, td_thomas_row). A row costs two eliminations (the sweep and its
+ * recomputation from the checkpoint) and one substitution; the checkpoints
+ * are (u, z) before each chunk, 2 of the 4 slots. The arguments are
+ * pscr_lane_task's (check and exc unused). */
+KERNEL void pscr_lane_plain(PSCR_LANE_PARAMS) {
+  PSCR_LANE_LOCALS;
+  const int R = PSCR_LANE_R;
+  pscr_lane_ctx q;
+  pscr_lane_src c;
+  scalar sg;
+  int nn = (int)n, nch = (nn + R - 1) / R;
+  if (nch > ckn) {
+    if (LOCAL_ID() == 0) flags[TD_FLAG_CONFIG] = 1;
+    return;
+  }
+  pscr_lane_setup(n, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp, lambda, shift, back, bnd, bps,
+                  qmax, nacc, accq, &q, &c, &sg, PSCR_LANE_TABLE_ARGS);
+  GLOBAL scalar *cp = ckp + q.sys;
+  scalar u = S_ZERO, z = S_ZERO, op = S_ZERO; /* u_i-1, z_i-1, o_i-1 */
+  for (int ch = 0; ch < nch && q.on; ch++) {
+    int ib = ch * R;
+    scalar D[PSCR_LANE_R], O[PSCR_LANE_R], F[PSCR_LANE_R];
+    cp[2 * ch * nsys] = u, cp[(2 * ch + 1) * nsys] = z;
+    pscr_lane_rows(ib, nn, ad, ao, md, mo, sg, &c, D, O, F);
 #pragma unroll
-      for (int kk = 0; kk < PSCR_LANE_QO; kk++) {
-        long k = k0 + kk;
-        if (k >= qmax) break; /* uniform: the reduction reads no such rows */
-        scalar wk = on && k < snout[t] ? pscr_lane_wout(&c, back, k) : S_ZERO;
-#pragma unroll
-        for (int r = 0; r < PSCR_LANE_R; r++)
-          sred[(kk * PSCR_LANE_R + r) * PSCR_LANE_LD + t] = S_MUL(wk, Z[r]);
-      }
-      BARRIER();
-      /* item (segment, output k0 + kk, row ib + r): the sum over the segment's lanes */
-      for (int it = t; it < nseg * PSCR_LANE_QO * R; it += W) {
-        int sgm = it / (PSCR_LANE_QO * R), en = it % (PSCR_LANE_QO * R), j0 = sseg[sgm];
-        int j1 = sseg[sgm + 1];
-        long k = k0 + en / R, i = ib + en % R;
-        if (k >= qmax || i >= n || sblk[j0] < 0 || k >= snout[j0]) continue;
-        const LOCAL_P scalar *v = sred + en * PSCR_LANE_LD;
-        scalar a0 = S_ZERO, a1 = S_ZERO, a2 = S_ZERO, a3 = S_ZERO; /* four chains: latency */
-        int j = j0;
-        for (; j + 4 <= j1; j += 4) {
-          a0 = S_ADD(a0, v[j]), a1 = S_ADD(a1, v[j + 1]);
-          a2 = S_ADD(a2, v[j + 2]), a3 = S_ADD(a3, v[j + 3]);
-        }
-        for (; j < j1; j++) a0 = S_ADD(a0, v[j]);
-        long off = k < PSCR_LANE_QC ? soff[sgm * PSCR_LANE_QC + k]
-                                    : pscr_lane_dst(gd, gd + blk + PB_N * sblk[j0], back, k, p, xs,
-                                                    bps, n, win, nacc, accq);
-        GLOBAL scalar *base = sone[sgm] ? (back ? x : bnd) : acc;
-        base[off + i] = S_ADD(S_ADD(a0, a1), S_ADD(a2, a3));
-      }
-      BARRIER();
+    for (int r = 0; r < PSCR_LANE_R; r++) {
+      td_thomas_row(op, D[r], O[r], F[r], &u, &z);
+      op = O[r];
     }
+  }
+  if (q.on && !(S_ISFINITE(u) && S_ISFINITE(z))) flags[TD_FLAG_SINGULAR] = 1;
+  scalar xn = S_ZERO; /* x_i+1 */
+  for (int ch = nch - 1; ch >= 0; ch--) {
+    int ib = ch * R;
+    scalar D[PSCR_LANE_R], O[PSCR_LANE_R], F[PSCR_LANE_R];
+    if (q.on) {
+      u = cp[2 * ch * nsys], z = cp[(2 * ch + 1) * nsys];
+      op = ib > 0 ? S_FMA(ao[ib - 1], sg, mo[ib - 1]) : S_ZERO;
+      pscr_lane_rows(ib, nn, ad, ao, md, mo, sg, &c, D, O, F);
+#pragma unroll
+      for (int r = 0; r < PSCR_LANE_R; r++) { /* D, F: u_i, z_i out */
+        td_thomas_row(op, D[r], O[r], F[r], &u, &z);
+        op = O[r], D[r] = u, F[r] = z;
+      }
+#pragma unroll
+      for (int r = PSCR_LANE_R - 1; r >= 0; r--) {
+        if (ib + r < nn) xn = S_FMS(F[r], D[r], xn);
+        F[r] = ib + r < nn ? xn : S_ZERO;
+      }
+    } else {
+#pragma unroll
+      for (int r = 0; r < PSCR_LANE_R; r++) F[r] = S_ZERO;
+    }
+    pscr_lane_sums(F, ib, n, &c, back, qmax, &q, gd, blk, x, xs, bnd, bps, acc, nacc, accq,
+                   PSCR_LANE_TABLE_ARGS);
   }
 }
 

@@ -9,6 +9,15 @@
 
 #include "common/td_rows.h"
 
+/* One row of the elimination: den = d - a u_prev, u = c / den,
+ * y = (f - a y_prev) / den (one division, two products); returns den. */
+DEVICE scalar td_thomas_row(scalar a, scalar d, scalar c, scalar f, scalar *u, scalar *y) {
+  scalar den = S_FMS(d, a, *u), r = S_DIV(S_ONE, den);
+  *u = S_MUL(c, r);
+  *y = S_MUL(S_FMS(f, a, *y), r);
+  return den;
+}
+
 KERNEL void td_thomas_fwd(TD_SRC_PARAMS, long n, long batch, const GLOBAL scalar *b,
                           GLOBAL scalar *wu, GLOBAL scalar *wy, GLOBAL int *flags) {
   long sys = TD_GID();
@@ -17,13 +26,10 @@ KERNEL void td_thomas_fwd(TD_SRC_PARAMS, long n, long batch, const GLOBAL scalar
   for (long i = 0; i < n; i++) {
     scalar a, d, c;
     td_row(TD_SRC_ARGS, sys, i, n, &a, &d, &c, flags);
-    scalar den = S_FMS(d, a, u);
-    if (S_ISZERO(den)) {
+    if (S_ISZERO(td_thomas_row(a, d, c, b[td_rhs_index(TD_SRC_ARGS, sys, i)], &u, &y))) {
       flags[TD_FLAG_SINGULAR] = 1;
       return;
     }
-    u = S_DIV(c, den);
-    y = S_DIV(S_FMS(b[td_rhs_index(TD_SRC_ARGS, sys, i)], a, y), den);
     wu[i * batch + sys] = u;
     wy[i * batch + sys] = y;
   }

@@ -53,7 +53,11 @@ int main(void) {
   /* the small suite again on the lane engine (the default took the tiles for
    * most of it above), then the tiles for the rest */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_lane", 1), PSCR_OK);
+  unsigned long plain0 = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
   gc_small_suite(&E);
+  /* real data proven definite takes the plain kernel (Thomas alone) */
+  PT_CHECK(pscr_opencl_launch_count(E.gpu, "pscr_lane_plain") > plain0,
+           "pscr_lane_plain launched on the lane engine's real problems");
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_lane", 0), PSCR_OK);
   /* tiles of 32 work-items: the fused solves over several tiles (and merge levels) */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tw", 32), PSCR_OK);

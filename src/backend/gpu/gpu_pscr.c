@@ -224,8 +224,9 @@ static pscr_status lane_task(gpu_device *g, const pscr_stage_args *a) {
                     GPU_LONG(a->batch * ne),   GPU_PTR(dp(s->acc)),
                     GPU_LONG(s->nacc_max),     GPU_LONG(s->accq),
                     GPU_PTR(g->flags)};
-  return g->launch(g, "pscr_lane_task", a->batch * nwin * PSCR_GPU_LANE_W, PSCR_GPU_LANE_W, 0,
-                   NARGS(args), args);
+  /* real data without the test: the plain kernel (no excess form, continuants or pivoting) */
+  const char *k = p->dtype == PSCR_F64 && !s->lane_check ? "pscr_lane_plain" : "pscr_lane_task";
+  return g->launch(g, k, a->batch * nwin * PSCR_GPU_LANE_W, PSCR_GPU_LANE_W, 0, NARGS(args), args);
 }
 
 /* Right-hand sides, the shifted solves and the task sums of one group. */
