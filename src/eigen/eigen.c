@@ -1,4 +1,5 @@
-/* pscr_eigen_block (eigen.h): argument checks and dispatch by dtype. */
+/* pscr_eigen_block (eigen.h): argument checks and dispatch by dtype (real
+ * Toeplitz pencils to their closed form). */
 #include "eigen/eigen.h"
 
 #include <complex.h>
@@ -34,7 +35,11 @@ pscr_status pscr_eigen_block(pscr_dtype dtype, size_t m, const void *a_diag, con
     if (!finite_d(a_diag, m) || !finite_d(a_off, m - 1) || !finite_d(m_diag, m) ||
         (m_off && !finite_d(m_off, m - 1)))
       return PSCR_ERR_NONFINITE;
-    return eigen_pencil_d(m, a_diag, a_off, m_diag, m_off, nrows, rows, lambda, comp);
+    const double *ad = a_diag, *ao = a_off, *md = m_diag, *mo = m_off;
+    if (eigen_is_toeplitz_d(m, ad, ao, md, mo)) /* uniform mesh: closed form */
+      return eigen_toeplitz_d(m, ad[0], m > 1 ? ao[0] : 0, md[0], mo ? mo[0] : 0, nrows, rows,
+                              lambda, comp);
+    return eigen_pencil_d(m, ad, ao, md, mo, nrows, rows, lambda, comp);
   }
   if (!finite_z(a_diag, m) || !finite_z(a_off, m - 1) || !finite_z(m_diag, m) ||
       (m_off && !finite_z(m_off, m - 1)))

@@ -43,7 +43,19 @@ void eigen_row_excess_d(size_t n, const double *d, const double *o, const double
 void eigen_row_excess_z(size_t n, const double complex *d, const double complex *o,
                         const double complex *so, double complex *ex);
 
-/* The whole computation for one dtype (arguments already checked finite). */
+/* Real Toeplitz pencils (toeplitz.c), as on uniform meshes: 1 if ad, ao, md
+ * and mo (NULL: M diagonal) are each constant (compared with ==). Then
+ * eigen_toeplitz_d gives pscr_eigen_block's result in closed form from
+ * A = tridiag(b, a, b), M = tridiag(d, c, d) (d = 0 for diagonal M):
+ * eigenvalues and components to about an ulp each, O(m + m nrows) work.
+ * PSCR_ERR_INVALID_ARGUMENT when M is not positive definite. */
+int eigen_is_toeplitz_d(size_t m, const double *ad, const double *ao, const double *md,
+                        const double *mo);
+pscr_status eigen_toeplitz_d(size_t m, double a, double b, double c, double d, size_t nrows,
+                             const size_t *rows, double *lambda, double *comp);
+
+/* The whole computation for one dtype (arguments already checked finite);
+ * eigen_pencil_d is the general path, for any real pencil. */
 pscr_status eigen_pencil_d(size_t m, const double *ad, const double *ao, const double *md,
                            const double *mo, size_t nrows, const size_t *rows, double *lambda,
                            double *comp);

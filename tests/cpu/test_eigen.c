@@ -3,7 +3,10 @@
  * M-orthonormality W^T M W = I (transpose also for complex: seed 003 (19)),
  * subsets of components against the full vectors, the smallest eigenvalues
  * of Poisson pencils to high relative accuracy (analytic reference), the
- * result independent of the thread count, and bad input. */
+ * result independent of the thread count, and bad input. Real Toeplitz
+ * pencils (uniform meshes) take a closed form: it is checked against the
+ * general path and exact eigenpairs, and the general path is still run on
+ * the Poisson pencils directly. */
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>
@@ -16,6 +19,7 @@
 #endif
 
 #include "eigen/eigen.h"
+#include "eigen/eigen_impl.h"
 #include "testing.h"
 
 typedef double complex C;
@@ -26,7 +30,17 @@ typedef struct {
   size_t m;
   C *ad, *ao, *md, *mo; /* mo == NULL: diagonal M */
   const char *name;
+  int general; /* real: eigen_pencil_d itself, bypassing the Toeplitz closed form */
 } pencil;
+
+/* pscr_eigen_block, or the general real path as pscr_eigen_block calls it. */
+static pscr_status solve(const pencil *p, const void *ad, const void *ao, const void *md,
+                         const void *mo, size_t nrows, const size_t *rows, void *lam, void *comp) {
+  static const double zero = 0;
+  if (!p->general) return pscr_eigen_block(p->t, p->m, ad, ao, md, mo, nrows, rows, lam, comp);
+  return eigen_pencil_d(p->m, ad, p->m > 1 ? ao : &zero, md, p->m > 1 ? mo : NULL, nrows, rows,
+                        lam, comp);
+}
 
 static double tol_lam(pscr_dtype t) { return t == PSCR_F64 ? 1e-12 : 1e-10; }
 static double tol_res(pscr_dtype t) { return t == PSCR_F64 ? 1e-12 : 1e-10; }
@@ -110,7 +124,7 @@ static void check_pencil(pt_rng *rng, const pencil *p, worst *wst) {
   size_t *rows = malloc(n * sizeof *rows);
   for (size_t i = 0; i < n; i++) rows[i] = i;
   void *lam = pt_alloc(t, m), *comp = pt_alloc(t, m * n);
-  PT_CHECK_STATUS(pscr_eigen_block(t, m, ad, ao, md, mo, n, rows, lam, comp), PSCR_OK);
+  PT_CHECK_STATUS(solve(p, ad, ao, md, mo, n, rows, lam, comp), PSCR_OK);
 
   C *ref = zalloc(m), *w = zalloc(m), *aw = zalloc(m), *mw = zalloc(m);
   PT_CHECK(reference(p, ref) == 0, "%s m=%zu: reference failed", p->name, m);
@@ -163,7 +177,7 @@ static void check_pencil(pt_rng *rng, const pencil *p, worst *wst) {
   size_t nr = 5, sub[5];
   for (size_t r = 0; r < nr; r++) sub[r] = (size_t)pt_uniform(rng, 0, (double)m) % m;
   void *lam2 = pt_alloc(t, m), *comp2 = pt_alloc(t, m * nr);
-  PT_CHECK_STATUS(pscr_eigen_block(t, m, ad, ao, md, mo, nr, sub, lam2, comp2), PSCR_OK);
+  PT_CHECK_STATUS(solve(p, ad, ao, md, mo, nr, sub, lam2, comp2), PSCR_OK);
   double dl = 0, dc = 0;
   for (size_t l = 0; l < m; l++) {
     dl = fmax(dl, cabs(pt_get(t, lam2, l) - pt_get(t, lam, l)));
@@ -181,7 +195,7 @@ enum { RAND_TRI, RAND_DIAG, POISSON_LUMPED, POISSON_FEM, WILKINSON, GLUED, CHAIN
        Z_RAND_TRI = 0, Z_RAND_DIAG, Z_HELMHOLTZ, Z_GLUED, Z_CHAIN, Z_CLUSTER, Z_SCALED, NCPLX };
 
 static void make(pt_rng *r, pscr_dtype t, int kind, size_t m, pencil *p) {
-  p->t = t, p->m = m;
+  p->t = t, p->m = m, p->general = 0;
   p->ad = zalloc(m), p->ao = zalloc(m), p->md = zalloc(m), p->mo = zalloc(m);
   double h = 1.0 / (double)(m + 1);
   C im = t == PSCR_C128 ? I : 0;
@@ -304,7 +318,7 @@ static void bad_input(void) {
  * error of the 16 smallest against the reference, and their residuals
  * ||(A - lambda M) w|| (long double arithmetic) in units of eps ||A|| ||w||:
  * the exact vectors rounded to double give ~0.3, double inverse iteration 3-12. */
-static void small_eigenvalues(size_t m, int consistent, double *elam, double *eres) {
+static void small_eigenvalues(size_t m, int consistent, int general, double *elam, double *eres) {
   long double h = 1.0L / (long double)(m + 1);
   double *ad = malloc(m * 8), *ao = malloc(m * 8), *md = malloc(m * 8), *mo = malloc(m * 8);
   for (size_t i = 0; i < m; i++) {
@@ -314,9 +328,8 @@ static void small_eigenvalues(size_t m, int consistent, double *elam, double *er
   size_t nl = 16, *rows = malloc(m * sizeof *rows);
   for (size_t i = 0; i < m; i++) rows[i] = i;
   double *lam = malloc(m * 8), *comp = malloc(m * m * 8);
-  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, m, ad, ao, md, consistent ? mo : NULL, m, rows, lam,
-                                   comp),
-                  PSCR_OK);
+  pencil p = {.t = PSCR_F64, .m = m, .general = general}; /* general: the path of non-uniform meshes */
+  PT_CHECK_STATUS(solve(&p, ad, ao, md, consistent ? mo : NULL, m, rows, lam, comp), PSCR_OK);
   *elam = *eres = 0;
   for (size_t l = 0; l < nl; l++) {
     /* the data are the rounded 2/h, -1/h, ...: exact pencil of those entries */
@@ -336,17 +349,17 @@ static void small_eigenvalues(size_t m, int consistent, double *elam, double *er
     }
     *eres = fmax(*eres, (double)(rn / (DBL_EPSILON * an * wn)));
   }
-  PT_CHECK_LE(*elam, 4 * DBL_EPSILON, "m %zu %s: relative error of the 16 smallest eigenvalues",
-              m, consistent ? "consistent M" : "lumped M");
-  PT_CHECK_LE(*eres, 2.0, "m %zu %s: residuals / (eps ||A|| ||w||)", m,
-              consistent ? "consistent M" : "lumped M");
+  PT_CHECK_LE(*elam, 4 * DBL_EPSILON, "m %zu %s%s: relative error of the 16 smallest eigenvalues",
+              m, consistent ? "consistent M" : "lumped M", general ? " (general path)" : "");
+  PT_CHECK_LE(*eres, 2.0, "m %zu %s%s: residuals / (eps ||A|| ||w||)", m,
+              consistent ? "consistent M" : "lumped M", general ? " (general path)" : "");
   free(ad), free(ao), free(md), free(mo), free(rows), free(lam), free(comp);
 }
 
 /* A large block's vectors run as OpenMP tasks in chunks of the spectrum (cut
  * at wide gaps only): inside a parallel region of 2 threads the result must be
- * bitwise the one-thread result. Poisson m = 3000 (11 chunks) and complex
- * Helmholtz m = 1500. */
+ * bitwise the one-thread result. Poisson m = 3000 (11 chunks; the general
+ * path, not the closed form) and complex Helmholtz m = 1500. */
 static void chunks_vs_one_thread(pt_rng *rng) {
   for (int cplx = 0; cplx < 2; cplx++) {
     pencil p;
@@ -354,11 +367,12 @@ static void chunks_vs_one_thread(pt_rng *rng) {
          &p);
     pscr_dtype t = p.t;
     size_t m = p.m, rows[5] = {0, m - 1, m / 4, m / 2, 3 * m / 4};
+    p.general = !cplx;
     void *ad = to_dtype(t, p.ad, m), *ao = to_dtype(t, p.ao, m - 1);
     void *md = to_dtype(t, p.md, m), *mo = to_dtype(t, p.mo, m - 1);
     void *lam1 = pt_alloc(t, m), *comp1 = pt_alloc(t, 5 * m);
     void *lam2 = pt_alloc(t, m), *comp2 = pt_alloc(t, 5 * m);
-    PT_CHECK_STATUS(pscr_eigen_block(t, m, ad, ao, md, mo, 5, rows, lam1, comp1), PSCR_OK);
+    PT_CHECK_STATUS(solve(&p, ad, ao, md, mo, 5, rows, lam1, comp1), PSCR_OK);
     pscr_status st = PSCR_ERR_INVALID_ARGUMENT;
     int team = 1;
 #pragma omp parallel num_threads(2)
@@ -367,7 +381,7 @@ static void chunks_vs_one_thread(pt_rng *rng) {
 #ifdef _OPENMP
       team = omp_get_num_threads();
 #endif
-      st = pscr_eigen_block(t, m, ad, ao, md, mo, 5, rows, lam2, comp2);
+      st = solve(&p, ad, ao, md, mo, 5, rows, lam2, comp2);
     }
     PT_CHECK_STATUS(st, PSCR_OK);
 #ifdef _OPENMP
@@ -381,6 +395,229 @@ static void chunks_vs_one_thread(pt_rng *rng) {
   }
 }
 
+/* ---- real Toeplitz pencils: the closed form (src/eigen/toeplitz.c) ---- */
+
+/* n entries v (also for an off-diagonal: its last entry is never read). */
+static double *dfill(size_t n, double v) {
+  double *p = malloc(n * sizeof *p);
+  for (size_t i = 0; i < n; i++) p[i] = v;
+  return p;
+}
+
+/* y = T x for the real symmetric tridiagonal (d, o); o == NULL: diagonal. */
+static void dtmv(size_t m, const double *d, const double *o, const double *x, double *y) {
+  for (size_t i = 0; i < m; i++) {
+    y[i] = d[i] * x[i];
+    if (o && i > 0) y[i] += o[i - 1] * x[i - 1];
+    if (o && i + 1 < m) y[i] += o[i] * x[i + 1];
+  }
+}
+
+static double dnorm(size_t m, const double *d, const double *o) { /* inf-norm */
+  double r = 0;
+  for (size_t i = 0; i < m; i++)
+    r = fmax(r, fabs(d[i]) + (o && i > 0 ? fabs(o[i - 1]) : 0) + (o && i + 1 < m ? fabs(o[i]) : 0));
+  return r;
+}
+
+/* A full real eigendecomposition (comp: all m rows): worst residual
+ * ||A w - lambda M w|| / ((||A|| + |lambda| ||M||) ||w||) (inf-norms) and, if
+ * orth, worst |(W^T M W - I)_kl| / max(1, ||M|| ||w_k|| ||w_l||) (2-norms of
+ * w, as check_pencil; O(m^3)). */
+static void dcheck(size_t m, const double *ad, const double *ao, const double *md,
+                   const double *mo, const double *lam, const double *comp, int orth, double *res,
+                   double *eorth) {
+  double an = dnorm(m, ad, ao), mn = dnorm(m, md, mo), *aw = malloc(m * 8), *mw = malloc(m * m * 8);
+  double *w2 = calloc(m, 8);
+  *res = *eorth = 0;
+  for (size_t l = 0; l < m; l++) {
+    const double *w = comp + l * m;
+    double rn = 0, wn = 0;
+    dtmv(m, ad, ao, w, aw);
+    dtmv(m, md, mo, w, mw + l * m);
+    for (size_t i = 0; i < m; i++) {
+      rn = fmax(rn, fabs(aw[i] - lam[l] * mw[l * m + i])), wn = fmax(wn, fabs(w[i]));
+      w2[l] += w[i] * w[i];
+    }
+    *res = fmax(*res, rn / ((an + fabs(lam[l]) * mn) * wn));
+    w2[l] = sqrt(w2[l]);
+  }
+  for (size_t k = 0; orth && k < m; k++)
+    for (size_t l = 0; l < m; l++) {
+      double x = 0;
+      for (size_t i = 0; i < m; i++) x += comp[k * m + i] * mw[l * m + i];
+      *eorth = fmax(*eorth, fabs(x - (k == l)) / fmax(1, mn * w2[k] * w2[l]));
+    }
+  free(aw), free(mw), free(w2);
+}
+
+/* Random Toeplitz pencils A = tridiag(b, a, b) (indefinite in general),
+ * M = c I or tridiag(d, c, d) SPD, orders 1 .. 1000: pscr_eigen_block takes the
+ * closed form (bitwise eigen_toeplitz_d) and agrees with the general path
+ * (eigen_pencil_d) to 1e-13 (||A|| + |lambda| ||M||); ascending; residuals and
+ * W^T M W - I (m <= 300) at rounding level; a subset of rows (repeats)
+ * bitwise the full vectors'. Also A = a I, M = c I (one eigenvalue of
+ * multiplicity m), bc = ad (lambda = 1/2 for all k), and Dirichlet A with M
+ * near singular (d = -0.499 c). */
+static void toeplitz_vs_general(pt_rng *rng) {
+  size_t sizes[14] = {1, 2, 3, 7, 31, 64, 255, 1000};
+  for (size_t i = 8; i < 11; i++) sizes[i] = 2 + (size_t)pt_uniform(rng, 0, 400);
+  sizes[11] = sizes[12] = sizes[13] = 40; /* the special pencils below */
+  double wl[2] = {0, 0}, wr[2] = {0, 0}, wo[2] = {0, 0};
+  for (size_t s = 0; s < 14; s++)
+    for (int cons = 0; cons < 2; cons++) {
+      size_t m = sizes[s];
+      double a = pt_uniform(rng, -1, 1), b = pt_uniform(rng, -1, 1), c = pt_uniform(rng, 1, 2);
+      double d = cons ? c * pt_uniform(rng, -0.49, 0.49) : 0;
+      if (s == 11) b = 0, d = 0; /* A = a I, M = c I: the general path splits it into 1 x 1 */
+      if (s == 12) a = 2, b = 0.5, c = 4, d = cons; /* consistent: bc = ad, lambda = 1/2 for all k */
+      if (s == 13) a = -2 * b, d = cons ? -0.499 * c : 0; /* Dirichlet A, M near singular */
+      double *ad = dfill(m, a), *ao = dfill(m, b), *md = dfill(m, c);
+      double *mo = cons ? dfill(m, d) : NULL;
+      size_t *rows = malloc(m * sizeof *rows), sub[5];
+      for (size_t i = 0; i < m; i++) rows[i] = i;
+      for (size_t r = 0; r < 5; r++) sub[r] = (size_t)pt_uniform(rng, 0, (double)m) % m;
+      double *lam = malloc(m * 8), *comp = malloc(m * m * 8), *lt = malloc(m * 8);
+      double *ct = malloc(m * m * 8), *lg = malloc(m * 8), *cg = malloc(m * m * 8);
+      double *ls = malloc(m * 8), *cs = malloc(5 * m * 8);
+      const double *mop = cons ? mo : NULL;
+      PT_CHECK(eigen_is_toeplitz_d(m, ad, ao, md, mop), "m=%zu: not seen as Toeplitz", m);
+      PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, m, ad, ao, md, mop, m, rows, lam, comp), PSCR_OK);
+      PT_CHECK_STATUS(eigen_toeplitz_d(m, a, m > 1 ? b : 0, c, m > 1 ? d : 0, m, rows, lt, ct),
+                      PSCR_OK);
+      PT_CHECK(pt_equal_bytes(lam, lt, m * 8) && pt_equal_bytes(comp, ct, m * m * 8),
+               "m=%zu: pscr_eigen_block is not the closed form", m);
+      PT_CHECK_STATUS(eigen_pencil_d(m, ad, ao, md, m > 1 ? mop : NULL, m, rows, lg, cg), PSCR_OK);
+      double an = dnorm(m, ad, ao), mn = dnorm(m, md, mop), elam = 0, res, orth;
+      for (size_t l = 0; l < m; l++) {
+        elam = fmax(elam, fabs(lam[l] - lg[l]) / (an + fabs(lg[l]) * mn));
+        if (l > 0) PT_CHECK(lam[l] >= lam[l - 1], "m=%zu: not ascending at %zu", m, l);
+      }
+      dcheck(m, ad, ao, md, mop, lam, comp, m <= 300, &res, &orth);
+      PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, m, ad, ao, md, mop, 5, sub, ls, cs), PSCR_OK);
+      int same = pt_equal_bytes(ls, lam, m * 8);
+      for (size_t l = 0; l < m; l++)
+        for (size_t r = 0; r < 5; r++) same = same && cs[l * 5 + r] == comp[l * m + sub[r]];
+      PT_CHECK(same, "m=%zu: a subset of rows differs from the full vectors", m);
+      PT_CHECK_LE(elam, 1e-13, "toeplitz m=%zu %s: eigenvalues vs the general path", m,
+                  cons ? "consistent" : "lumped");
+      PT_CHECK_LE(res, 1e-15, "toeplitz m=%zu %s: residual", m, cons ? "consistent" : "lumped");
+      PT_CHECK_LE(orth, 2e-14, "toeplitz m=%zu %s: W^T M W - I", m, cons ? "consistent" : "lumped");
+      for (size_t l = 0; s == 12 && cons && l < m; l++)
+        PT_CHECK(fabs(lam[l] - 0.5) <= 2 * DBL_EPSILON, "bc = ad: lambda %.17g", lam[l]);
+      wl[cons] = fmax(wl[cons], elam), wr[cons] = fmax(wr[cons], res), wo[cons] = fmax(wo[cons], orth);
+      free(ad), free(ao), free(md), free(mo), free(rows), free(lam), free(comp), free(lt);
+      free(ct), free(lg), free(cg), free(ls), free(cs);
+    }
+  for (int cons = 0; cons < 2; cons++)
+    fprintf(stderr,
+            "f64  toeplitz %-10s closed form vs general: eig %.2e, residual %.2e, W^T M W - I "
+            "%.2e\n",
+            cons ? "consistent" : "lumped", wl[cons], wr[cons], wo[cons]);
+}
+
+/* Exact data, exact eigenpairs (long double): Dirichlet Poisson A = (2, -1)
+ * (lambda_k = 4 sin^2(theta_k / 2) (lumped, M = I) or over 6 - 4 sin^2 (M =
+ * (4, 1)): ascending in k) and its Neumann-like mirror A = (2, 1) (lambda_k =
+ * 4 cos^2(theta_k / 2): descending in k), orders up to 8191: every eigenvalue
+ * to a relative eps (x87 long double: rounded once; measured 0.49 eps) or
+ * 6 eps (double: measured 3.1 eps), also the smallest (a general solver
+ * reaches only eps ||A|| there); every component of the M-normalized,
+ * w(row 0) > 0 eigenvectors to as much of its vector's largest (all rows for
+ * m <= 1000, 9 rows beyond). */
+static void toeplitz_exact(void) {
+  static const size_t sizes[] = {1, 2, 3, 7, 31, 64, 255, 1000, 8191};
+  const long double pi = 3.14159265358979323846264338327950288L;
+  const double tol = (LDBL_MANT_DIG == 64 ? 1 : 6) * DBL_EPSILON; /* toeplitz.c's precision */
+  double wl = 0, wc = 0;
+  for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+    for (int kind = 0; kind < 4; kind++) { /* lumped / consistent, Dirichlet / Neumann-like */
+      size_t m = sizes[s], n = m + 1, nr = m <= 1000 ? m : 9;
+      int cons = kind & 1, neu = kind >> 1;
+      double b = neu ? 1 : -1, c = cons ? 4 : 1, d = cons ? 1 : 0;
+      double *ad = dfill(m, 2), *ao = dfill(m, b), *md = dfill(m, c), *mo = dfill(m, d);
+      size_t *rows = malloc(nr * sizeof *rows);
+      for (size_t r = 0; r < nr; r++) rows[r] = nr == m ? r : r * (m - 1) / (nr - 1);
+      double *lam = malloc(m * 8), *comp = malloc(m * nr * 8);
+      PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, m, ad, ao, md, cons ? mo : NULL, nr, rows, lam,
+                                       comp),
+                      PSCR_OK);
+      double el = 0, ec = 0;
+      for (size_t l = 0; l < m; l++) {
+        size_t k = neu ? m - l : l + 1; /* ascending order */
+        /* sin and cos of theta / 2 (cos as sin of the complement: accurate near pi / 2) */
+        long double sn = sinl((long double)k * pi / (long double)(2 * n));
+        long double cs = sinl((long double)(n - k) * pi / (long double)(2 * n));
+        long double alpha = neu ? 4 * cs * cs : 4 * sn * sn;
+        long double mu = cons ? 6 - 4 * sn * sn : 1; /* c + 2d cos theta = (c + 2d) - 4d sin^2 */
+        long double ref = alpha / mu;
+        el = fmax(el, (double)fabsl((lam[l] - ref) / ref));
+        long double nrm = sqrtl(2 / ((long double)n * mu)), wmax = 0, e = 0;
+        for (size_t r = 0; r < nr; r++) {
+          unsigned long long q = (unsigned long long)(rows[r] + 1) * k % (2 * n); /* exact */
+          long double w = nrm * sinl((long double)q * pi / (long double)n);
+          wmax = fmaxl(wmax, fabsl(w)), e = fmaxl(e, fabsl(comp[l * nr + r] - w));
+        }
+        ec = fmax(ec, (double)(e / wmax));
+      }
+      PT_CHECK_LE(el, tol, "exact m=%zu kind %d: relative eigenvalue error", m, kind);
+      PT_CHECK_LE(ec, tol, "exact m=%zu kind %d: component error", m, kind);
+      wl = fmax(wl, el), wc = fmax(wc, ec);
+      free(ad), free(ao), free(md), free(mo), free(rows), free(lam), free(comp);
+    }
+  fprintf(stderr, "f64  toeplitz exact (Poisson, Neumann-like): relative eig err %.2e (%.2f eps), "
+                  "component err %.2e\n", wl, wl / DBL_EPSILON, wc);
+}
+
+/* A pencil one ulp away from Toeplitz (in A's diagonal, A's or M's
+ * off-diagonal, M's diagonal) is not Toeplitz: pscr_eigen_block gives the
+ * general path's result bitwise, still correct (residual, W^T M W - I), its
+ * eigenvalues within 1e-13 of the closed form's for the unperturbed pencil. A
+ * Toeplitz M that is not positive definite is refused like in the general
+ * path: c + 2d cos(pi / (m + 1)) < 0 with d / c = -0.55 for m = 10 (but M is
+ * SPD, and the pencil solved, for m = 2), and c <= 0 for diagonal M. */
+static void toeplitz_edges(pt_rng *rng) {
+  size_t m = 64, *rows = malloc(m * sizeof *rows);
+  for (size_t i = 0; i < m; i++) rows[i] = i;
+  double *lam = malloc(m * 8), *comp = malloc(m * m * 8), *lg = malloc(m * 8);
+  double *cg = malloc(m * m * 8), *lt = malloc(m * 8), *ct = malloc(m * m * 8);
+  for (int which = 0; which < 4; which++) {
+    double a = pt_uniform(rng, -1, 1), b = pt_uniform(rng, -1, 1), c = pt_uniform(rng, 1, 2);
+    double d = c * pt_uniform(rng, -0.4, 0.4);
+    double *ad = dfill(m, a), *ao = dfill(m, b), *md = dfill(m, c), *mo = dfill(m, d);
+    PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, m, ad, ao, md, mo, m, rows, lt, ct), PSCR_OK);
+    double *x = which == 0 ? &ad[m / 2] : which == 1 ? &ao[m / 3] : which == 2 ? &mo[m - 2] : &md[5];
+    *x = nextafter(*x, INFINITY);
+    PT_CHECK(!eigen_is_toeplitz_d(m, ad, ao, md, mo), "perturbed %d: seen as Toeplitz", which);
+    PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, m, ad, ao, md, mo, m, rows, lam, comp), PSCR_OK);
+    PT_CHECK_STATUS(eigen_pencil_d(m, ad, ao, md, mo, m, rows, lg, cg), PSCR_OK);
+    PT_CHECK(pt_equal_bytes(lam, lg, m * 8) && pt_equal_bytes(comp, cg, m * m * 8),
+             "perturbed %d: not the general path's result", which);
+    double an = dnorm(m, ad, ao), mn = dnorm(m, md, mo), el = 0, res, orth;
+    for (size_t l = 0; l < m; l++) el = fmax(el, fabs(lam[l] - lt[l]) / (an + fabs(lt[l]) * mn));
+    dcheck(m, ad, ao, md, mo, lam, comp, 1, &res, &orth);
+    PT_CHECK_LE(el, 1e-13, "perturbed %d: eigenvalues vs the closed form", which);
+    PT_CHECK_LE(res, tol_res(PSCR_F64), "perturbed %d: residual", which);
+    PT_CHECK_LE(orth, tol_orth(PSCR_F64), "perturbed %d: W^T M W - I", which);
+    free(ad), free(ao), free(md), free(mo);
+  }
+  double ad[10], ao[9], md[10], mo[9], l10[10], c10[10];
+  for (size_t i = 0; i < 10; i++) ad[i] = 2, ao[i % 9] = -1, md[i] = 1, mo[i % 9] = -0.55;
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 10, ad, ao, md, mo, 1, rows, l10, c10),
+                  PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(eigen_pencil_d(10, ad, ao, md, mo, 1, rows, l10, c10), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 2, ad, ao, md, mo, 2, rows, l10, c10), PSCR_OK);
+  /* (2 -+ 1) / (1 -+ 0.55): lambda = 3 / 1.55 and 1 / 0.45 */
+  PT_CHECK(fabs(l10[0] - 3 / 1.55) < 4e-16 * 3 / 1.55 && fabs(l10[1] - 1 / 0.45) < 4e-16 / 0.45,
+           "m = 2, d / c = -0.55: lambda %.17g %.17g", l10[0], l10[1]);
+  for (int k = 0; k < 2; k++) { /* M = c I with c = 0, then c = -1 */
+    for (size_t i = 0; i < 10; i++) md[i] = -k;
+    PT_CHECK_STATUS(pscr_eigen_block(PSCR_F64, 10, ad, ao, md, NULL, 1, rows, l10, c10),
+                    PSCR_ERR_INVALID_ARGUMENT);
+  }
+  free(rows), free(lam), free(comp), free(lg), free(cg), free(lt), free(ct);
+}
+
 int main(void) {
   pt_rng rng;
   pt_rng_seed(&rng, pt_fresh_seed());
@@ -392,27 +629,37 @@ int main(void) {
   for (int t = 0; t < 2; t++) {
     pscr_dtype dt = t ? PSCR_C128 : PSCR_F64;
     for (int kind = 0; kind < (t ? NCPLX : NREAL); kind++) {
-      worst wst = {0, 0, 0};
-      for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-        pencil p;
-        make(&rng, dt, kind, sizes[s], &p);
-        check_pencil(&rng, &p, &wst);
-        free_pencil(&p);
+      /* real Poisson: also the general path, which the closed form bypasses */
+      int ng = !t && (kind == POISSON_LUMPED || kind == POISSON_FEM) ? 2 : 1;
+      for (int g = 0; g < ng; g++) {
+        worst wst = {0, 0, 0};
+        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+          pencil p;
+          make(&rng, dt, kind, sizes[s], &p);
+          p.general = g;
+          check_pencil(&rng, &p, &wst);
+          free_pencil(&p);
+        }
+        fprintf(stderr, "%-4s %-15s%s max eig err %.2e  residual %.2e  W^T M W - I %.2e\n",
+                t ? "c128" : "f64", names[t][kind], g ? " (general)" : "", wst.lam, wst.res,
+                wst.orth);
       }
-      fprintf(stderr, "%-4s %-15s max eig err %.2e  residual %.2e  W^T M W - I %.2e\n",
-              t ? "c128" : "f64", names[t][kind], wst.lam, wst.res, wst.orth);
     }
   }
   static const size_t small_m[] = {1000, 1023};
   for (size_t k = 0; k < 2; k++)
-    for (int cons = 0; cons < 2; cons++) {
+    for (int cons = 0; cons < 2; cons++)
+    for (int g = 0; g < 2; g++) {
       double el, er;
-      small_eigenvalues(small_m[k], cons, &el, &er);
+      small_eigenvalues(small_m[k], cons, g, &el, &er);
       fprintf(stderr,
-              "f64  poisson m=%zu %-10s 16 smallest: relative error %.2e, residual %.2f eps "
+              "f64  poisson m=%zu %-10s 16 smallest%s: relative error %.2e, residual %.2f eps "
               "||A|| ||w||\n",
-              small_m[k], cons ? "consistent" : "lumped", el, er);
+              small_m[k], cons ? "consistent" : "lumped", g ? " (general)" : "", el, er);
     }
+  toeplitz_vs_general(&rng);
+  toeplitz_exact();
+  toeplitz_edges(&rng);
   chunks_vs_one_thread(&rng);
   bad_input();
   return pt_exit("test_eigen");
