@@ -181,21 +181,6 @@ DEVICE void pscr_lane_fetch(long ib, long n, int on, const GLOBAL scalar *ao, co
   *ks = k;
 }
 
-/* The rows ib .. ib + R - 1 of a chunk for the plain kernel, every load
- * issued before the chain uses any: D = ad + sg md, O = ao + sg mo and F the
- * right-hand side; past the last row D = 1, O = F = 0 (x stays 0 there). */
-DEVICE void pscr_lane_rows(int ib, int n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
-                           const GLOBAL scalar *md, const GLOBAL scalar *mo, scalar sg,
-                           const pscr_lane_src *c, scalar *D, scalar *O, scalar *F) {
-#pragma unroll
-  for (int r = 0; r < PSCR_LANE_R; r++) {
-    int i = ib + r;
-    D[r] = i < n ? S_FMA(ad[i], sg, md[i]) : S_ONE;
-    O[r] = i + 1 < n ? S_FMA(ao[i], sg, mo[i]) : S_ZERO;
-    F[r] = i < n ? pscr_lane_rhs(c, n, i) : S_ZERO;
-  }
-}
-
 /* Weight of output k: w[k] of v_first / v_last (reduce) or w[2 + k] of row D_k (back). */
 DEVICE scalar pscr_lane_wout(const pscr_lane_src *c, int back, long k) {
   if (!back) return k == 0 ? c->ws : c->we;
@@ -570,18 +555,108 @@ KERNEL void pscr_lane_task(PSCR_LANE_PARAMS) {
 }
 
 
+/* The plain kernel's right-hand-side sources (26)/(28): the rows D, and in
+ * back substitution the boundary terms (weights -ws, -we), as pointers with
+ * weights. Absent ones point at the block's first row with weight 0, so that
+ * every lane loads and multiplies the same PSCR_LANE_NS terms a row, without
+ * branches or index arithmetic (rows D beyond PSCR_LANE_RD: a loop). */
+#define PSCR_LANE_NS (PSCR_LANE_RD + 2)
+typedef struct {
+  const GLOBAL scalar *r[PSCR_LANE_NS];
+  scalar w[PSCR_LANE_NS];
+} pscr_plain_src;
+
+DEVICE void pscr_plain_init(const pscr_lane_src *c, long n, pscr_plain_src *s) {
+  for (int k = 0; k < PSCR_LANE_RD; k++) {
+    s->r[k] = c->xp + (k < c->nrd ? c->dk[k] : 0);
+    s->w[k] = c->wi[k]; /* 0 beyond nrd (pscr_lane_setup) */
+  }
+  s->r[PSCR_LANE_RD] = c->has_s ? c->gs : c->xp;
+  s->r[PSCR_LANE_RD + 1] = c->has_e ? c->gs + n : c->xp;
+  s->w[PSCR_LANE_RD] = c->has_s ? S_NEG(c->ws) : S_ZERO;
+  s->w[PSCR_LANE_RD + 1] = c->has_e ? S_NEG(c->we) : S_ZERO;
+}
+
+/* Row r of a chunk: d = ad + sg md, o = ao + sg mo (0 for the last row) and
+ * f, the right-hand side from the first ns sources. m < R (the last chunk):
+ * rows past n read as d = 1, o = f = 0 (x stays 0 there); m = R (a constant
+ * once inlined): no tests at all. */
+DEVICE void pscr_plain_row(int ib, int r, int m, int last, const GLOBAL scalar *ad,
+                           const GLOBAL scalar *ao, const GLOBAL scalar *md,
+                           const GLOBAL scalar *mo, scalar sg, const pscr_plain_src *s, int ns,
+                           const pscr_lane_src *c, long n, scalar *d, scalar *o, scalar *f) {
+  int i = ib + r;
+  *d = r < m ? S_FMA(ad[i], sg, md[i]) : S_ONE;
+  *o = r < m && (r + 1 < m || !last) ? S_FMA(ao[i], sg, mo[i]) : S_ZERO;
+  scalar v = S_ZERO;
+#pragma unroll
+  for (int k = 0; k < PSCR_LANE_NS; k++)
+    if (k < ns && r < m) v = S_FMA(v, s->w[k], s->r[k][i]);
+  if (c->nrd > PSCR_LANE_RD && r < m)
+    for (long k = PSCR_LANE_RD; k < c->nrd; k++) v = S_FMA(v, c->w[2 + k], c->xp[c->dp[k] * n + i]);
+  *f = v;
+}
+
+#ifndef PSCR_LANE_PLAIN_FETCH
+#define PSCR_LANE_PLAIN_FETCH 1 /* 1: a chunk's rows all loaded before its eliminations */
+#endif
+
+/* The rows of a chunk eliminated (td_thomas_row) from the state u, z, op (o
+ * of the row before); U, Z: the u, z after each row, where keep. */
+DEVICE void pscr_plain_rows(int ib, int m, int last, const GLOBAL scalar *ad,
+                            const GLOBAL scalar *ao, const GLOBAL scalar *md,
+                            const GLOBAL scalar *mo, scalar sg, const pscr_plain_src *s, int ns,
+                            const pscr_lane_src *c, long n, scalar *u, scalar *z, scalar *op,
+                            scalar *U, scalar *Z, int keep) {
+#if PSCR_LANE_PLAIN_FETCH
+  scalar D[PSCR_LANE_R], O[PSCR_LANE_R], F[PSCR_LANE_R];
+#pragma unroll
+  for (int r = 0; r < PSCR_LANE_R; r++)
+    pscr_plain_row(ib, r, m, last, ad, ao, md, mo, sg, s, ns, c, n, &D[r], &O[r], &F[r]);
+#pragma unroll
+  for (int r = 0; r < PSCR_LANE_R; r++) {
+    td_thomas_row(*op, D[r], O[r], F[r], u, z);
+    *op = O[r];
+    if (keep) U[r] = *u, Z[r] = *z;
+  }
+#else
+#pragma unroll
+  for (int r = 0; r < PSCR_LANE_R; r++) {
+    scalar d, o, f;
+    pscr_plain_row(ib, r, m, last, ad, ao, md, mo, sg, s, ns, c, n, &d, &o, &f);
+    td_thomas_row(*op, d, o, f, u, z);
+    *op = o;
+    if (keep) U[r] = *u, Z[r] = *z;
+  }
+#endif
+}
+
+/* A chunk: unchecked where the chunk and the row after it lie in the system. */
+DEVICE void pscr_plain_chunk(int ib, int nn, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
+                             const GLOBAL scalar *md, const GLOBAL scalar *mo, scalar sg,
+                             const pscr_plain_src *s, int ns, const pscr_lane_src *c, long n,
+                             scalar *u, scalar *z, scalar *op, scalar *U, scalar *Z, int keep) {
+  if (ib + PSCR_LANE_R < nn)
+    pscr_plain_rows(ib, PSCR_LANE_R, 0, ad, ao, md, mo, sg, s, ns, c, n, u, z, op, U, Z, keep);
+  else
+    pscr_plain_rows(ib, nn - ib, 1, ad, ao, md, mo, sg, s, ns, c, n, u, z, op, U, Z, keep);
+}
+
 /* The plain lane kernel: Thomas without the excess form, the continuants or
  * the pivoting, for real data whose every innermost matrix the plan proved
- * positive definite (lane_engine in gpu_pscr_plan.c; as the tiles' real
- * Thomas, td_thomas_row). A row costs two eliminations (the sweep and its
- * recomputation from the checkpoint) and one substitution; the checkpoints
- * are (u, z) before each chunk, 2 of the 4 slots. The arguments are
- * pscr_lane_task's (check and exc unused). */
-KERNEL void pscr_lane_plain(PSCR_LANE_PARAMS) {
+ * positive definite (lane_engine in gpu_pscr_plan.c), or CR_PCR_THOMAS: as
+ * the tiles' real Thomas, td_thomas_row. A row costs two eliminations (the
+ * sweep and its recomputation from the checkpoint) and one substitution;
+ * the checkpoints are (u, z) before each chunk, 2 of the 4 slots. The
+ * arguments are pscr_lane_task's (check and exc unused); ns = the sources a
+ * row reads (PSCR_LANE_RD, + 2 in back substitution), a constant in each of
+ * the kernel's two instances. */
+DEVICE void pscr_plain_sweep(PSCR_LANE_PARAMS, int ns) {
   PSCR_LANE_LOCALS;
   const int R = PSCR_LANE_R;
   pscr_lane_ctx q;
   pscr_lane_src c;
+  pscr_plain_src sr;
   scalar sg;
   int nn = (int)n, nch = (nn + R - 1) / R;
   if (nch > ckn) {
@@ -590,45 +665,49 @@ KERNEL void pscr_lane_plain(PSCR_LANE_PARAMS) {
   }
   pscr_lane_setup(n, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp, lambda, shift, back, bnd, bps,
                   qmax, nacc, accq, &q, &c, &sg, PSCR_LANE_TABLE_ARGS);
+  pscr_plain_init(&c, n, &sr);
   GLOBAL scalar *cp = ckp + q.sys;
   scalar u = S_ZERO, z = S_ZERO, op = S_ZERO; /* u_i-1, z_i-1, o_i-1 */
   for (int ch = 0; ch < nch && q.on; ch++) {
     int ib = ch * R;
-    scalar D[PSCR_LANE_R], O[PSCR_LANE_R], F[PSCR_LANE_R];
     cp[2 * ch * nsys] = u, cp[(2 * ch + 1) * nsys] = z;
-    pscr_lane_rows(ib, nn, ad, ao, md, mo, sg, &c, D, O, F);
-#pragma unroll
-    for (int r = 0; r < PSCR_LANE_R; r++) {
-      td_thomas_row(op, D[r], O[r], F[r], &u, &z);
-      op = O[r];
-    }
+    pscr_plain_chunk(ib, nn, ad, ao, md, mo, sg, &sr, ns, &c, n, &u, &z, &op, NULL, NULL, 0);
   }
   if (q.on && !(S_ISFINITE(u) && S_ISFINITE(z))) flags[TD_FLAG_SINGULAR] = 1;
   scalar xn = S_ZERO; /* x_i+1 */
   for (int ch = nch - 1; ch >= 0; ch--) {
     int ib = ch * R;
-    scalar D[PSCR_LANE_R], O[PSCR_LANE_R], F[PSCR_LANE_R];
+    scalar U[PSCR_LANE_R], Z[PSCR_LANE_R];
     if (q.on) {
       u = cp[2 * ch * nsys], z = cp[(2 * ch + 1) * nsys];
       op = ib > 0 ? S_FMA(ao[ib - 1], sg, mo[ib - 1]) : S_ZERO;
-      pscr_lane_rows(ib, nn, ad, ao, md, mo, sg, &c, D, O, F);
+      pscr_plain_chunk(ib, nn, ad, ao, md, mo, sg, &sr, ns, &c, n, &u, &z, &op, U, Z, 1);
 #pragma unroll
-      for (int r = 0; r < PSCR_LANE_R; r++) { /* D, F: u_i, z_i out */
-        td_thomas_row(op, D[r], O[r], F[r], &u, &z);
-        op = O[r], D[r] = u, F[r] = z;
-      }
-#pragma unroll
-      for (int r = PSCR_LANE_R - 1; r >= 0; r--) {
-        if (ib + r < nn) xn = S_FMS(F[r], D[r], xn);
-        F[r] = ib + r < nn ? xn : S_ZERO;
+      for (int r = PSCR_LANE_R - 1; r >= 0; r--) { /* rows past n: z = 0, so x = 0 */
+        xn = S_FMS(Z[r], U[r], xn);
+        Z[r] = xn;
       }
     } else {
 #pragma unroll
-      for (int r = 0; r < PSCR_LANE_R; r++) F[r] = S_ZERO;
+      for (int r = 0; r < PSCR_LANE_R; r++) Z[r] = S_ZERO;
     }
-    pscr_lane_sums(F, ib, n, &c, back, qmax, &q, gd, blk, x, xs, bnd, bps, acc, nacc, accq,
+    pscr_lane_sums(Z, ib, n, &c, back, qmax, &q, gd, blk, x, xs, bnd, bps, acc, nacc, accq,
                    PSCR_LANE_TABLE_ARGS);
   }
+}
+
+#ifndef PSCR_LANE_PLAIN_GROUPS
+#define PSCR_LANE_PLAIN_GROUPS 16 /* work-groups an SM: registers for occupancy */
+#endif
+KERNEL_BOUNDED(PSCR_LANE_W, PSCR_LANE_PLAIN_GROUPS) void pscr_lane_plain(PSCR_LANE_PARAMS) {
+  if (back)
+    pscr_plain_sweep(n, ad, ao, md, mo, check, exc, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp,
+                     lambda, shift, 1, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags,
+                     PSCR_LANE_NS);
+  else
+    pscr_plain_sweep(n, ad, ao, md, mo, check, exc, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp,
+                     lambda, shift, 0, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags,
+                     PSCR_LANE_RD);
 }
 
 #endif

@@ -1,7 +1,8 @@
 /* Scalar arithmetic for the tridiagonal kernels, one spelling for real
  * (double) and complex (double2) data: PSCR_COMPLEX = 0 or 1 at compile time.
  * The dialect shim (in kernels/cuda and kernels/opencl) defines first:
- *   KERNEL (kernel qualifier), GLOBAL (global address space), LOCAL (a
+ *   KERNEL (kernel qualifier), KERNEL_BOUNDED(W, B) (one of exactly W work-items
+ *   a group, registers capped for B groups a compute unit where the dialect can), GLOBAL (global address space), LOCAL (a
  *   local-memory variable), LOCAL_P (what a pointer into local memory points
  *   to), BARRIER(), LOCAL_ID(), GROUP_ID(), LOCAL_SIZE() (as long),
  *   DEVICE (helper function qualifier), MAKE_Z(re, im) (a double2 value),

@@ -6,6 +6,8 @@
  * (PSCR_KERNEL_DIALECT), so the list of kernel files below is kept once. */
 #ifndef PSCR_KERNEL_DIALECT
 #define KERNEL extern "C" __global__
+/* a kernel of W work-items a group, B groups an SM: registers capped to fit */
+#define KERNEL_BOUNDED(W, B) extern "C" __global__ __launch_bounds__(W, B)
 #define GLOBAL
 #define LOCAL __shared__
 #define LOCAL_P

@@ -6,6 +6,7 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define KERNEL __kernel
+#define KERNEL_BOUNDED(W, B) __kernel __attribute__((reqd_work_group_size(W, 1, 1)))
 #define GLOBAL __global
 #define LOCAL __local
 #define LOCAL_P __local

@@ -15,6 +15,7 @@ struct double2 {
 static inline double2 make_double2(double x, double y) { return {x, y}; }
 
 #define KERNEL static
+#define KERNEL_BOUNDED(W, B) static
 #define GLOBAL
 #define LOCAL static
 #define LOCAL_P
