@@ -4,16 +4,17 @@
 # (VARIANTS: "label:defines" with defines comma-separated) and the tiles. Logs under $OUT;
 # table last. Usage: OUT=$OUT bash tools/device_plain.sh
 TARGETS="bench_pscr_gpu cuda_test_cuda_pscr"; source tools/device_env.sh
-for d in "" "-DPSCR_LANE_PLAIN_FETCH=0"; do
-  PSCR_KERNEL_DEFINES="$d" PSCR_TEST_SMALL=2 timeout 120 $B/tests/cuda_test_cuda_pscr > "$OUT/test$d.log" 2>&1
-  echo "cuda_test_cuda_pscr (engine suite) '$d' rc $?: $(tail -2 "$OUT/test$d.log" | tr '\n' ' ')"
+for v in "1:" "2:-DPSCR_LANE_PLAIN_FETCH=1"; do # the small suite, then the engine suite of a variant
+  sm=${v%%:*}; d=${v#*:}; log="$OUT/test-$sm.log"
+  PSCR_KERNEL_DEFINES="$d" PSCR_TEST_SMALL=$sm timeout 200 $B/tests/cuda_test_cuda_pscr > "$log" 2>&1
+  echo "cuda_test_cuda_pscr (PSCR_TEST_SMALL=$sm) '$d' rc $?: $(tail -2 "$log" | tr '\n' ' ')"
 done
 run() { # run LABEL TUNE [defines]
   PSCR_KERNEL_DEFINES="$3" timeout ${T_ROW:-120} stdbuf -oL $B/bench_pscr_gpu --backends cuda \
     --problems ${PROBLEMS:-poisson3d} --min-n3 ${N3:-255} --max-n3 ${M3:-511} --reps 5 --xfer-reps 0 \
     --tune "$2" > "$OUT/$1.jsonl" 2>> "$OUT/bench.log"
 }
-VARIANTS=${VARIANTS:-"f1g8r16: f1g8r8:-DPSCR_LANE_R=8 f0g8r16:-DPSCR_LANE_PLAIN_FETCH=0 f0g12r8:-DPSCR_LANE_PLAIN_FETCH=0,-DPSCR_LANE_R=8,-DPSCR_LANE_PLAIN_GROUPS=12 f0g16r8:-DPSCR_LANE_PLAIN_FETCH=0,-DPSCR_LANE_R=8,-DPSCR_LANE_PLAIN_GROUPS=16 f1g12r8:-DPSCR_LANE_R=8,-DPSCR_LANE_PLAIN_GROUPS=12"}
+VARIANTS=${VARIANTS:-"default: f0g16:-DPSCR_LANE_PLAIN_GROUPS=16 f1g12:-DPSCR_LANE_PLAIN_FETCH=1 r16g8:-DPSCR_LANE_R=16,-DPSCR_LANE_PLAIN_GROUPS=8"}
 labels=""
 for v in $VARIANTS; do
   l=${v%%:*}; d=${v#*:}; labels="$labels $l"

@@ -49,7 +49,7 @@
 
 #define PSCR_LANE_W 32 /* lanes of a work-group (eigenpairs of one launch group) */
 #ifndef PSCR_LANE_R
-#define PSCR_LANE_R (PSCR_COMPLEX ? 8 : 16) /* rows between checkpoints (registers) */
+#define PSCR_LANE_R 8 /* rows between checkpoints (registers against checkpoint traffic) */
 #endif
 #if PSCR_LANE_R < 2
 #error "PSCR_LANE_R >= 2: a 2x2 pivot finishing a chunk reads the row after it"
@@ -370,25 +370,28 @@ DEVICE void pscr_lane_sums(const scalar *Z, long ib, long n, const pscr_lane_src
         sred[(kk * PSCR_LANE_R + r) * PSCR_LANE_LD + t] = S_MUL(wk, Z[r]);
     }
     BARRIER();
-    /* item (segment, output k0 + kk, row ib + r): the sum over the segment's lanes */
-    for (int it = t; it < q->nseg * PSCR_LANE_QO * R; it += W) {
-      int sgm = it / (PSCR_LANE_QO * R), en = it % (PSCR_LANE_QO * R), j0 = sseg[sgm];
-      int j1 = sseg[sgm + 1];
-      long k = k0 + en / R, i = ib + en % R;
-      if (k >= qmax || i >= n || sblk[j0] < 0 || k >= snout[j0]) continue;
-      const LOCAL_P scalar *v = sred + en * PSCR_LANE_LD;
-      scalar a0 = S_ZERO, a1 = S_ZERO, a2 = S_ZERO, a3 = S_ZERO; /* four chains: latency */
-      int j = j0;
-      for (; j + 4 <= j1; j += 4) {
-        a0 = S_ADD(a0, v[j]), a1 = S_ADD(a1, v[j + 1]);
-        a2 = S_ADD(a2, v[j + 2]), a3 = S_ADD(a3, v[j + 3]);
+    /* work-item (output k0 + kk, row ib + r) sums each segment's lanes in turn:
+     * every work-item reads the same segment tables (broadcasts) and runs
+     * down its own row of sred, so many small blocks cost no per-item decoding */
+    for (int it = t; it < PSCR_LANE_QO * R; it += W) {
+      long k = k0 + it / R, i = ib + it % R;
+      if (k >= qmax || i >= n) continue;
+      const LOCAL_P scalar *v = sred + it * PSCR_LANE_LD;
+      for (int sgm = 0; sgm < q->nseg; sgm++) {
+        int j0 = sseg[sgm], j1 = sseg[sgm + 1], j = j0;
+        if (sblk[j0] < 0 || k >= snout[j0]) continue;
+        scalar a0 = S_ZERO, a1 = S_ZERO, a2 = S_ZERO, a3 = S_ZERO; /* four chains: latency */
+        for (; j + 4 <= j1; j += 4) {
+          a0 = S_ADD(a0, v[j]), a1 = S_ADD(a1, v[j + 1]);
+          a2 = S_ADD(a2, v[j + 2]), a3 = S_ADD(a3, v[j + 3]);
+        }
+        for (; j < j1; j++) a0 = S_ADD(a0, v[j]);
+        long off = k < PSCR_LANE_QC ? soff[sgm * PSCR_LANE_QC + k]
+                                    : pscr_lane_dst(gd, gd + blk + PB_N * sblk[j0], back, k, q->p,
+                                                    xs, bps, n, q->win, nacc, accq);
+        GLOBAL scalar *base = sone[sgm] ? (back ? x : bnd) : acc;
+        base[off + i] = S_ADD(S_ADD(a0, a1), S_ADD(a2, a3));
       }
-      for (; j < j1; j++) a0 = S_ADD(a0, v[j]);
-      long off = k < PSCR_LANE_QC ? soff[sgm * PSCR_LANE_QC + k]
-                                  : pscr_lane_dst(gd, gd + blk + PB_N * sblk[j0], back, k, q->p,
-                                                  xs, bps, n, q->win, nacc, accq);
-      GLOBAL scalar *base = sone[sgm] ? (back ? x : bnd) : acc;
-      base[off + i] = S_ADD(S_ADD(a0, a1), S_ADD(a2, a3));
     }
     BARRIER();
   }
@@ -577,28 +580,30 @@ DEVICE void pscr_plain_init(const pscr_lane_src *c, long n, pscr_plain_src *s) {
   s->w[PSCR_LANE_RD + 1] = c->has_e ? S_NEG(c->we) : S_ZERO;
 }
 
-/* Row r of a chunk: d = ad + sg md, o = ao + sg mo (0 for the last row) and
- * f, the right-hand side from the first ns sources. m < R (the last chunk):
+/* Row ib + r of a chunk (ad .. mo and the sources' pointers already offset
+ * by ib, so that a row's loads take constant offsets): d = ad + sg md,
+ * o = ao + sg mo (0 for the last row) and f, the right-hand side from the
+ * first ns sources. m < R (the last chunk):
  * rows past n read as d = 1, o = f = 0 (x stays 0 there); m = R (a constant
  * once inlined): no tests at all. */
 DEVICE void pscr_plain_row(int ib, int r, int m, int last, const GLOBAL scalar *ad,
                            const GLOBAL scalar *ao, const GLOBAL scalar *md,
                            const GLOBAL scalar *mo, scalar sg, const pscr_plain_src *s, int ns,
                            const pscr_lane_src *c, long n, scalar *d, scalar *o, scalar *f) {
-  int i = ib + r;
-  *d = r < m ? S_FMA(ad[i], sg, md[i]) : S_ONE;
-  *o = r < m && (r + 1 < m || !last) ? S_FMA(ao[i], sg, mo[i]) : S_ZERO;
+  *d = r < m ? S_FMA(ad[r], sg, md[r]) : S_ONE;
+  *o = r < m && (r + 1 < m || !last) ? S_FMA(ao[r], sg, mo[r]) : S_ZERO;
   scalar v = S_ZERO;
 #pragma unroll
   for (int k = 0; k < PSCR_LANE_NS; k++)
-    if (k < ns && r < m) v = S_FMA(v, s->w[k], s->r[k][i]);
+    if (k < ns && r < m) v = S_FMA(v, s->w[k], s->r[k][r]);
   if (c->nrd > PSCR_LANE_RD && r < m)
-    for (long k = PSCR_LANE_RD; k < c->nrd; k++) v = S_FMA(v, c->w[2 + k], c->xp[c->dp[k] * n + i]);
+    for (long k = PSCR_LANE_RD; k < c->nrd; k++)
+      v = S_FMA(v, c->w[2 + k], c->xp[c->dp[k] * n + ib + r]);
   *f = v;
 }
 
 #ifndef PSCR_LANE_PLAIN_FETCH
-#define PSCR_LANE_PLAIN_FETCH 1 /* 1: a chunk's rows all loaded before its eliminations */
+#define PSCR_LANE_PLAIN_FETCH 0 /* 1: a chunk's rows all loaded before its eliminations (H100: slower, registers) */
 #endif
 
 /* The rows of a chunk eliminated (td_thomas_row) from the state u, z, op (o
@@ -608,6 +613,10 @@ DEVICE void pscr_plain_rows(int ib, int m, int last, const GLOBAL scalar *ad,
                             const GLOBAL scalar *mo, scalar sg, const pscr_plain_src *s, int ns,
                             const pscr_lane_src *c, long n, scalar *u, scalar *z, scalar *op,
                             scalar *U, scalar *Z, int keep) {
+  pscr_plain_src sc = *s;
+#pragma unroll
+  for (int k = 0; k < PSCR_LANE_NS; k++) sc.r[k] += ib;
+  ad += ib, ao += ib, md += ib, mo += ib, s = &sc;
 #if PSCR_LANE_PLAIN_FETCH
   scalar D[PSCR_LANE_R], O[PSCR_LANE_R], F[PSCR_LANE_R];
 #pragma unroll
@@ -650,9 +659,8 @@ DEVICE void pscr_plain_chunk(int ib, int nn, const GLOBAL scalar *ad, const GLOB
  * the checkpoints are (u, z) before each chunk, 2 of the 4 slots. The
  * arguments are pscr_lane_task's (check and exc unused); ns = the sources a
  * row reads (PSCR_LANE_RD, + 2 in back substitution), a constant in each of
- * the kernel's two instances. */
-DEVICE void pscr_plain_sweep(PSCR_LANE_PARAMS, int ns) {
-  PSCR_LANE_LOCALS;
+ * the two kernels. */
+DEVICE void pscr_plain_sweep(PSCR_LANE_PARAMS, int ns, PSCR_LANE_TABLES) {
   const int R = PSCR_LANE_R;
   pscr_lane_ctx q;
   pscr_lane_src c;
@@ -697,17 +705,23 @@ DEVICE void pscr_plain_sweep(PSCR_LANE_PARAMS, int ns) {
 }
 
 #ifndef PSCR_LANE_PLAIN_GROUPS
-#define PSCR_LANE_PLAIN_GROUPS 16 /* work-groups an SM: registers for occupancy */
+#define PSCR_LANE_PLAIN_GROUPS 12 /* work-groups an SM (registers): H100 best of 8, 12, 16 */
 #endif
+/* The two instances: reduction (26) and back substitution (28), as kernels of
+ * their own rather than one kernel's branches, so that no barrier lies under
+ * a condition. */
 KERNEL_BOUNDED(PSCR_LANE_W, PSCR_LANE_PLAIN_GROUPS) void pscr_lane_plain(PSCR_LANE_PARAMS) {
-  if (back)
-    pscr_plain_sweep(n, ad, ao, md, mo, check, exc, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp,
-                     lambda, shift, 1, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags,
-                     PSCR_LANE_NS);
-  else
-    pscr_plain_sweep(n, ad, ao, md, mo, check, exc, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp,
-                     lambda, shift, 0, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags,
-                     PSCR_LANE_RD);
+  PSCR_LANE_LOCALS;
+  pscr_plain_sweep(n, ad, ao, md, mo, check, exc, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp,
+                   lambda, shift, 0, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags,
+                   PSCR_LANE_RD, PSCR_LANE_TABLE_ARGS);
+}
+
+KERNEL_BOUNDED(PSCR_LANE_W, PSCR_LANE_PLAIN_GROUPS) void pscr_lane_plain_back(PSCR_LANE_PARAMS) {
+  PSCR_LANE_LOCALS;
+  pscr_plain_sweep(n, ad, ao, md, mo, check, exc, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp,
+                   lambda, shift, 1, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags,
+                   PSCR_LANE_NS, PSCR_LANE_TABLE_ARGS);
 }
 
 #endif

@@ -17,8 +17,13 @@ static void check_coverage(pscr_context *ctx) {
   int found = 0;
   for (const ocl_source_file *f = pscr_opencl_sources(); f->path; f++) {
     if (strncmp(f->path, "common/pscr_", 12) != 0) continue;
-    for (const char *p = strstr(f->text, "KERNEL void "); p; p = strstr(p + 1, "KERNEL void ")) {
-      const char *q = p + 12, *e = q;
+    /* "KERNEL void name" or "KERNEL_BOUNDED(W, B) void name" */
+    for (const char *p = strstr(f->text, "KERNEL"); p; p = strstr(p + 1, "KERNEL")) {
+      const char *q = p + 6;
+      if (*q == '_' && strncmp(q, "_BOUNDED(", 9) == 0) q = strchr(q, ')') + 1;
+      if (strncmp(q, " void ", 6) != 0) continue;
+      q += 6;
+      const char *e = q;
       while (isalnum((unsigned char)*e) || *e == '_') e++;
       char name[64];
       snprintf(name, sizeof name, "%.*s", (int)(e - q), q);

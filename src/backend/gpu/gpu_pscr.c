@@ -225,7 +225,9 @@ static pscr_status lane_task(gpu_device *g, const pscr_stage_args *a) {
                     GPU_LONG(s->nacc_max),     GPU_LONG(s->accq),
                     GPU_PTR(g->flags)};
   /* real data without the test: the plain kernel (no excess form, continuants or pivoting) */
-  const char *k = p->dtype == PSCR_F64 && !s->lane_check ? "pscr_lane_plain" : "pscr_lane_task";
+  const char *k = p->dtype != PSCR_F64 || s->lane_check ? "pscr_lane_task"
+                  : a->phase == PSCR_BACK                ? "pscr_lane_plain_back"
+                                                         : "pscr_lane_plain";
   return g->launch(g, k, a->batch * nwin * PSCR_GPU_LANE_W, PSCR_GPU_LANE_W, 0, NARGS(args), args);
 }
 

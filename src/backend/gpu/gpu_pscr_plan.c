@@ -375,7 +375,8 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
 size_t gpu_pscr_lane_rows(pscr_dtype dtype) {
   const char *d = getenv("PSCR_KERNEL_DEFINES"), *r = d ? strstr(d, "-DPSCR_LANE_R=") : NULL;
   long v = r ? strtol(r + 14, NULL, 10) : 0;
-  return v >= 2 && v <= 64 ? (size_t)v : dtype == PSCR_F64 ? 16 : 8;
+  (void)dtype;
+  return v >= 2 && v <= 64 ? (size_t)v : 8;
 }
 
 /* exa, exm of the lane engine's excess form (pscr_lane.h): the row excess
