@@ -45,16 +45,24 @@ int main(void) {
   gc_small_suite(&E);
   gc_helmholtz_residual(&E);
   gc_engine_suite(&E);
-  /* the default engine (pscr_lane = 3): the tiles for real 2D, the lanes for complex 3D */
-  static const size_t d2[2] = {33, 40}, d3[3] = {9, 9, 9};
+  /* the default engine (pscr_lane = 3): the tiles for real 2D, the lanes for
+   * complex 3D, the plain lanes for real 3D proven definite */
+  static const size_t d2[2] = {33, 40}, d3[3] = {9, 9, 9}, d3r[3] = {5, 7, 110};
   unsigned long lanes0 = pscr_opencl_launch_count(E.gpu, "pscr_lane_task");
+  unsigned long pl0 = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
   gc_case(&E, PSCR_F64, 2, d2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
   unsigned long lanes1 = pscr_opencl_launch_count(E.gpu, "pscr_lane_task");
+  unsigned long pl1 = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
   gc_case(&E, PSCR_C128, 3, d3, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
   unsigned long lanes2 = pscr_opencl_launch_count(E.gpu, "pscr_lane_task");
-  PT_CHECK(lanes1 == lanes0 && lanes2 > lanes1,
-           "default engine: %lu lane launches for real 2D (0 expected), %lu for complex 3D",
-           lanes1 - lanes0, lanes2 - lanes1);
+  gc_case(&E, PSCR_F64, 3, d3, PT_POISSON, 4, PSCR_TD_AUTO, 0); /* n < PSCR_GPU_LANE_MIN_N: tiles */
+  unsigned long pl2a = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
+  gc_case(&E, PSCR_F64, 3, d3r, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  unsigned long pl2 = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
+  PT_CHECK(lanes1 == lanes0 && pl1 == pl0 && lanes2 > lanes1 && pl2a == pl1 && pl2 > pl2a,
+           "default engine: %lu + %lu lane launches for real 2D (0 expected), %lu for complex 3D, "
+           "%lu plain for real 3D 9^3 (0 expected), %lu for 5 x 7 x 110",
+           lanes1 - lanes0, pl1 - pl0, lanes2 - lanes1, pl2a - pl1, pl2 - pl2a);
   /* the small suite again on the lane engine (the default took the tiles for
    * most of it above), then the tiles for the rest */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_lane", 1), PSCR_OK);

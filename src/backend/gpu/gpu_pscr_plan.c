@@ -334,6 +334,24 @@ static pscr_status warm_up(pscr_plan *p, size_t sys) {
   return st;
 }
 
+/* Every innermost matrix of a real AUTO plan provably positive definite. */
+static int real_definite(const pscr_plan *p, const pscr_problem *pb) {
+  const pscr_factor *f = &pb->dim[p->ndim - 1];
+  const double *ad = f->a_diag, *ao = f->a_off, *md = f->m_diag, *mo = f->m_off;
+  double ga = INFINITY, amax = 0, mlo = INFINITY, mhi = 0;
+  for (size_t i = 0; i < f->n; i++) {
+    double ra = 0, rm = 0;
+    if (i > 0) ra += fabs(ao[i - 1]), rm += mo ? fabs(mo[i - 1]) : 0;
+    if (i + 1 < f->n) ra += fabs(ao[i]), rm += mo ? fabs(mo[i]) : 0;
+    ga = fmin(ga, ad[i] - ra), amax = fmax(amax, fabs(ad[i]) + ra);
+    mlo = fmin(mlo, md[i] - rm), mhi = fmax(mhi, md[i] + rm);
+  }
+  if (!(mlo > 0)) return 0;
+  double bound = ga >= 0 ? ga / mhi : ga / mlo, smin = pb->c_re; /* bound <= lambda_min */
+  for (int L = 0; L < p->ndim - 1; L++) smin += p->lev[L].lambda_min;
+  return smin + bound > 64 * DBL_EPSILON * (fabs(smin) + amax / mlo);
+}
+
 /* Which innermost engine: 0 the tiles, 1 the lane engine (kernels/common/
  * pscr_lane.h) with Thomas throughout, 2 the lane engine with the per-system
  * test and diagonal pivoting where it fails. 1: CR_PCR_THOMAS (no pivoting
@@ -351,25 +369,19 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
   /* H100 (bench/RESULTS.md, "lane engine"): with one system a work-item, a
    * 2D step fills a few dozen warps, each bound by its instruction latency
    * (the tiles: 3x-17x faster); 3D steps fill the GPU, and the lanes beat the
-   * tiles on complex Helmholtz (1.1x-1.6x) but not on real data (0.6x-0.75x) */
-  if (g->tune.pscr_lane == 3 && !(p->ndim == 3 && p->dtype == PSCR_C128)) return 0;
+   * tiles on complex Helmholtz (1.1x-1.6x) and, with the plain kernel, on
+   * real data proven definite (3D Poisson 255^3-511^3: 1.5x-1.7x) */
+  int measured = g->tune.pscr_lane == 3;
+  if (measured && p->ndim != 3) return 0;
   if (p->innermost == PSCR_TD_CR_PCR_THOMAS) return 1;
   if (p->innermost != PSCR_TD_AUTO) return 0;
   if (p->dtype != PSCR_F64) return 2;
-  const pscr_factor *f = &pb->dim[p->ndim - 1];
-  const double *ad = f->a_diag, *ao = f->a_off, *md = f->m_diag, *mo = f->m_off;
-  double ga = INFINITY, amax = 0, mlo = INFINITY, mhi = 0;
-  for (size_t i = 0; i < f->n; i++) {
-    double ra = 0, rm = 0;
-    if (i > 0) ra += fabs(ao[i - 1]), rm += mo ? fabs(mo[i - 1]) : 0;
-    if (i + 1 < f->n) ra += fabs(ao[i]), rm += mo ? fabs(mo[i]) : 0;
-    ga = fmin(ga, ad[i] - ra), amax = fmax(amax, fabs(ad[i]) + ra);
-    mlo = fmin(mlo, md[i] - rm), mhi = fmax(mhi, md[i] + rm);
-  }
-  if (!(mlo > 0)) return 2;
-  double bound = ga >= 0 ? ga / mhi : ga / mlo, smin = pb->c_re; /* bound <= lambda_min */
-  for (int L = 0; L < p->ndim - 1; L++) smin += p->lev[L].lambda_min;
-  return smin + bound > 64 * DBL_EPSILON * (fabs(smin) + amax / mlo) ? 1 : 2;
+  int lanes = real_definite(p, pb) ? 1 : 2;
+  /* real 3D: the plain kernel (pscr_lane_plain) beats the tiles from n = 127
+   * on (H100, Poisson: 127^3 5.6 vs 6.0 ms, 180^3 9.0 vs 13.6; 90^3 3.7 vs
+   * 3.3), the test and pivoting kernel nowhere */
+  if (measured && (lanes == 2 || p->n[p->ndim - 1] < PSCR_GPU_LANE_MIN_N)) return 0;
+  return lanes;
 }
 
 size_t gpu_pscr_lane_rows(pscr_dtype dtype) {
