@@ -37,9 +37,11 @@
  * work-group, else to its partial-sum slot for stage_y2b.
  * Work-group size: exactly PSCR_LANE_W.
  *
- * Measured (H100, bench/RESULTS.md "The lane engine"): ~390 warp instructions
- * a row at 8 cycles each, so slower than the tiles except on complex 3D
- * problems, the only ones that take it by default (gpu_pscr_plan.c). */
+ * Real data proven definite takes the plain kernel at the end of this file
+ * (pscr_lane_plain: Thomas alone). Measured (H100, bench/RESULTS.md "The lane
+ * engine", "The plain lane kernel"): pscr_lane_task ~390 warp instructions a
+ * row, slower than the tiles but on complex 3D; pscr_lane_plain ~260, 1.5-2.1x
+ * faster than the tiles on 3D Poisson from 180^3 up (gpu_pscr_plan.c chooses). */
 #ifndef PSCR_PSCR_LANE_H
 #define PSCR_PSCR_LANE_H
 
