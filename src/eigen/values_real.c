@@ -1,5 +1,6 @@
 /* Eigenvalues of one unreduced real symmetric block with SPD M~ (seed 003
- * (23)): reduce to a standard symmetric tridiagonal C with the same
+ * (23)). Large blocks (EIGEN_STURM_MIN): sturm.c, on the pencil itself, in
+ * parallel chunks. Small ones: reduce to a standard symmetric tridiagonal C with the same
  * eigenvalues, then LAPACK dsterf (Pal-Walker-Kahan QL, O(n^2), no vectors).
  * Diagonal M: C = M^-1/2 A M^-1/2. Tridiagonal M: split Cholesky (dpbstf) and
  * Crawford's algorithm (dsbgst with ka = kb = 1 keeps C tridiagonal). */
@@ -10,6 +11,7 @@
 
 pscr_status eigen_values_d(size_t n, const double *ad, const double *ao, const double *md,
                            const double *mo, double *lam, double *work) {
+  if (n >= EIGEN_STURM_MIN) return eigen_sturm_values_d(n, ad, ao, md, mo, lam);
   lapack_int ln = (lapack_int)n, info;
   double *e = work;
   if (mo == NULL) {

@@ -6,11 +6,15 @@
  * result independent of the thread count, and bad input. Real Toeplitz
  * pencils (uniform meshes) take a closed form: it is checked against the
  * general path and exact eigenpairs, and the general path is still run on
- * the Poisson pencils directly. */
+ * the Poisson pencils directly. Large real blocks (EIGEN_STURM_MIN) take
+ * eigen_sturm_values_d: checked against the old reduction + dsterf and long
+ * double bisection on graded, random, Wilkinson, glued, perturbed Toeplitz
+ * and strongly graded families, and end to end on graded-mesh pencils. */
 #include <complex.h>
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -618,6 +622,256 @@ static void toeplitz_edges(pt_rng *rng) {
   free(rows), free(lam), free(comp), free(lg), free(cg), free(lt), free(ct);
 }
 
+/* ---- large real blocks: eigen_sturm_values_d (src/eigen/sturm.c) ---- */
+
+/* The old path of eigen_values_d (still taken below EIGEN_STURM_MIN):
+ * reduction to a standard tridiagonal (diagonal M: scaling; tridiagonal M:
+ * dpbstf + dsbgst), then LAPACK dsterf. Ascending. @return LAPACK info. */
+static int dsterf_path(size_t n, const double *ad, const double *ao, const double *md,
+                       const double *mo, double *lam) {
+  double *ab = malloc(2 * n * 8), *bb = malloc(2 * n * 8), *w = malloc(2 * n * 8), x = 0;
+  int info = 0;
+  if (mo == NULL) {
+    for (size_t i = 0; i < n; i++) {
+      lam[i] = ad[i] / md[i];
+      if (i + 1 < n) w[i] = ao[i] / sqrt(md[i]) / sqrt(md[i + 1]);
+    }
+  } else {
+    for (size_t j = 0; j < n; j++) {
+      ab[2 * j + 1] = ad[j], ab[2 * j] = j ? ao[j - 1] : 0;
+      bb[2 * j + 1] = md[j], bb[2 * j] = j ? mo[j - 1] : 0;
+    }
+    info = LAPACKE_dpbstf_work(LAPACK_COL_MAJOR, 'U', (int)n, 1, bb, 2);
+    if (info == 0)
+      info = LAPACKE_dsbgst_work(LAPACK_COL_MAJOR, 'N', 'U', (int)n, 1, 1, ab, 2, bb, 2, &x, 1, w);
+    for (size_t j = 0; j < n; j++) lam[j] = ab[2 * j + 1];
+    for (size_t j = 1; j < n; j++) w[j - 1] = ab[2 * j];
+  }
+  if (info == 0) info = LAPACKE_dsterf_work((int)n, lam, w);
+  free(ab), free(bb), free(w);
+  return info;
+}
+
+/* The k-th smallest eigenvalue (k from 0) of (A, M) by bisection on inertia
+ * counts in long double (x87: 11 more bits than double, so the reference's
+ * own error is ~2^-11 of the double methods'), within [lo, hi]. */
+static long double ld_eig(size_t n, const double *ad, const double *ao, const double *md,
+                          const double *mo, size_t k, long double lo, long double hi) {
+  for (;;) {
+    long double x = 0.5L * (lo + hi), q = 1;
+    if (!(x > lo && x < hi)) return x;
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) {
+      long double e = i ? ao[i - 1] - (mo ? x * mo[i - 1] : 0) : 0;
+      q = ((long double)ad[i] - x * md[i]) - (i ? e * e / q : 0);
+      if (fabsl(q) < 1e-4000L) q = -1e-4000L;
+      c += q < 0;
+    }
+    if (c <= k)
+      lo = x;
+    else
+      hi = x;
+  }
+}
+
+/* The test families, as a pencil (ad, ao, md, mo): mo NULL for diagonal M. */
+enum { S_GRADED_FEM, S_GRADED_LUMPED, S_GEOMETRIC, S_RANDOM, S_RANDOM_PENCIL, S_WILKINSON,
+       S_GLUED_WILKINSON, S_TOEPLITZ_PERTURBED, S_STRONGLY_GRADED, S_NFAM };
+static const char *sturm_names[S_NFAM] = {
+    "graded-fem", "graded-lumped", "geometric-fem", "random", "random-pencil",
+    "wilkinson", "glued-wilkinson", "toeplitz-1e-12", "strongly-graded"};
+
+static void sturm_family(pt_rng *r, int fam, size_t n, double *ad, double *ao, double *md,
+                         double **mo) {
+  if (fam <= S_GEOMETRIC) { /* FEM on a sinh-graded (h ratio ~27) or geometric (1e3) mesh */
+    double hp = 0;
+    for (size_t j = 0; j <= n; j++) {
+      double t0 = (double)j / (double)(n + 1), t1 = (double)(j + 1) / (double)(n + 1), h;
+      if (fam == S_GEOMETRIC)
+        h = (pow(1e3, t1) - pow(1e3, t0)) / (1e3 - 1);
+      else
+        h = 0.5 * (sinh(4 * (2 * t1 - 1)) - sinh(4 * (2 * t0 - 1))) / sinh(4);
+      if (j > 0) {
+        ad[j - 1] = 1 / hp + 1 / h, ao[j - 1] = -1 / h;
+        md[j - 1] = fam == S_GRADED_LUMPED ? (hp + h) / 2 : (hp + h) / 3, (*mo)[j - 1] = h / 6;
+      }
+      hp = h;
+    }
+    if (fam == S_GRADED_LUMPED) free(*mo), *mo = NULL;
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    double t = (double)i / (double)n, wl = fabs((double)(i % 21) - 10);
+    md[i] = 1, (*mo)[i] = 0;
+    switch (fam) {
+    case S_RANDOM:
+      ad[i] = pt_uniform(r, -1, 1), ao[i] = pt_uniform(r, -1, 1);
+      break;
+    case S_RANDOM_PENCIL: /* M diagonally dominant: SPD */
+      ad[i] = pt_uniform(r, -1, 1), ao[i] = pt_uniform(r, -1, 1);
+      md[i] = pt_uniform(r, 1, 2), (*mo)[i] = pt_uniform(r, -0.5, 0.5);
+      break;
+    case S_WILKINSON: /* W+: pairs equal to far below eps */
+      ad[i] = fabs((double)i - (double)(n - 1) / 2), ao[i] = 1;
+      break;
+    case S_GLUED_WILKINSON: /* copies of W+_21 glued by 1e-12: clusters of n / 21 */
+      ad[i] = wl, ao[i] = i % 21 == 20 ? 1e-12 : 1;
+      break;
+    case S_TOEPLITZ_PERTURBED: /* 1-2-1 with the diagonal perturbed by 1e-12 */
+      ad[i] = 2 * (1 + 1e-12 * pt_uniform(r, -1, 1)), ao[i] = 1;
+      break;
+    default: /* strongly graded: 12 decades; the small eigenvalues have high relative accuracy */
+      ad[i] = 2 * pow(10, -12 * t), ao[i] = pow(10, -12 * (t + 0.5 / (double)n));
+      break;
+    }
+  }
+  if (fam != S_RANDOM_PENCIL) free(*mo), *mo = NULL;
+}
+
+/* eigen_sturm_values_d against the old path (reduction + dsterf) and against
+ * long double bisection at sampled indices (where the two disagree most, both
+ * ends, random ones), on each family at n = 513, 1000, 3000. Asserted: every
+ * eigenvalue within 1024 eps L of dsterf's (L = max |lambda|; dsterf's own
+ * error reaches ~300 eps L on W+, a wrong index is off by a gap), the
+ * sampled errors (so also where they disagree most) within 4 eps L and no
+ * larger than dsterf's largest + eps L (measured: at most 1.0 eps L, dsterf
+ * 8 - 270 eps L), the strongly graded family's eigenvalues to a relative
+ * 1e-11 (measured 8e-13, dsterf 3e-12), ascending order (up to 2 eps L
+ * within clusters), the same bits in a team of 2 threads (chunks as tasks),
+ * and the same through eigen_values_d. */
+static void sturm_vs_dsterf(pt_rng *rng) {
+  static const size_t sizes[3] = {513, 1000, 3000};
+  const int nsamp = 24, ldref = LDBL_MANT_DIG >= 64;
+  for (int fam = 0; fam < S_NFAM; fam++) {
+    double wd = 0, wn = 0, wo = 0, wrn = 0, wro = 0;
+    for (size_t si = 0; si < 3; si++) {
+      size_t n = sizes[si];
+      double *ad = malloc(n * 8), *ao = malloc(n * 8), *md = malloc(n * 8), *mo = malloc(n * 8);
+      double *lam = malloc(n * 8), *lam2 = malloc(n * 8), *ref = malloc(n * 8);
+      double *lv = malloc(n * 8), *work = malloc(10 * n * 8);
+      sturm_family(rng, fam, n, ad, ao, md, &mo);
+      PT_CHECK_STATUS(eigen_sturm_values_d(n, ad, ao, md, mo, lam), PSCR_OK);
+      pscr_status st = PSCR_ERR_INVALID_ARGUMENT;
+      int team = 1;
+#pragma omp parallel num_threads(2)
+#pragma omp single
+      {
+#ifdef _OPENMP
+        team = omp_get_num_threads();
+#endif
+        st = eigen_sturm_values_d(n, ad, ao, md, mo, lam2);
+      }
+      PT_CHECK_STATUS(st, PSCR_OK);
+      PT_CHECK(team == 2 || team == 1, "team %d", team);
+      PT_CHECK(pt_equal_bytes(lam, lam2, n * 8), "%s n=%zu: 2 threads differ from 1",
+               sturm_names[fam], n);
+      PT_CHECK_STATUS(eigen_values_d(n, ad, ao, md, mo, lv, work), PSCR_OK);
+      PT_CHECK(n < EIGEN_STURM_MIN || pt_equal_bytes(lam, lv, n * 8),
+               "%s n=%zu: eigen_values_d is not the new path", sturm_names[fam], n);
+      PT_CHECK(dsterf_path(n, ad, ao, md, mo, ref) == 0, "%s n=%zu: dsterf failed", sturm_names[fam], n);
+      double L = fmax(fabs(ref[0]), fabs(ref[n - 1])), ed = 0, asc = 0;
+      size_t kd = 0; /* where the two disagree most */
+      for (size_t k = 0; k < n; k++) {
+        if (fabs(lam[k] - ref[k]) > ed) ed = fabs(lam[k] - ref[k]), kd = k;
+        if (k > 0) asc = fmax(asc, lam[k - 1] - lam[k]);
+      }
+      ed /= DBL_EPSILON * L, asc /= DBL_EPSILON * L;
+      PT_CHECK_LE(ed, 1024.0, "%s n=%zu: |new - dsterf| / (eps L)", sturm_names[fam], n);
+      PT_CHECK_LE(asc, 2.0, "%s n=%zu: descent / (eps L)", sturm_names[fam], n);
+      double en = 0, eo = 0, rn = 0, ro = 0;
+      long double lo = ref[0] - 0.01L * L - 1, hi = ref[n - 1] + 0.01L * L + 1;
+      for (int s = 0; ldref && s < nsamp; s++) {
+        size_t k = s == 0 ? kd : s < 4 ? (size_t)s : s < 8 ? n - 8 + (size_t)s : (size_t)pt_uniform(rng, 0, (double)n) % n;
+        long double x = ld_eig(n, ad, ao, md, mo, k, lo, hi);
+        double a = (double)fabsl(lam[k] - x), b = (double)fabsl(ref[k] - x);
+        en = fmax(en, a), eo = fmax(eo, b);
+        if (x != 0) rn = fmax(rn, a / (double)fabsl(x)), ro = fmax(ro, b / (double)fabsl(x));
+      }
+      en /= DBL_EPSILON * L, eo /= DBL_EPSILON * L;
+      PT_CHECK_LE(en, 4.0, "%s n=%zu: sampled error / (eps L)", sturm_names[fam], n);
+      PT_CHECK_LE(en, eo + 1.0, "%s n=%zu: sampled error vs dsterf's (%.2f eps L)",
+                  sturm_names[fam], n, eo);
+      if (fam == S_STRONGLY_GRADED && ldref)
+        PT_CHECK_LE(rn, 1e-11, "%s n=%zu: relative error (dsterf %.2e)", sturm_names[fam], n, ro);
+      wd = fmax(wd, ed), wn = fmax(wn, en), wo = fmax(wo, eo), wrn = fmax(wrn, rn), wro = fmax(wro, ro);
+      free(ad), free(ao), free(md), free(mo), free(lam), free(lam2), free(ref), free(lv), free(work);
+    }
+    fprintf(stderr,
+            "f64  sturm %-16s |new - dsterf| %5.2f eps L; vs long double: new %5.2f, dsterf "
+            "%6.2f eps L (relative %.1e, %.1e)\n",
+            sturm_names[fam], wd, wn, wo, wrn, wro);
+  }
+}
+
+/* A random tridiagonal (n = 3000, entries U(-1, 1) from a fixed xorshift
+ * sequence, M = I) found by a stress run: the vector of eigenvalue 1253 is
+ * localized, and near it a pivot of the sweep comes within an ulp of a pole,
+ * so H (large cancelling terms) loses a digit while G keeps its: Laguerre's
+ * step fell 7% short and the cubic-convergence stop took it (3e4 eps L off).
+ * Now the sweep's rounding bound on H sends such steps to Newton. Asserted:
+ * eigenvalues 1249 .. 1257 within 4 eps L of long double bisection and
+ * 64 eps L of dsterf. */
+static void sturm_localized(void) {
+  size_t n = 3000;
+  uint64_t st = 0x9E3779B97F4A7C15ULL * 1244 + 2 * 7919;
+  double *ad = malloc(n * 8), *ao = malloc(n * 8), *md = malloc(n * 8), *lam = malloc(n * 8);
+  double *ref = malloc(n * 8);
+  for (size_t i = 0; i < n; i++)
+    for (int k = 0; k < 2; k++) {
+      st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+      (k ? ao : ad)[i] = (double)(st >> 11) * 0x1p-53 * 2 - 1;
+      md[i] = 1;
+    }
+  PT_CHECK_STATUS(eigen_sturm_values_d(n, ad, ao, md, NULL, lam), PSCR_OK);
+  PT_CHECK(dsterf_path(n, ad, ao, md, NULL, ref) == 0, "localized: dsterf failed");
+  double L = fmax(fabs(ref[0]), fabs(ref[n - 1])), en = 0, ed = 0;
+  for (size_t k = 1249; k <= 1257; k++) {
+    ed = fmax(ed, fabs(lam[k] - ref[k]) / (DBL_EPSILON * L));
+    if (LDBL_MANT_DIG >= 64)
+      en = fmax(en, (double)fabsl(lam[k] - ld_eig(n, ad, ao, md, NULL, k, -4, 4)) / (DBL_EPSILON * L));
+  }
+  PT_CHECK_LE(en, 4.0, "localized: error / (eps L) near eigenvalue 1253");
+  PT_CHECK_LE(ed, 64.0, "localized: |new - dsterf| / (eps L) near eigenvalue 1253");
+  fprintf(stderr, "f64  sturm localized (random, n=3000, eigenvalues 1249..1257): error %.2f eps L, "
+                  "|new - dsterf| %.2f eps L\n", en, ed);
+  free(ad), free(ao), free(md), free(lam), free(ref);
+}
+
+/* The whole general path with the new eigenvalues (m >= EIGEN_STURM_MIN):
+ * graded-mesh FEM pencils against dense dsygv (eigenvalues, residuals,
+ * W^T M W - I, subsets of rows), as the small cases in main; and M not
+ * positive definite refused as below the bound. */
+static void sturm_pencils(pt_rng *rng) {
+  for (int fam = 0; fam < 2; fam++) {
+    size_t m = 600;
+    double *ad = malloc(m * 8), *ao = malloc(m * 8), *md = malloc(m * 8), *mo = malloc(m * 8);
+    sturm_family(rng, fam ? S_GRADED_LUMPED : S_GRADED_FEM, m, ad, ao, md, &mo);
+    pencil p = {.t = PSCR_F64, .m = m, .name = sturm_names[fam], .general = 1};
+    p.ad = zalloc(m), p.ao = zalloc(m), p.md = zalloc(m), p.mo = mo ? zalloc(m) : NULL;
+    for (size_t i = 0; i < m; i++) {
+      p.ad[i] = ad[i], p.ao[i] = ao[i], p.md[i] = md[i];
+      if (mo) p.mo[i] = mo[i];
+    }
+    worst wst = {0, 0, 0};
+    check_pencil(rng, &p, &wst);
+    fprintf(stderr, "f64  %-15s (general, m=%zu) max eig err %.2e  residual %.2e  W^T M W - I %.2e\n",
+            p.name, m, wst.lam, wst.res, wst.orth);
+    free_pencil(&p);
+    free(ad), free(ao), free(md), free(mo);
+  }
+  size_t m = 300, rows[1] = {0};
+  double *ad = malloc(m * 8), *ao = malloc(m * 8), *md = malloc(m * 8), *mo = malloc(m * 8);
+  double *lam = malloc(m * 8), *comp = malloc(m * 8);
+  for (size_t i = 0; i < m; i++) ad[i] = 2 + 0.01 * (double)i, ao[i] = -1, md[i] = 1, mo[i] = 0.45;
+  md[m / 2] = -1; /* diagonal M with a negative entry */
+  PT_CHECK_STATUS(eigen_pencil_d(m, ad, ao, md, NULL, 1, rows, lam, comp), PSCR_ERR_INVALID_ARGUMENT);
+  md[m / 2] = 1, mo[m / 3] = 0.9; /* tridiagonal M: indefinite 2 x 2 minor [1 0.9; 0.9 1] ... */
+  mo[m / 3 - 1] = 0.9;           /* ... with a neighbour coupling too: pivot < 0 */
+  PT_CHECK_STATUS(eigen_sturm_values_d(m, ad, ao, md, mo, lam), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(eigen_pencil_d(m, ad, ao, md, mo, 1, rows, lam, comp), PSCR_ERR_INVALID_ARGUMENT);
+  free(ad), free(ao), free(md), free(mo), free(lam), free(comp);
+}
+
 int main(void) {
   pt_rng rng;
   pt_rng_seed(&rng, pt_fresh_seed());
@@ -661,6 +915,9 @@ int main(void) {
   toeplitz_exact();
   toeplitz_edges(&rng);
   chunks_vs_one_thread(&rng);
+  sturm_vs_dsterf(&rng);
+  sturm_localized();
+  sturm_pencils(&rng);
   bad_input();
   return pt_exit("test_eigen");
 }
