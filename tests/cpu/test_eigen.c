@@ -59,23 +59,24 @@ static void *to_dtype(pscr_dtype t, const C *p, size_t n) {
   return q;
 }
 
-/* y = T x for the symmetric tridiagonal (d, o); o == NULL: diagonal. */
-static void tmv(size_t m, const C *d, const C *o, const C *x, C *y) {
-  for (size_t i = 0; i < m; i++) {
-    y[i] = d[i] * x[i];
-    if (o && i > 0) y[i] += o[i - 1] * x[i - 1];
-    if (o && i + 1 < m) y[i] += o[i] * x[i + 1];
+/* y = T x for the symmetric tridiagonal (d, o), o == NULL: diagonal; and
+ * T's inf-norm. Complex (tmv, tnorm) and real (dtmv, dnorm) from one text. */
+#define TRI_HELPERS(MV, NORM, T, ABS)                                                              \
+  static void MV(size_t m, const T *d, const T *o, const T *x, T *y) {                             \
+    for (size_t i = 0; i < m; i++) {                                                               \
+      y[i] = d[i] * x[i];                                                                          \
+      if (o && i > 0) y[i] += o[i - 1] * x[i - 1];                                                 \
+      if (o && i + 1 < m) y[i] += o[i] * x[i + 1];                                                 \
+    }                                                                                              \
+  }                                                                                                \
+  static double NORM(size_t m, const T *d, const T *o) {                                           \
+    double r = 0;                                                                                  \
+    for (size_t i = 0; i < m; i++)                                                                 \
+      r = fmax(r, ABS(d[i]) + (o && i > 0 ? ABS(o[i - 1]) : 0) + (o && i + 1 < m ? ABS(o[i]) : 0)); \
+    return r;                                                                                      \
   }
-}
-
-static double tnorm(size_t m, const C *d, const C *o) { /* inf-norm */
-  double r = 0;
-  for (size_t i = 0; i < m; i++) {
-    double s = cabs(d[i]) + (o && i > 0 ? cabs(o[i - 1]) : 0) + (o && i + 1 < m ? cabs(o[i]) : 0);
-    if (s > r) r = s;
-  }
-  return r;
-}
+TRI_HELPERS(tmv, tnorm, C, cabs)
+TRI_HELPERS(dtmv, dnorm, double, fabs)
 
 /* Dense reference eigenvalues, ascending real part. @return LAPACK info. */
 static int reference(const pencil *p, C *ref) {
@@ -408,21 +409,6 @@ static double *dfill(size_t n, double v) {
   return p;
 }
 
-/* y = T x for the real symmetric tridiagonal (d, o); o == NULL: diagonal. */
-static void dtmv(size_t m, const double *d, const double *o, const double *x, double *y) {
-  for (size_t i = 0; i < m; i++) {
-    y[i] = d[i] * x[i];
-    if (o && i > 0) y[i] += o[i - 1] * x[i - 1];
-    if (o && i + 1 < m) y[i] += o[i] * x[i + 1];
-  }
-}
-
-static double dnorm(size_t m, const double *d, const double *o) { /* inf-norm */
-  double r = 0;
-  for (size_t i = 0; i < m; i++)
-    r = fmax(r, fabs(d[i]) + (o && i > 0 ? fabs(o[i - 1]) : 0) + (o && i + 1 < m ? fabs(o[i]) : 0));
-  return r;
-}
 
 /* A full real eigendecomposition (comp: all m rows): worst residual
  * ||A w - lambda M w|| / ((||A|| + |lambda| ||M||) ||w||) (inf-norms) and, if
