@@ -371,16 +371,19 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
    * (the tiles: 3x-17x faster); 3D steps fill the GPU, and the lanes beat the
    * tiles on complex Helmholtz (1.1x-1.6x) and, with the plain kernel, on
    * real data proven definite (3D Poisson 255^3-511^3: 1.5x-1.7x) */
-  int measured = g->tune.pscr_lane == 3;
+  int measured = g->tune.pscr_lane == 3, lanes;
   if (measured && p->ndim != 3) return 0;
-  if (p->innermost == PSCR_TD_CR_PCR_THOMAS) return 1;
-  if (p->innermost != PSCR_TD_AUTO) return 0;
-  if (p->dtype != PSCR_F64) return 2;
-  int lanes = real_definite(p, pb) ? 1 : 2;
+  if (p->innermost == PSCR_TD_CR_PCR_THOMAS)
+    lanes = 1;
+  else if (p->innermost != PSCR_TD_AUTO)
+    return 0;
+  else
+    lanes = p->dtype != PSCR_F64 || !real_definite(p, pb) ? 2 : 1;
   /* real 3D: the plain kernel (pscr_lane_plain) beats the tiles from n = 127
    * on (H100, Poisson: 127^3 5.6 vs 6.0 ms, 180^3 9.0 vs 13.6; 90^3 3.7 vs
    * 3.3), the test and pivoting kernel nowhere */
-  if (measured && (lanes == 2 || p->n[p->ndim - 1] < PSCR_GPU_LANE_MIN_N)) return 0;
+  if (measured && p->dtype == PSCR_F64 && (lanes == 2 || p->n[p->ndim - 1] < PSCR_GPU_LANE_MIN_N))
+    return 0;
   return lanes;
 }
 
