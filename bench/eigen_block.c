@@ -18,8 +18,8 @@
  *    from the measured one-thread costs of each block's eigenvalues
  *    (chunks of EIGEN_STURM_CHUNK for a real block of order >=
  *    EIGEN_STURM_MIN, else sequential) and vectors (chunks of about
- *    EIGEN_CHUNK, cut only at gaps wider than EIGEN_CLUSTER max|lambda| as
- *    pencil_tmpl.c cuts them: few or none where the spectrum is dense
+ *    EIGEN_CHUNK, cut only at gaps wider than EIGEN_CLUSTER max|lambda| by
+ *    the library's eigen_chunk_cuts: few or none where the spectrum is dense
  *    against its largest eigenvalue, as on graded meshes), by replaying the
  *    schedule: on a small machine the 16-thread figure cannot be measured. A real Toeplitz block (every Poisson block: uniform
  *    mesh) takes the closed form, one sequential piece: its whole cost counts
@@ -47,7 +47,6 @@
 
 typedef double complex C;
 
-#define CHUNK 256 /* EIGEN_CHUNK of src/eigen/invit_tmpl.h */
 
 #define NKINDS 4
 #define GRADED 3 /* the graded-mesh kind */
@@ -184,37 +183,23 @@ static double run_jobs(const fac *F, job *J, size_t nj, int threads, pscr_status
   return pscr_wtime() - t0;
 }
 
-#define CLUSTER 1e-5 /* EIGEN_CLUSTER of src/eigen/invit_tmpl.h */
-#define FULL 128      /* EIGEN_FULL */
-
 static int cmp_re(const void *a, const void *b) {
   double x = creal(*(const C *)a), y = creal(*(const C *)b);
   return x < y ? -1 : x > y;
 }
 
 /* The vector chunks of a block with eigenvalues lam (m of dtype t; sorted
- * here), cut as pencil_tmpl.c's chunk_cuts does: about CHUNK eigenvalues,
- * only at gaps wider than CLUSTER max|lambda| (none below FULL). Each
- * chunk's share of the vectors' cost is taken as its share of the
- * eigenvalues. @return the number of chunks; *frac: their shares (malloc). */
+ * here), cut by the library's eigen_chunk_cuts. Each chunk's share of the
+ * vectors' cost is taken as its share of the eigenvalues. @return the
+ * number of chunks; *frac: their shares (malloc). */
 static size_t vector_chunks(pscr_dtype t, size_t m, const void *lam, double **frac) {
   C *z = malloc(m * sizeof *z);
-  size_t *cut = malloc((m / CHUNK + 2) * sizeof *cut), nc = 0, k = CHUNK;
+  size_t *cut = malloc((m / EIGEN_CHUNK + 2) * sizeof *cut);
   if (z == NULL || cut == NULL) abort();
   double lmax = 0;
   for (size_t i = 0; i < m; i++) z[i] = pt_get(t, lam, i), lmax = fmax(lmax, cabs(z[i]));
   qsort(z, m, sizeof *z, cmp_re);
-  double delta = m <= FULL ? INFINITY : CLUSTER * lmax;
-  cut[0] = 0;
-  while (k + CHUNK / 2 <= m) {
-    if (creal(z[k]) - creal(z[k - 1]) > delta) {
-      cut[++nc] = k;
-      k += CHUNK;
-    } else {
-      k++;
-    }
-  }
-  cut[++nc] = m;
+  size_t nc = eigen_chunk_cuts(m, (const double *)z, 2, eigen_cluster_delta(m, lmax), cut);
   *frac = malloc(nc * sizeof **frac);
   if (*frac == NULL) abort();
   for (size_t c = 0; c < nc; c++) (*frac)[c] = (double)(cut[c + 1] - cut[c]) / (double)m;

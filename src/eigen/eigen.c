@@ -1,5 +1,6 @@
 /* pscr_eigen_block (eigen.h): argument checks and dispatch by dtype (real
- * Toeplitz pencils to their closed form). */
+ * Toeplitz pencils to their closed form); the chunking of a block's vectors
+ * (eigen_impl.h), shared by both dtypes and the plan's cost benchmark. */
 #include "eigen/eigen.h"
 
 #include <complex.h>
@@ -45,4 +46,23 @@ pscr_status pscr_eigen_block(pscr_dtype dtype, size_t m, const void *a_diag, con
       (m_off && !finite_z(m_off, m - 1)))
     return PSCR_ERR_NONFINITE;
   return eigen_pencil_z(m, a_diag, a_off, m_diag, m_off, nrows, rows, lambda, comp);
+}
+
+double eigen_cluster_delta(size_t n, double lmax) {
+  return n <= EIGEN_FULL ? INFINITY : EIGEN_CLUSTER * lmax;
+}
+
+size_t eigen_chunk_cuts(size_t n, const double *re, size_t stride, double delta, size_t *cut) {
+  size_t nc = 0, k = EIGEN_CHUNK;
+  cut[0] = 0;
+  while (k + EIGEN_CHUNK / 2 <= n) {
+    if (re[k * stride] - re[(k - 1) * stride] > delta) {
+      cut[++nc] = k;
+      k += EIGEN_CHUNK;
+    } else {
+      k++;
+    }
+  }
+  cut[++nc] = n;
+  return nc;
 }

@@ -60,6 +60,24 @@ void eigen_row_excess_d(size_t n, const double *d, const double *o, const double
 void eigen_row_excess_z(size_t n, const double complex *d, const double complex *o,
                         const double complex *so, double complex *ex);
 
+#define EIGEN_CLUSTER 1e-5 /* relative window of reorthogonalization */
+/* Blocks of at most this order are reorthogonalized in full: vectors outside
+ * the window are orthogonal only to O(eps ||A|| / gap), which random
+ * indefinite pencils make 1e-14 .. 1e-13 (backward error of PSCR 3.5e-14 at
+ * 2D 127^2, 7.5e-17 in full). */
+#define EIGEN_FULL 128
+#define EIGEN_CHUNK 256 /* eigenvalues per chunk of a large block (a parallel task) */
+/* The reorthogonalization window of a block of order n (largest |lambda|
+ * lmax): EIGEN_CLUSTER lmax, or everything (INFINITY) up to EIGEN_FULL. */
+double eigen_cluster_delta(size_t n, double lmax);
+/* Chunks of about EIGEN_CHUNK eigenvalues, cut only at gaps wider than delta:
+ * no vector then needs orthogonalizing against another chunk's, which is why
+ * chunks can run in parallel. The cuts depend on the spectrum alone, so the
+ * vectors do not depend on the thread count. re: the eigenvalues' real
+ * parts, ascending, at re[k * stride] (stride 2: a double complex array);
+ * cut: n / EIGEN_CHUNK + 2 entries. @return the number of chunks. */
+size_t eigen_chunk_cuts(size_t n, const double *re, size_t stride, double delta, size_t *cut);
+
 /* Real Toeplitz pencils (toeplitz.c), as on uniform meshes: 1 if ad, ao, md
  * and mo (NULL: M diagonal) are each constant (compared with ==). Then
  * eigen_toeplitz_d gives pscr_eigen_block's result in closed form from

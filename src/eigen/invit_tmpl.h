@@ -10,12 +10,6 @@
 #include "core/scalar.h"
 #include "eigen/eigen_impl.h"
 
-#define EIGEN_CLUSTER 1e-5 /* relative window of reorthogonalization */
-/* Blocks of at most this order are reorthogonalized in full: vectors outside
- * the window are orthogonal only to O(eps ||A|| / gap), which random
- * indefinite pencils make 1e-14 .. 1e-13 (backward error of PSCR 3.5e-14 at
- * 2D 127^2, 7.5e-17 in full). */
-#define EIGEN_FULL 128
 #define EIGEN_WINDOW 256   /* at most this many previous vectors kept for it */
 #define EIGEN_BATCH 4      /* isolated eigenvalues iterated together (latency hiding) */
 #define EIGEN_LD_FRACTION (1.0 / 128) /* long double last step for |lambda| <= this * lmax */
@@ -23,7 +17,6 @@
  * (a software binary128, as on AArch64, would cost too much; a double one
  * would not help). */
 #define EIGEN_LD_STEP (LDBL_MANT_DIG == 64)
-#define EIGEN_CHUNK 256    /* eigenvalues per chunk of a large block (a parallel task) */
 
 #if PSCR_Z
 #define S_IMAG(x) cimag(x)

@@ -139,33 +139,13 @@ static pscr_status FN(chunk_vectors)(const FN(vec_job) * J, size_t k0, size_t k1
   return st;
 }
 
-/* Chunks of about EIGEN_CHUNK eigenvalues, cut only at gaps wider than delta:
- * no vector then needs orthogonalizing against another chunk's, which is why
- * chunks can run in parallel. The cuts depend on the spectrum alone, so the
- * vectors do not depend on the thread count. cut: n / EIGEN_CHUNK + 2 entries.
- * @return the number of chunks. */
-static size_t FN(chunk_cuts)(size_t n, const T *lam, double delta, size_t *cut) {
-  size_t nc = 0, k = EIGEN_CHUNK;
-  cut[0] = 0;
-  while (k + EIGEN_CHUNK / 2 <= n) {
-    if (S_REAL(lam[k]) - S_REAL(lam[k - 1]) > delta) {
-      cut[++nc] = k;
-      k += EIGEN_CHUNK;
-    } else {
-      k++;
-    }
-  }
-  cut[++nc] = n;
-  return nc;
-}
-
 /* The vectors of one unreduced block: its chunks as OpenMP tasks, which the
  * idle threads of an enclosing parallel region (the plan's loop over blocks)
  * pick up; outside one they run in turn. */
 static pscr_status FN(unreduced_vectors)(const FN(vec_job) * J) {
   size_t n = J->B->n, *cut = malloc((n / EIGEN_CHUNK + 2) * sizeof *cut);
   if (cut == NULL) return PSCR_ERR_OUT_OF_MEMORY;
-  size_t nc = FN(chunk_cuts)(n, J->lam, J->B->delta, cut);
+  size_t nc = eigen_chunk_cuts(n, (const double *)J->lam, PSCR_Z ? 2 : 1, J->B->delta, cut);
   pscr_status st = PSCR_OK;
   if (nc == 1) {
     st = FN(chunk_vectors)(J, 0, n);
@@ -253,7 +233,7 @@ pscr_status FN(eigen_pencil)(size_t m, const T *ad, const T *ao, const T *md, co
     double lmax = 0;
     for (size_t i = p; i < q; i++) lmax = lmax > S_ABS(lam[i]) ? lmax : S_ABS(lam[i]);
     /* small blocks: every pair reorthogonalized (O(m^3), a few ms in all) */
-    B.delta = B.n <= EIGEN_FULL ? INFINITY : EIGEN_CLUSTER * lmax, B.lmax = lmax;
+    B.delta = eigen_cluster_delta(B.n, lmax), B.lmax = lmax;
     FN(vec_job) J = {&B, p, nrows, lam + p, start, rank + p, rows, lambda, comp};
     st = FN(unreduced_vectors)(&J);
     if (st != PSCR_OK) goto cleanup;
