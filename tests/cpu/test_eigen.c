@@ -28,6 +28,26 @@
 
 typedef double complex C;
 
+#ifdef _OPENMP
+#define TEAM_OF_TWO 2
+static int team_size(void) { return omp_get_num_threads(); }
+#else
+#define TEAM_OF_TWO 1 /* no OpenMP: the statement runs alone */
+static int team_size(void) { return 1; }
+#endif
+
+/* Runs the statement on one thread of a team of two (the other is free for
+ * the tasks it spawns) and asserts that the team has two threads. */
+#define IN_TEAM_OF_TWO(stmt)                                                                       \
+  do {                                                                                             \
+    int team_ = 0;                                                                                 \
+    _Pragma("omp parallel num_threads(2)") _Pragma("omp single") {                                 \
+      team_ = team_size();                                                                         \
+      stmt;                                                                                        \
+    }                                                                                              \
+    PT_CHECK(team_ == TEAM_OF_TWO, "a team of %d threads (got %d)", TEAM_OF_TWO, team_);           \
+  } while (0)
+
 /* One pencil, generated in complex and passed to the library as dtype t. */
 typedef struct {
   pscr_dtype t;
@@ -379,19 +399,8 @@ static void chunks_vs_one_thread(pt_rng *rng) {
     void *lam2 = pt_alloc(t, m), *comp2 = pt_alloc(t, 5 * m);
     PT_CHECK_STATUS(solve(&p, ad, ao, md, mo, 5, rows, lam1, comp1), PSCR_OK);
     pscr_status st = PSCR_ERR_INVALID_ARGUMENT;
-    int team = 1;
-#pragma omp parallel num_threads(2)
-#pragma omp single
-    {
-#ifdef _OPENMP
-      team = omp_get_num_threads();
-#endif
-      st = solve(&p, ad, ao, md, mo, 5, rows, lam2, comp2);
-    }
+    IN_TEAM_OF_TWO(st = solve(&p, ad, ao, md, mo, 5, rows, lam2, comp2));
     PT_CHECK_STATUS(st, PSCR_OK);
-#ifdef _OPENMP
-    PT_CHECK(team == 2, "a team of 2 threads (got %d)", team);
-#endif
     size_t e = pt_size(t);
     PT_CHECK(pt_equal_bytes(lam1, lam2, m * e) && pt_equal_bytes(comp1, comp2, 5 * m * e),
              "%s m=%zu: 2 threads differ from 1", p.name, m);
@@ -738,17 +747,8 @@ static void sturm_vs_dsterf(pt_rng *rng) {
       sturm_family(rng, fam, n, ad, ao, md, &mo);
       PT_CHECK_STATUS(eigen_sturm_values_d(n, ad, ao, md, mo, lam), PSCR_OK);
       pscr_status st = PSCR_ERR_INVALID_ARGUMENT;
-      int team = 1;
-#pragma omp parallel num_threads(2)
-#pragma omp single
-      {
-#ifdef _OPENMP
-        team = omp_get_num_threads();
-#endif
-        st = eigen_sturm_values_d(n, ad, ao, md, mo, lam2);
-      }
+      IN_TEAM_OF_TWO(st = eigen_sturm_values_d(n, ad, ao, md, mo, lam2));
       PT_CHECK_STATUS(st, PSCR_OK);
-      PT_CHECK(team == 2 || team == 1, "team %d", team);
       PT_CHECK(pt_equal_bytes(lam, lam2, n * 8), "%s n=%zu: 2 threads differ from 1",
                sturm_names[fam], n);
       PT_CHECK_STATUS(eigen_values_d(n, ad, ao, md, mo, lv, work), PSCR_OK);
