@@ -559,7 +559,6 @@ KERNEL void pscr_lane_task(PSCR_LANE_PARAMS) {
   }
 }
 
-
 /* The plain kernel's right-hand-side sources (26)/(28): the rows D, and in
  * back substitution the boundary terms (weights -ws, -we), as pointers with
  * weights. Absent ones point at the block's first row with weight 0, so that
@@ -604,12 +603,10 @@ DEVICE void pscr_plain_row(int ib, int r, int m, int last, const GLOBAL scalar *
   *f = v;
 }
 
-#ifndef PSCR_LANE_PLAIN_FETCH
-#define PSCR_LANE_PLAIN_FETCH 0 /* 1: a chunk's rows all loaded before its eliminations (H100: slower, registers) */
-#endif
-
 /* The rows of a chunk eliminated (td_thomas_row) from the state u, z, op (o
- * of the row before); U, Z: the u, z after each row, where keep. */
+ * of the row before); U, Z: the u, z after each row, where keep. Row by row:
+ * loading a chunk's rows before its eliminations measured slower (H100:
+ * registers, bench/RESULTS.md "The plain lane kernel"). */
 DEVICE void pscr_plain_rows(int ib, int m, int last, const GLOBAL scalar *ad,
                             const GLOBAL scalar *ao, const GLOBAL scalar *md,
                             const GLOBAL scalar *mo, scalar sg, const pscr_plain_src *s, int ns,
@@ -619,18 +616,6 @@ DEVICE void pscr_plain_rows(int ib, int m, int last, const GLOBAL scalar *ad,
 #pragma unroll
   for (int k = 0; k < PSCR_LANE_NS; k++) sc.r[k] += ib;
   ad += ib, ao += ib, md += ib, mo += ib, s = &sc;
-#if PSCR_LANE_PLAIN_FETCH
-  scalar D[PSCR_LANE_R], O[PSCR_LANE_R], F[PSCR_LANE_R];
-#pragma unroll
-  for (int r = 0; r < PSCR_LANE_R; r++)
-    pscr_plain_row(ib, r, m, last, ad, ao, md, mo, sg, s, ns, c, n, &D[r], &O[r], &F[r]);
-#pragma unroll
-  for (int r = 0; r < PSCR_LANE_R; r++) {
-    td_thomas_row(*op, D[r], O[r], F[r], u, z);
-    *op = O[r];
-    if (keep) U[r] = *u, Z[r] = *z;
-  }
-#else
 #pragma unroll
   for (int r = 0; r < PSCR_LANE_R; r++) {
     scalar d, o, f;
@@ -639,7 +624,6 @@ DEVICE void pscr_plain_rows(int ib, int m, int last, const GLOBAL scalar *ad,
     *op = o;
     if (keep) U[r] = *u, Z[r] = *z;
   }
-#endif
 }
 
 /* A chunk: unchecked where the chunk and the row after it lie in the system. */

@@ -16,9 +16,10 @@
  * tile) where a row is not dominant. The lane engine (fused = 3,
  * kernels/common/pscr_lane.h): one work-item per system, work-groups of
  * PSCR_GPU_LANE_W consecutive eigenpairs of a step, Thomas with a per-system
- * test and diagonal pivoting where it fails; the default for complex data in
- * 3D, where it measured faster than the tiles (tuning pscr_lane: 0 tiles,
- * 1 lanes wherever they apply). The other algorithms
+ * test and diagonal pivoting where it fails, or plain Thomas for real data
+ * proven definite (pscr_lane_plain); the default in 3D (real: from innermost
+ * n = PSCR_GPU_LANE_MIN_N on), where it measured faster than the tiles
+ * (tuning pscr_lane: 0 tiles, 1 lanes wherever they apply). The other algorithms
  * (SPIKE_DIAG_PIVOT, PCR_THOMAS, ...) take the unfused stages through gpu_td_solve. */
 #ifndef PSCR_BACKEND_GPU_PSCR_H
 #define PSCR_BACKEND_GPU_PSCR_H
@@ -36,7 +37,7 @@
 #define PSCR_GPU_LANE_MIN_N 100 /* real 3D: the plain lanes from this innermost n on */
 /* PSCR_LANE_R of the lane kernels (rows between checkpoints): the kernels' default, or
  * the -DPSCR_LANE_R=r of PSCR_KERNEL_DEFINES (gpu_td_params_defines) */
-size_t gpu_pscr_lane_rows(pscr_dtype dtype);
+size_t gpu_pscr_lane_rows(void);
 
 /* Fields of a block in the guiding data (PB_* of kernels/common/pscr_stages.h). */
 enum { GB_S, GB_M, GB_ND, GB_D, GB_EIG, GB_COMP, GB_E0, GB_VS, GB_BS, GB_NT, GB_ACC0, GB_N };

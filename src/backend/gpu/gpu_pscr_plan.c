@@ -387,10 +387,9 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
   return lanes;
 }
 
-size_t gpu_pscr_lane_rows(pscr_dtype dtype) {
+size_t gpu_pscr_lane_rows(void) {
   const char *d = getenv("PSCR_KERNEL_DEFINES"), *r = d ? strstr(d, "-DPSCR_LANE_R=") : NULL;
   long v = r ? strtol(r + 14, NULL, 10) : 0;
-  (void)dtype;
   return v >= 2 && v <= 64 ? (size_t)v : 8;
 }
 
@@ -443,7 +442,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   s->ex = pb->dtype == PSCR_C128 && !lane; /* the tiles' excess form: complex modules only */
   if (st == PSCR_OK && lane) {
     s->fused = 3;
-    s->nch = ceil_div(n, gpu_pscr_lane_rows(p->dtype));
+    s->nch = ceil_div(n, gpu_pscr_lane_rows());
     st = alloc_bytes(p, 4 * s->nch * B * ne * e, &s->ckp);
     if (st == PSCR_OK) st = upload_excess(p, &pb->dim[p->ndim - 1], &s->exc);
   }
