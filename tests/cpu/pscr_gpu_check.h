@@ -213,9 +213,7 @@ static void gc_small_suite(gc_env *E) {
  * with diagonal pivoting in every tested system (pscr_lane = 2), the lane
  * engine as AUTO runs it (pscr_lane = 1: the test, or Thomas alone where
  * the plan proves the matrices definite), and the tiles (pscr_lane = 0);
- * then the default again. gc_lane_suite: the lane
- * engine wherever it applies (pscr_lane = 1: Thomas without the test on
- * definite real problems) over the small suite. */
+ * then the default again. */
 static void gc_engine_suite(gc_env *E) {
   static const size_t s2[2] = {33, 40}, s3[3] = {9, 9, 9}, l2[2] = {5, 300}, w2[2] = {40, 300};
   for (int mode = 2; mode >= 0; mode--) {

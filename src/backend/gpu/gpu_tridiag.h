@@ -71,7 +71,8 @@ typedef struct {
   int pscr_tw;   /* work-items per tile of the fused PSCR multi-tile passes */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
-                  * 3 (default) the engine measured faster: lanes for complex data in 3D */
+                  * 3 (default) the engine measured faster: lanes in 3D (complex data;
+                  * real data proven definite from innermost n = PSCR_GPU_LANE_MIN_N) */
 } gpu_td_tuning;
 void gpu_td_tuning_default(gpu_td_tuning *t);
 /* Sets one parameter by its field name; INVALID_ARGUMENT for an unknown name
