@@ -230,7 +230,7 @@ DEVICE void pscr_lane_d1(long i, long n, const GLOBAL scalar *ao, const GLOBAL s
                          scalar *u, scalar *y, int *bad) {
   scalar e0, o0 = pscr_lane_off(i, n, ao, mo, sg, &e0), p = S_ADD(*t, e0);
   *bad |= S_ISZERO(p);
-  scalar r = S_DIV(S_ONE, p);
+  scalar r = S_RCP(p);
   *u = S_MUL(o0, r), *y = S_MUL(*fm, r);
   if (i + 1 < n) {
     *t = S_FMA(pscr_lane_exc(exc, n, sg, i + 1), e0, S_MUL(*t, r));
@@ -250,7 +250,7 @@ DEVICE void pscr_lane_d2(long i, long n, const GLOBAL scalar *ao, const GLOBAL s
   scalar q = S_FMA(S_MUL(p, s1), e0, *t); /* p s_i+1 + E_i t */
   scalar delta = S_FMA(q, p, e1);         /* p (s_i+1 + E_i+1) + E_i t */
   *bad |= S_ISZERO(delta);
-  scalar r = S_DIV(S_ONE, delta), d1 = S_ADD(S_ADD(s1, e0), e1);
+  scalar r = S_RCP(delta), d1 = S_ADD(S_ADD(s1, e0), e1);
   *y0 = S_MUL(S_FMS(S_MUL(d1, *fm), o0, f1), r);
   *y1 = S_MUL(S_FMS(S_MUL(p, f1), o0, *fm), r);
   *u0 = S_NEG(S_MUL(S_MUL(o0, o1), r));
@@ -584,10 +584,10 @@ DEVICE void pscr_plain_init(const pscr_lane_src *c, long n, pscr_plain_src *s) {
 /* Row ib + r of a chunk (ad .. mo and the sources' pointers already offset
  * by ib, so that a row's loads take constant offsets): d = ad + sg md,
  * o = ao + sg mo (0 for the last row) and f, the right-hand side from the
- * first ns sources. m < R (the last chunk):
- * rows past n read as d = 1, o = f = 0 (x stays 0 there); m = R (a constant
- * once inlined): no tests at all. */
-DEVICE void pscr_plain_row(int ib, int r, int m, int last, const GLOBAL scalar *ad,
+ * first ns sources, and with extra from the rows D beyond PSCR_LANE_RD.
+ * m < R (the last chunk): rows past n read as d = 1, o = f = 0 (x stays 0
+ * there); m = R and extra = 0 (constants once inlined): no tests at all. */
+DEVICE void pscr_plain_row(int ib, int r, int m, int last, int extra, const GLOBAL scalar *ad,
                            const GLOBAL scalar *ao, const GLOBAL scalar *md,
                            const GLOBAL scalar *mo, scalar sg, const pscr_plain_src *s, int ns,
                            const pscr_lane_src *c, long n, scalar *d, scalar *o, scalar *f) {
@@ -597,7 +597,7 @@ DEVICE void pscr_plain_row(int ib, int r, int m, int last, const GLOBAL scalar *
 #pragma unroll
   for (int k = 0; k < PSCR_LANE_NS; k++)
     if (k < ns && r < m) v = S_FMA(v, s->w[k], s->r[k][r]);
-  if (c->nrd > PSCR_LANE_RD && r < m)
+  if (extra && c->nrd > PSCR_LANE_RD && r < m)
     for (long k = PSCR_LANE_RD; k < c->nrd; k++)
       v = S_FMA(v, c->w[2 + k], c->xp[c->dp[k] * n + ib + r]);
   *f = v;
@@ -607,7 +607,7 @@ DEVICE void pscr_plain_row(int ib, int r, int m, int last, const GLOBAL scalar *
  * of the row before); U, Z: the u, z after each row, where keep. Row by row:
  * loading a chunk's rows before its eliminations measured slower (H100:
  * registers, bench/RESULTS.md "The plain lane kernel"). */
-DEVICE void pscr_plain_rows(int ib, int m, int last, const GLOBAL scalar *ad,
+DEVICE void pscr_plain_rows(int ib, int m, int last, int extra, const GLOBAL scalar *ad,
                             const GLOBAL scalar *ao, const GLOBAL scalar *md,
                             const GLOBAL scalar *mo, scalar sg, const pscr_plain_src *s, int ns,
                             const pscr_lane_src *c, long n, scalar *u, scalar *z, scalar *op,
@@ -619,22 +619,26 @@ DEVICE void pscr_plain_rows(int ib, int m, int last, const GLOBAL scalar *ad,
 #pragma unroll
   for (int r = 0; r < PSCR_LANE_R; r++) {
     scalar d, o, f;
-    pscr_plain_row(ib, r, m, last, ad, ao, md, mo, sg, s, ns, c, n, &d, &o, &f);
+    pscr_plain_row(ib, r, m, last, extra, ad, ao, md, mo, sg, s, ns, c, n, &d, &o, &f);
     td_thomas_row(*op, d, o, f, u, z);
     *op = o;
     if (keep) U[r] = *u, Z[r] = *z;
   }
 }
 
-/* A chunk: unchecked where the chunk and the row after it lie in the system. */
+/* A chunk: unchecked where the chunk and the row after it lie in the system
+ * and the lane's rows D all have their weights in registers (radix 4: always);
+ * the loop over further rows D is then not even compiled into the rows. */
 DEVICE void pscr_plain_chunk(int ib, int nn, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
                              const GLOBAL scalar *md, const GLOBAL scalar *mo, scalar sg,
                              const pscr_plain_src *s, int ns, const pscr_lane_src *c, long n,
                              scalar *u, scalar *z, scalar *op, scalar *U, scalar *Z, int keep) {
-  if (ib + PSCR_LANE_R < nn)
-    pscr_plain_rows(ib, PSCR_LANE_R, 0, ad, ao, md, mo, sg, s, ns, c, n, u, z, op, U, Z, keep);
+  if (ib + PSCR_LANE_R < nn && c->nrd <= PSCR_LANE_RD)
+    pscr_plain_rows(ib, PSCR_LANE_R, 0, 0, ad, ao, md, mo, sg, s, ns, c, n, u, z, op, U, Z, keep);
+  else if (ib + PSCR_LANE_R < nn)
+    pscr_plain_rows(ib, PSCR_LANE_R, 0, 1, ad, ao, md, mo, sg, s, ns, c, n, u, z, op, U, Z, keep);
   else
-    pscr_plain_rows(ib, nn - ib, 1, ad, ao, md, mo, sg, s, ns, c, n, u, z, op, U, Z, keep);
+    pscr_plain_rows(ib, nn - ib, 1, 1, ad, ao, md, mo, sg, s, ns, c, n, u, z, op, U, Z, keep);
 }
 
 /* The plain lane kernel: Thomas without the excess form, the continuants or

@@ -121,7 +121,7 @@ DEVICE int pscr_factor_ex(LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar
     }
     if (!two) {
       if (S_ISZERO(bk)) return 0;
-      scalar r = S_DIV(S_ONE, bk);
+      scalar r = S_RCP(bk);
       scalar u = S_MUL(ck, r), y = S_MUL(fk, r), yw = S_MUL(gk, r), yz = S_MUL(hk, r);
       sc[o + k] = u;
       sx[o + k] = y;
@@ -141,7 +141,7 @@ DEVICE int pscr_factor_ex(LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar
     } else {
       scalar delta = S_FMS(S_MUL(bk, S_SUB(s1, c1r)), a1, tk);
       if (S_ISZERO(delta)) return 0;
-      scalar r = S_DIV(S_ONE, delta);
+      scalar r = S_RCP(delta);
       scalar y0 = S_MUL(S_FMS(S_MUL(d1, fk), ck, f1), r);
       scalar y1 = S_MUL(S_FMS(S_MUL(bk, f1), a1, fk), r);
       scalar z0 = S_MUL(S_FMS(S_MUL(d1, hk), ck, s1), r);

@@ -77,6 +77,17 @@ typedef double scalar;
 #define S_SCALE(r, a) s_scale(r, a)
 #define S_REAL(r) s_real(r)
 #define S_REAL_PART(a) s_re(a)
+/* 1 / a for a pivot. Real: the dialect's TD_RCP where it has one (CUDA: the
+ * hardware's approximate reciprocal and one cubic Newton step, within an ulp
+ * or so, with no branch to a slow path as IEEE division has; zero, subnormal
+ * and non-finite pivots give NaN or 0, which the callers' finiteness checks
+ * report as SINGULAR), else the division (also with -DPSCR_EXACT_RCP, for A/B
+ * runs through PSCR_KERNEL_DEFINES). */
+#if PSCR_COMPLEX || !defined(TD_RCP) || defined(PSCR_EXACT_RCP)
+#define S_RCP(a) s_div(S_ONE, a)
+#else
+#define S_RCP(a) TD_RCP(a)
+#endif
 /* a + b c and a - b c */
 #define S_FMA(a, b, c) s_add(a, s_mul(b, c))
 #define S_FMS(a, b, c) s_sub(a, s_mul(b, c))

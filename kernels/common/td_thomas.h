@@ -12,7 +12,7 @@
 /* One row of the elimination: den = d - a u_prev, u = c / den,
  * y = (f - a y_prev) / den (one division, two products); returns den. */
 DEVICE scalar td_thomas_row(scalar a, scalar d, scalar c, scalar f, scalar *u, scalar *y) {
-  scalar den = S_FMS(d, a, *u), r = S_DIV(S_ONE, den);
+  scalar den = S_FMS(d, a, *u), r = S_RCP(den);
   *u = S_MUL(c, r);
   *y = S_MUL(S_FMS(f, a, *y), r);
   return den;

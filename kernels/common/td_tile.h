@@ -140,7 +140,7 @@ DEVICE int td_tile_factor(LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar
     }
     if (!two) {
       if (S_ISZERO(bk)) return 0;
-      scalar r = S_DIV(S_ONE, bk);
+      scalar r = S_RCP(bk);
       scalar u = S_MUL(ck, r), y = S_MUL(fk, r), yw = S_MUL(gk, r);
       sc[o + k] = u;
       sx[o + k] = y;
@@ -158,7 +158,7 @@ DEVICE int td_tile_factor(LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar
     } else {
       scalar delta = S_FMS(S_MUL(bk, d1), a1, ck); /* b1 b2 - a2 c1 */
       if (S_ISZERO(delta)) return 0;
-      scalar r = S_DIV(S_ONE, delta);
+      scalar r = S_RCP(delta);
       scalar y0 = S_MUL(S_FMS(S_MUL(d1, fk), ck, f1), r);
       scalar y1 = S_MUL(S_FMS(S_MUL(bk, f1), a1, fk), r);
       scalar w0 = S_MUL(S_MUL(d1, gk), r);
@@ -278,7 +278,7 @@ DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, i
       scalar vRt = nd[4 * NS + r], vRb = nd[5 * NS + r];
       scalar D = ex ? td_junction_ex(nd, NS, l, r) : S_FMS(S_ONE, vLb, wRt);
       if (S_ISZERO(D)) *bad = 1;
-      scalar rD = S_DIV(S_ONE, D);
+      scalar rD = S_RCP(D);
       /* tR = tR0 + tRl xl + tRr xr,  bL = bL0 + bLl xl + bLr xr */
       scalar tR0 = S_MUL(S_FMS(yRt, wRt, yLb), rD), tRl = S_MUL(S_MUL(wRt, wLb), rD);
       scalar tRr = S_NEG(S_MUL(vRt, rD));
@@ -331,7 +331,7 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
       }
       scalar yLb = nd[NS + l], wLb = nd[3 * NS + l], vLb = nd[5 * NS + l];
       scalar yRt = nd[r], wRt = nd[2 * NS + r], vRt = nd[4 * NS + r];
-      scalar rD = S_DIV(S_ONE, ex ? td_junction_ex(nd, NS, l, r) : S_FMS(S_ONE, vLb, wRt));
+      scalar rD = S_RCP(ex ? td_junction_ex(nd, NS, l, r) : S_FMS(S_ONE, vLb, wRt));
       scalar el = S_FMS(yLb, wLb, xl), er = S_FMS(yRt, vRt, xr);
       nd[6 * NS + l] = xl;
       nd[7 * NS + l] = S_MUL(S_FMS(er, wRt, el), rD); /* tR */

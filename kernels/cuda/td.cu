@@ -21,6 +21,20 @@
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]
 #define ATOMIC_ADD(p, v) atomicAdd(p, v)
 typedef unsigned char uchar;
+/* 1 / x for real pivots (S_RCP of td_scalar.h): MUFU.RCP64H's approximation
+ * r, then r (1 + e + e^2) with e = 1 - x r, an error of about e^3 (below an
+ * ulp) in four instructions; IEEE division adds a residual check and a branch
+ * to a slow path on every row. Zero, subnormal (flushed) and non-finite x
+ * give NaN or 0. */
+#if (!defined(PSCR_COMPLEX) || !PSCR_COMPLEX) && !defined(PSCR_EXACT_RCP) /* else unused: a warning */
+static __device__ __forceinline__ double td_rcp(double x) {
+  double r;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+  double e = fma(-x, r, 1.0);
+  return fma(r, fma(e, e, e), r);
+}
+#define TD_RCP(x) td_rcp(x)
+#endif
 #endif
 
 #include "common/td_scalar.h"
