@@ -1,14 +1,9 @@
 #!/usr/bin/env bash
-# One device call: the lean plain-lane rows and the fast pivot reciprocal (S_RCP) against the
-# exact division (-DPSCR_EXACT_RCP through PSCR_KERNEL_DEFINES), same build, same run: the cuda
-# tridiag test and the PSCR small suite, then solve times of 3D Poisson (plain lanes), 2D
-# Poisson and 2D Helmholtz (tiles). Logs under $OUT; table last. Usage: OUT=$OUT bash tools/device_rcp.sh
+# One device call: the fast pivot reciprocal (S_RCP) against the exact division
+# (-DPSCR_EXACT_RCP through PSCR_KERNEL_DEFINES), same build, same run: solve times of 3D
+# Poisson (plain lanes), 2D Poisson and 2D Helmholtz (tiles), then the cuda tridiag test and
+# the PSCR small suite. Logs under $OUT; table last. Usage: OUT=$OUT bash tools/device_rcp.sh
 TARGETS="bench_pscr_gpu cuda_test_cuda_pscr cuda_test_cuda_tridiag"; source tools/device_env.sh
-for t in "cuda_test_cuda_tridiag:" "cuda_test_cuda_pscr:1" "cuda_test_cuda_pscr:2"; do
-  x=${t%%:*}; sm=${t#*:}; log="$OUT/$x-$sm.log"
-  PSCR_TEST_SMALL=$sm timeout ${T_TEST:-150} $B/tests/$x > "$log" 2>&1
-  echo "$x (PSCR_TEST_SMALL=$sm) rc $?: $(tail -2 "$log" | tr '\n' ' ')"
-done
 run() { # run LABEL [defines]
   for p in "poisson3d --min-n3 ${N3:-255} --max-n3 511 --max-n 0" \
            "poisson2d --min-n ${N2:-4095} --max-n 8191 --max-n3 0" \
@@ -19,6 +14,12 @@ run() { # run LABEL [defines]
 }
 run fast ""
 run exact "-DPSCR_EXACT_RCP"
+for t in "cuda_test_cuda_tridiag:" "cuda_test_cuda_pscr:1" ; do
+  x=${t%%:*}; sm=${t#*:}; log="$OUT/$x-$sm.log"
+  PSCR_TEST_SMALL=$sm timeout ${T_TEST:-150} $B/tests/$x > "$log" 2>&1
+  echo "$x (PSCR_TEST_SMALL=$sm) rc $?: $(tail -2 "$log" | tr '\n' ' ')"
+done
+
 python3 - "$OUT" fast exact <<'PY'
 import json, sys, os
 out, labels = sys.argv[1], sys.argv[2:]
