@@ -56,7 +56,9 @@
 #if PSCR_LANE_R < 2
 #error "PSCR_LANE_R >= 2: a 2x2 pivot finishing a chunk reads the row after it"
 #endif
-#define PSCR_LANE_RD 4 /* rows of D whose weights sit in registers */
+#ifndef PSCR_LANE_RD
+#define PSCR_LANE_RD 3 /* rows of D whose weights sit in registers: radix 4's q - 1 */
+#endif
 #define PSCR_LANE_QO 4 /* outputs reduced together */
 #define PSCR_LANE_QC 8 /* outputs whose destinations a work-group keeps (more: looked up) */
 #define PSCR_LANE_LD (PSCR_LANE_W + 1)
@@ -187,7 +189,10 @@ DEVICE void pscr_lane_fetch(long ib, long n, int on, const GLOBAL scalar *ao, co
 DEVICE scalar pscr_lane_wout(const pscr_lane_src *c, int back, long k) {
   if (!back) return k == 0 ? c->ws : c->we;
   if (k >= PSCR_LANE_RD) return c->w[2 + k];
-  return k == 0 ? c->wi[0] : k == 1 ? c->wi[1] : k == 2 ? c->wi[2] : c->wi[3];
+  scalar v = S_ZERO; /* c->wi[k] by selects: a dynamic index would put wi in local memory */
+#pragma unroll
+  for (int j = 0; j < PSCR_LANE_RD; j++) v = j == k ? c->wi[j] : v;
+  return v;
 }
 
 #define PSCR_LANE_GROWTH 4.0 /* GROWTH of cpu_pscr_inner_tmpl.c */
