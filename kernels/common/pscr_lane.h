@@ -39,9 +39,10 @@
  *
  * Real data proven definite takes the plain kernel at the end of this file
  * (pscr_lane_plain: Thomas alone). Measured (H100, bench/RESULTS.md "The lane
- * engine", "The plain lane kernel"): pscr_lane_task ~390 warp instructions a
- * row, slower than the tiles but on complex 3D; pscr_lane_plain ~260, 1.5-2.1x
- * faster than the tiles on 3D Poisson from 180^3 up (gpu_pscr_plan.c chooses). */
+ * engine", "The plain lane kernel", "Leaner plain lanes"): pscr_lane_task ~390
+ * warp instructions a row, slower than the tiles but on complex 3D;
+ * pscr_lane_plain ~123 (22 a sweep row), 2.0-2.5x faster than the tiles on 3D
+ * Poisson from 255^3 up (gpu_pscr_plan.c chooses). */
 #ifndef PSCR_PSCR_LANE_H
 #define PSCR_PSCR_LANE_H
 
