@@ -22,23 +22,4 @@ for v in $VARIANTS; do
 done
 run tile pscr_lane=0
 [ -n "${EXTRA:-}" ] && eval "$EXTRA"
-python3 - "$OUT" $labels tile <<'PY'
-import json, sys, os
-out, labels = sys.argv[1], sys.argv[2:]
-def rows(f):
-    r = {}
-    p = os.path.join(out, f + '.jsonl')
-    for line in open(p) if os.path.exists(p) else []:
-        try: j = json.loads(line)
-        except Exception: continue
-        if 'solve_ms' in j: r[(j.get('problem'), j.get('n'))] = j
-    return r
-L = {k: rows(k) for k in labels}
-keys = sorted(set().union(*[set(v) for v in L.values()]))
-print("| problem | n | " + " | ".join(labels) + " | worst residual |")
-print("|---|---|" + "---|" * (len(labels) + 1))
-for k in keys:
-    cells = [str(L[l].get(k, {}).get('solve_ms', '-')) for l in labels]
-    res = max([float(L[l][k]['rel_residual']) for l in labels if k in L[l] and 'rel_residual' in L[l][k]] or [0])
-    print(f"| {k[0]} | {k[1]} | " + " | ".join(cells) + f" | {res:.2e} |")
-PY
+python3 tools/variant_table.py "$OUT" $labels tile

@@ -23,24 +23,4 @@ done
   PSCR_TEST_SMALL=$sm timeout ${T_TEST:-150} $B/tests/$x > "$log" 2>&1
   echo "$x (PSCR_TEST_SMALL=$sm) rc $?: $(tail -2 "$log" | tr '\n' ' ')"
 done
-
-python3 - "$OUT" $labels <<'PY'
-import json, sys, os
-out, labels = sys.argv[1], sys.argv[2:]
-def rows(f):
-    r = {}
-    p = os.path.join(out, f + '.jsonl')
-    for line in open(p) if os.path.exists(p) else []:
-        try: j = json.loads(line)
-        except Exception: continue
-        if 'solve_ms' in j: r[(j.get('problem'), j.get('n'))] = j
-    return r
-L = {k: rows(k) for k in labels}
-keys = sorted(set().union(*[set(v) for v in L.values()]))
-print("| problem | n | " + " | ".join(f"{l} ms" for l in labels) + " | residuals |")
-print("|---|---|" + "---|" * (len(labels) + 1))
-for k in keys:
-    cells = [str(L[l].get(k, {}).get('solve_ms', '-')) for l in labels]
-    res = " / ".join(f"{float(L[l][k]['rel_residual']):.1e}" for l in labels if k in L[l] and 'rel_residual' in L[l][k])
-    print(f"| {k[0]} | {k[1]} | " + " | ".join(cells) + f" | {res} |")
-PY
+python3 tools/variant_table.py "$OUT" $labels
