@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # OpenCL on NVIDIA's platform against CUDA: build, the opencl test label, PSCR solve
 # times of both backends. Logs under $OUT. Usage: OUT=$OUT bash tools/device_opencl.sh
-# (PROBLEMS, N2, N3: the bench rows; default 3D Poisson 255^3 .. 511^3 and 2D 4095^2).
+# (PROBLEMS, N2 / N2MAX, N3 / N3MAX: the bench rows; default 3D Poisson 255^3 .. 511^3 and
+# 2D 4095^2). First, whether NVIDIA's compiler takes td.cl's inline PTX (tools/oclrepro/ptx.c).
 export PATH=/usr/local/cuda/bin:$PATH OPENBLAS_NUM_THREADS=1 PSCR_OPENCL_PLATFORM=NVIDIA
 OUT=${OUT:-./device-out}; B=build-ocl; mkdir -p "$OUT"
 { cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DPSCR_WITH_OPENCL=ON \
     -DPSCR_BUILD_EXAMPLES=OFF && cmake --build $B -j16; } > "$OUT/build.log" 2>&1 ||
   { tail -20 "$OUT/build.log"; echo BUILD FAILED; }
 export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
+cc -O2 -o $B/ptx_probe tools/oclrepro/ptx.c -lOpenCL -lm && $B/ptx_probe | tee "$OUT/ptx.log"
 (cd $B && timeout ${T_TEST:-200} ctest -L opencl --output-on-failure > "$OUT/tests.log" 2>&1)
 grep -E "tests passed|Failed|Passed" "$OUT/tests.log" | tail -8
 timeout ${T_BENCH:-150} $B/bench_pscr_gpu --backends cuda,opencl --problems ${PROBLEMS:-poisson3d,poisson2d} \
-  --min-n ${N2:-4095} --max-n ${N2:-4095} --min-n3 ${N3:-255} --reps 5 --xfer-reps 0 > "$OUT/ocl.jsonl" 2>> "$OUT/bench.log"
+  --min-n ${N2:-4095} --max-n ${N2MAX:-${N2:-4095}} --min-n3 ${N3:-255} \
+  --max-n3 ${N3MAX:-511} --reps 5 --xfer-reps 0 > "$OUT/ocl.jsonl" 2>> "$OUT/bench.log"
 python3 - "$OUT/ocl.jsonl" <<'PY'
 import json, sys
 r = {}

@@ -21,19 +21,14 @@
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]
 #define ATOMIC_ADD(p, v) atomicAdd(p, v)
 typedef unsigned char uchar;
-/* 1 / x for real pivots (S_RCP of td_scalar.h): MUFU.RCP64H's approximation
- * r, then r (1 + e + e^2) with e = 1 - x r, an error of about e^3 (below an
- * ulp) in four instructions; IEEE division adds a residual check and a branch
- * to a slow path on every row. Zero, subnormal (flushed) and non-finite x
- * give NaN or 0. */
-#if (!defined(PSCR_COMPLEX) || !PSCR_COMPLEX) && !defined(PSCR_EXACT_RCP) /* else unused: a warning */
-static __device__ __forceinline__ double td_rcp(double x) {
+/* MUFU.RCP64H: 1 / x to about 20 bits, refined by td_scalar.h's S_RCP */
+#if (!defined(PSCR_COMPLEX) || !PSCR_COMPLEX) && !defined(PSCR_EXACT_RCP) /* else unused */
+static __device__ __forceinline__ double td_rcp_approx(double x) {
   double r;
   asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
-  double e = fma(-x, r, 1.0);
-  return fma(r, fma(e, e, e), r);
+  return r;
 }
-#define TD_RCP(x) td_rcp(x)
+#define TD_RCP_APPROX(x) td_rcp_approx(x)
 #endif
 #endif
 

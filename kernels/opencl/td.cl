@@ -22,6 +22,16 @@
 #define LOCAL_ARRAY(type, name, count) __local type name[count]
 /* 32-bit integer add on global memory (OpenCL 1.2 core) */
 #define ATOMIC_ADD(p, v) atomic_add(p, v)
+/* NVIDIA's platform (the host adds -DPSCR_OCL_PTX) compiles inline PTX: the
+ * same approximate reciprocal as CUDA's shim, for td_scalar.h's S_RCP */
+#if defined(PSCR_OCL_PTX) && !PSCR_COMPLEX && !defined(PSCR_EXACT_RCP) /* else unused */
+static inline double td_rcp_approx(double x) {
+  double r;
+  __asm__("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+  return r;
+}
+#define TD_RCP_APPROX(x) td_rcp_approx(x)
+#endif
 
 #include "common/td_scalar.h"
 #include "common/td_rows.h"

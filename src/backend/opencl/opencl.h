@@ -68,6 +68,9 @@ typedef struct {
    * overlapping regions; tools/oclrepro/repro.c reproduces it): there they are
    * never released, which also keeps the work buffers they carve */
   int keep_subs;
+  /* NVIDIA's platform: kernels built with -DPSCR_OCL_PTX (inline PTX, td.cl);
+   * cleared if a build with it fails, and the build retried without */
+  int ptx;
   /* solve timing: profiling events of the first and last launch (CUDA events'
    * counterpart), the wall clock where profiling gives nothing */
   int timing;

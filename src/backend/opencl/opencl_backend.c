@@ -63,7 +63,7 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
   char platform[256] = {0};
   if (clGetPlatformInfo(s->platform, CL_PLATFORM_NAME, sizeof platform - 1, platform, NULL) ==
       CL_SUCCESS)
-    s->keep_subs = strstr(platform, "NVIDIA") != NULL;
+    s->keep_subs = s->ptx = strstr(platform, "NVIDIA") != NULL;
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(s->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof s->max_alloc,
                           &s->max_alloc, NULL);

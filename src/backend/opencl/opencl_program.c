@@ -270,13 +270,21 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     goto cleanup;
   }
   /* OpenCL C 1.2 everywhere: the dialect the kernels are written for. */
-  sb_str(&opts, "-cl-std=CL1.2 ");
+  sb_str(&opts, "-cl-std=CL1.2 -DPSCR_OCL_PTX ");
   sb_str(&opts, options ? options : "");
   if (opts.failed) {
     st = PSCR_ERR_OUT_OF_MEMORY;
     goto cleanup;
   }
+  /* without -DPSCR_OCL_PTX off NVIDIA's platform, or where a build with it failed */
+  char *ptx = strstr(opts.p, "-DPSCR_OCL_PTX");
+  if (!s->ptx) memset(ptx, ' ', strlen("-DPSCR_OCL_PTX"));
   err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
+  if (err == CL_BUILD_PROGRAM_FAILURE && s->ptx) {
+    s->ptx = 0;
+    memset(ptx, ' ', strlen("-DPSCR_OCL_PTX"));
+    err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
+  }
   keep_log(s, p->program, p->key, err != CL_SUCCESS);
   if (err != CL_SUCCESS) {
     st = err == CL_OUT_OF_HOST_MEMORY ? PSCR_ERR_OUT_OF_MEMORY : PSCR_ERR_DEVICE;
