@@ -294,6 +294,10 @@ static pscr_status choose_fused(pscr_plan *p, gpu_device *g, size_t sys) {
    * multi-tile path (H100: OpenCL 2.1-2.3x CUDA's time) */
   size_t cap1 = cap;
   if (g->static_local && g->shrink_local && g->local_bytes > 256) cap1 = (g->local_bytes - 256) / e;
+  if (g->tune.pscr_local > 0) { /* the tuned cap, as OpenCL's module reserve */
+    size_t lim = ((size_t)g->tune.pscr_local - 256) / e;
+    cap = cap < lim ? cap : lim, cap1 = cap1 < lim ? cap1 : lim;
+  }
   int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, lq0 = 1;
   maxw = kernel_cap(g, maxw, "pscr_tile_task", NULL);
   int lqmax = p->ndim == 3 ? 3 : 2;

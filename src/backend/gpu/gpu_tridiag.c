@@ -64,6 +64,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_w = value;
   else if (strcmp(name, "pscr_tw") == 0 && value % 32 == 0 && value <= 1024)
     t->pscr_tw = value;
+  else if (strcmp(name, "pscr_local") == 0 && value >= 4096)
+    t->pscr_local = value;
   else if (strcmp(name, "gs_gp") == 0 && value >= 2 && value <= 32)
     t->gs_gp = value;
   else

@@ -18,6 +18,7 @@ typedef struct {
 } ocl_source_file;
 
 /* One built program of the cache: the root file and its -D options are the key. */
+#define OCL_ARG_CACHED 32
 typedef struct ocl_program {
   char *key; /* root "\n" options */
   cl_program program;
@@ -25,6 +26,14 @@ typedef struct ocl_program {
   cl_kernel *kernels; /* every kernel of the program, created once */
   char **names;       /* their names */
   cl_ulong *local;    /* their local memory (CL_KERNEL_LOCAL_MEM_SIZE, bytes) */
+  /* the scalar arguments last set on each kernel (OCL_ARG_CACHED a kernel):
+   * a launch sets only those that changed, as the kernel keeps its arguments
+   * (buffers are set every time: a released handle's address may come back) */
+  struct ocl_arg_memo {
+    int kind; /* ocl_arg_kind + 1; 0: not set */
+    unsigned char v[16];
+  } * memo;
+  cl_uint hint; /* the kernel of the last launch: looked at first */
   struct ocl_program *next;
 } ocl_program;
 
@@ -71,8 +80,9 @@ typedef struct {
   /* NVIDIA's platform: kernels built with -DPSCR_OCL_PTX (inline PTX, td.cl);
    * cleared if a build with it fails, and the build retried without */
   int ptx;
-  /* solve timing: profiling events of the first and last launch (CUDA events'
-   * counterpart), the wall clock where profiling gives nothing */
+  /* solve timing: profiling events of the first launch and of a marker after
+   * the last (CUDA events' counterpart), the wall clock where profiling gives
+   * nothing */
   int timing;
   cl_event ev_first, ev_last;
   double t0;
@@ -132,7 +142,7 @@ void ocl_cache_free(ocl_state *s);
 /* ---- for tests and developers (exported, not public API) ---- */
 /* The build log of the last failed build of this context ("" if none). */
 const char *pscr_opencl_build_log(const pscr_context *ctx);
-/* Launches of kernel `name` on this context so far. */
+/* Launches of kernel `name` on this context so far (NULL: of every kernel). */
 unsigned long pscr_opencl_launch_count(const pscr_context *ctx, const char *name);
 /* Programs in the context's build cache. */
 size_t pscr_opencl_cached_programs(const pscr_context *ctx);

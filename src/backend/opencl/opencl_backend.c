@@ -130,9 +130,12 @@ const char *pscr_opencl_build_log(const pscr_context *ctx) {
 
 unsigned long pscr_opencl_launch_count(const pscr_context *ctx, const char *name) {
   const ocl_state *s = opencl_state(ctx);
-  for (size_t i = 0; s && name && i < s->ncounters; i++)
-    if (strcmp(s->counters[i].name, name) == 0) return s->counters[i].count;
-  return 0;
+  unsigned long all = 0; /* name NULL: every kernel's */
+  for (size_t i = 0; s && i < s->ncounters; i++) {
+    if (name && strcmp(s->counters[i].name, name) == 0) return s->counters[i].count;
+    all += s->counters[i].count;
+  }
+  return name ? 0 : all;
 }
 
 size_t pscr_opencl_cached_programs(const pscr_context *ctx) {

@@ -207,7 +207,9 @@ static pscr_status dev_timer_start(gpu_device *g) {
 /* From the start of the first launch to the end of the last one. */
 static pscr_status dev_timer_stop(gpu_device *g, double *seconds) {
   ocl_state *s = g->impl;
-  cl_int err = clFinish(s->queue);
+  cl_int err = s->ev_first ? clEnqueueMarkerWithWaitList(s->queue, 0, NULL, &s->ev_last)
+                           : CL_SUCCESS; /* in order: ends with the last launch */
+  if (err == CL_SUCCESS) err = clFinish(s->queue);
   *seconds = pscr_wtime() - s->t0;
   cl_event last = s->ev_last ? s->ev_last : s->ev_first;
   cl_ulong t0 = 0, t1 = 0;
