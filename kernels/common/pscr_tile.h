@@ -24,6 +24,9 @@
 
 #define PSCR_TILE_RD 4 /* right-hand-side rows (26)/(28) whose weights sit in registers */
 #define PSCR_TILE_U 4  /* rows per work-item loaded before they are stored */
+#ifndef PSCR_TILE_UNROLL
+#define PSCR_TILE_UNROLL 1
+#endif
 
 /* TD_TILE_LOCAL and TD_TW of this module (static local arrays: the host
  * sizes tiles and record merges by them). */
@@ -257,6 +260,11 @@ DEVICE int pscr_tile_up(long n, int lq, int pivot, const GLOBAL scalar *asub,
   }
   for (int i0 = t; i0 < rows; i0 += PSCR_TILE_U * W) {
     scalar aa[PSCR_TILE_U], dd[PSCR_TILE_U], cc[PSCR_TILE_U], ff[PSCR_TILE_U];
+    /* unrolled: complex rows were left on the stack (local memory);
+     * -DPSCR_TILE_UNROLL=0 for A/B runs */
+#if PSCR_TILE_UNROLL
+#pragma unroll
+#endif
     for (int u = 0; u < PSCR_TILE_U; u++) { /* (26) / (28) in the load */
       int i = i0 + u * W;
       long r = r0 + i;
@@ -282,6 +290,9 @@ DEVICE int pscr_tile_up(long n, int lq, int pivot, const GLOBAL scalar *asub,
       }
       ff[u] = f;
     }
+#if PSCR_TILE_UNROLL
+#pragma unroll
+#endif
     for (int u = 0; u < PSCR_TILE_U; u++) {
       int i = i0 + u * W;
       if (i >= rows) break;
