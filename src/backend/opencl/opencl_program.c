@@ -181,6 +181,31 @@ void ocl_cache_free(ocl_state *s) {
 }
 
 /* Keeps the build log (and prints it when $PSCR_OPENCL_LOG is set). */
+/* With $PSCR_OPENCL_DUMP a directory (a developer's aid, as PSCR_OPENCL_LOG):
+ * each built program's binary (PTX on NVIDIA's platform, for ptxas and SASS
+ * next to CUDA's) to DIR/ocl-K.bin and its key (root, options) to DIR/ocl-K.txt. */
+static void dump_binary(cl_program prog, const char *key) {
+  const char *dir = getenv("PSCR_OPENCL_DUMP");
+  static int count = 0;
+  size_t len = 0;
+  if (dir == NULL || dir[0] == '\0' ||
+      clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
+      len == 0)
+    return;
+  unsigned char *bin = malloc(len);
+  if (bin && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
+    char path[4096];
+    int k = count++;
+    snprintf(path, sizeof path, "%s/ocl-%d.bin", dir, k);
+    FILE *f = fopen(path, "wb");
+    if (f) fwrite(bin, 1, len, f), fclose(f);
+    snprintf(path, sizeof path, "%s/ocl-%d.txt", dir, k);
+    f = fopen(path, "w");
+    if (f) fprintf(f, "%s\n", key), fclose(f);
+  }
+  free(bin);
+}
+
 static void keep_log(ocl_state *s, cl_program prog, const char *key, int failed) {
   size_t len = 0;
   if (clGetProgramBuildInfo(prog, s->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
@@ -288,6 +313,7 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
   }
   keep_log(s, p->program, p->key, err != CL_SUCCESS);
+  if (err == CL_SUCCESS) dump_binary(p->program, p->key);
   if (err != CL_SUCCESS) {
     st = err == CL_OUT_OF_HOST_MEMORY ? PSCR_ERR_OUT_OF_MEMORY : PSCR_ERR_DEVICE;
     goto cleanup;
