@@ -180,6 +180,10 @@ static void check_tuning(pt_rng *r) {
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "gs_gp", 100000), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "local_mem", 1 << 30), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_q", 12), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_tq", 1), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_tq", 6), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_local", 100), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_tq", 4), PSCR_OK);
   /* pscr_lane: 0 .. 3 (3 the default), 0 valid unlike the other knobs' */
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_lane", 4), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_lane", -1), PSCR_ERR_INVALID_ARGUMENT);

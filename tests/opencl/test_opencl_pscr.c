@@ -86,6 +86,7 @@ int main(void) {
   gc_case(&E, PSCR_F64, 2, m2[1], PT_POISSON, 4, PSCR_TD_CR_PCR_THOMAS, 0);
   /* tiles of 64 rows merged 64 at a time: two merge levels */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "tile_q", 2), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tq", 2), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "merge_w", 32), PSCR_OK);
   static const size_t l2[2] = {3, 4200}; /* 66 tiles: 2 merge levels in each of 3 steps */
   unsigned long up0 = pscr_opencl_launch_count(E.gpu, "td_tile_gup");
@@ -104,6 +105,7 @@ int main(void) {
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tw", 128), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_w", 1024), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "tile_q", 8), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tq", 4), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "merge_w", 256), PSCR_OK);
   static const size_t o2[2] = {7, 300}, o3[3] = {4, 3, 361}, z2[2] = {7, 140};
   unsigned long one0 = pscr_opencl_launch_count(E.gpu, "pscr_tile_task");

@@ -37,6 +37,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .gs_gp = 16,
                        .pscr_w = 1024,
                        .pscr_tw = 32,
+                       .pscr_tq = 4,
                        .pscr_lane = 3};
 }
 
@@ -64,6 +65,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_w = value;
   else if (strcmp(name, "pscr_tw") == 0 && value % 32 == 0 && value <= 1024)
     t->pscr_tw = value;
+  else if (strcmp(name, "pscr_tq") == 0 && value >= 2 && value <= 64 && pow2(value))
+    t->pscr_tq = value;
   else if (strcmp(name, "pscr_local") == 0 && value >= 4096)
     t->pscr_local = value;
   else if (strcmp(name, "gs_gp") == 0 && value >= 2 && value <= 32)
