@@ -105,7 +105,7 @@ int main(void) {
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tw", 128), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_w", 1024), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "tile_q", 8), PSCR_OK);
-  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tq", 4), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tq", 8), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "merge_w", 256), PSCR_OK);
   static const size_t o2[2] = {7, 300}, o3[3] = {4, 3, 361}, z2[2] = {7, 140};
   unsigned long one0 = pscr_opencl_launch_count(E.gpu, "pscr_tile_task");

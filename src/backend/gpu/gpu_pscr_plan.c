@@ -216,9 +216,9 @@ static int kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2) {
 
 /* The fused multi-tile shape (tuned pscr_tw x pscr_tq rows, halved to fit: on
  * the H100 32 work-items beat 128 by 15-25 % at 2D 4095^2 and 8191^2,
- * Poisson and Helmholtz, as more tiles are in flight; q = 4 beat 8 by 16 % on
- * Helmholtz 2047^2 .. 8191^2 (C128: 40 KB a tile at q = 8, 5 groups an SM)
- * and 1-4 % on Poisson) and
+ * Poisson and Helmholtz, as more tiles are in flight; complex: q = 4 beat 8
+ * by 16 % on Helmholtz 2047^2 .. 8191^2 (C128: 40 KB a tile at q = 8, 5
+ * groups an SM); real: q = 8 (q = 4: CUDA 1-4 % faster, OpenCL 24 % slower)) and
  * the record merge: its levels and buffers for sys systems; fused stays 0
  * where none fits. */
 static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw, size_t sys) {
@@ -227,7 +227,8 @@ static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw,
   int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, w = g->tune.pscr_tw, lq = 1;
   int tmax = kernel_cap(g, maxw, "pscr_tile_fwd", "pscr_tile_bwd");
   maxw = kernel_cap(g, maxw, "td_tile_gup", "td_tile_gdown");
-  while ((1 << (lq + 1)) <= g->tune.pscr_tq) lq++;
+  int tq = g->tune.pscr_tq ? g->tune.pscr_tq : p->dtype == PSCR_C128 ? 4 : 8;
+  while ((1 << (lq + 1)) <= tq) lq++;
   while (w > tmax) w /= 2;
   while (w > 32 && tile_need(s, w, lq, (size_t)w << lq) > cap) w /= 2;
   while (lq > 1 && tile_need(s, w, lq, (size_t)w << lq) > cap) lq--;

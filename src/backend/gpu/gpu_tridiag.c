@@ -37,7 +37,6 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .gs_gp = 16,
                        .pscr_w = 1024,
                        .pscr_tw = 32,
-                       .pscr_tq = 4,
                        .pscr_lane = 3};
 }
 

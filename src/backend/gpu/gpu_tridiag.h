@@ -69,7 +69,8 @@ typedef struct {
   int gs_gp;     /* g-Spike pairs per reduced-level block */
   int pscr_w;    /* work-items of a fused PSCR tile of one system, at most */
   int pscr_tw;   /* work-items per tile of the fused PSCR multi-tile passes */
-  int pscr_tq;   /* rows per work-item of those tiles, at most */
+  int pscr_tq;   /* rows per work-item of those tiles, at most (0, the default: 8 real,
+                  * 4 complex) */
   int pscr_local; /* bytes of local memory a fused PSCR tile may take, at most (0: the
                    * device's; 49152 on CUDA: OpenCL's shapes on NVIDIA, for A/B runs) */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
