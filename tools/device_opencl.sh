@@ -3,12 +3,7 @@
 # times of both backends. Logs under $OUT. Usage: OUT=$OUT bash tools/device_opencl.sh
 # (PROBLEMS, N2 / N2MAX, N3 / N3MAX: the bench rows; default 3D Poisson 255^3 .. 511^3 and
 # 2D 4095^2). First, whether NVIDIA's compiler takes td.cl's inline PTX (tools/oclrepro/ptx.c).
-export PATH=/usr/local/cuda/bin:$PATH OPENBLAS_NUM_THREADS=1 PSCR_OPENCL_PLATFORM=NVIDIA
-OUT=${OUT:-./device-out}; B=build-ocl; mkdir -p "$OUT"
-{ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DPSCR_WITH_OPENCL=ON \
-    -DPSCR_BUILD_EXAMPLES=OFF && cmake --build $B -j16; } > "$OUT/build.log" 2>&1 ||
-  { tail -20 "$OUT/build.log"; echo BUILD FAILED; }
-export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
+OCL=ON TARGETS=all source tools/device_env.sh
 cc -O2 -o $B/ptx_probe tools/oclrepro/ptx.c -lOpenCL -lm && $B/ptx_probe | tee "$OUT/ptx.log"
 (cd $B && timeout ${T_TEST:-200} ctest -L opencl --output-on-failure > "$OUT/tests.log" 2>&1)
 grep -E "tests passed|Failed|Passed" "$OUT/tests.log" | tail -8

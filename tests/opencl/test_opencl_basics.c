@@ -134,9 +134,12 @@ static void check_programs(pscr_context *ctx, pt_rng *r) {
                         OCL_DOUBLE(a),
                         OCL_BYTES(z, sizeof z)};
       unsigned long c0 = pscr_opencl_launch_count(ctx, "pscr_test_axpy");
+      unsigned long all0 = pscr_opencl_launch_count(ctx, NULL);
       PT_CHECK_STATUS(ocl_launch(s, p3, "pscr_test_axpy", 16, 64, 6, args), PSCR_OK);
       PT_CHECK_STATUS(ocl_launch(s, p3, "no_such_kernel", 1, 1, 0, args), PSCR_ERR_DEVICE);
       PT_CHECK(pscr_opencl_launch_count(ctx, "pscr_test_axpy") == c0 + 1, "launch counted");
+      PT_CHECK(pscr_opencl_launch_count(ctx, NULL) == all0 + 1, "launch in the total");
+      PT_CHECK(pscr_opencl_launch_count(ctx, "no_such_kernel") == 0, "refused: not counted");
       PT_CHECK_STATUS(pscr_array_read(ay, y), PSCR_OK);
       double worst = 0;
       for (int i = 0; i < n; i++) {

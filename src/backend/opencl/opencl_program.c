@@ -180,7 +180,6 @@ void ocl_cache_free(ocl_state *s) {
   }
 }
 
-/* Keeps the build log (and prints it when $PSCR_OPENCL_LOG is set). */
 /* With $PSCR_OPENCL_DUMP a directory (a developer's aid, as PSCR_OPENCL_LOG):
  * each built program's binary (PTX on NVIDIA's platform, for ptxas and SASS
  * next to CUDA's) to DIR/ocl-K.bin and its key (root, options) to DIR/ocl-K.txt. */
@@ -206,6 +205,7 @@ static void dump_binary(cl_program prog, const char *key) {
   free(bin);
 }
 
+/* Keeps the build log (and prints it when $PSCR_OPENCL_LOG is set). */
 static void keep_log(ocl_state *s, cl_program prog, const char *key, int failed) {
   size_t len = 0;
   if (clGetProgramBuildInfo(prog, s->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &len) != CL_SUCCESS)
@@ -246,7 +246,8 @@ static pscr_status create_kernels(ocl_state *s, ocl_program *p) {
   p->names = calloc(n, sizeof *p->names);
   p->local = calloc(n, sizeof *p->local);
   p->memo = calloc((size_t)n * OCL_ARG_CACHED, sizeof *p->memo);
-  if (p->kernels == NULL || p->names == NULL || p->local == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  if (p->kernels == NULL || p->names == NULL || p->local == NULL || p->memo == NULL)
+    return PSCR_ERR_OUT_OF_MEMORY;
   err = clCreateKernelsInProgram(p->program, n, p->kernels, NULL);
   if (err != CL_SUCCESS) return ocl_status(err);
   p->nkernels = n;
@@ -297,19 +298,20 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     goto cleanup;
   }
   /* OpenCL C 1.2 everywhere: the dialect the kernels are written for. */
-  sb_str(&opts, "-cl-std=CL1.2 -DPSCR_OCL_PTX ");
+  /* NVIDIA's platform: -DPSCR_OCL_PTX, blanked for a retry if the build fails */
+  static const char ptx_def[] = "-DPSCR_OCL_PTX ";
+  sb_str(&opts, "-cl-std=CL1.2 ");
+  size_t ptx_at = opts.len;
+  if (s->ptx) sb_str(&opts, ptx_def);
   sb_str(&opts, options ? options : "");
   if (opts.failed) {
     st = PSCR_ERR_OUT_OF_MEMORY;
     goto cleanup;
   }
-  /* without -DPSCR_OCL_PTX off NVIDIA's platform, or where a build with it failed */
-  char *ptx = strstr(opts.p, "-DPSCR_OCL_PTX");
-  if (!s->ptx) memset(ptx, ' ', strlen("-DPSCR_OCL_PTX"));
   err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
   if (err == CL_BUILD_PROGRAM_FAILURE && s->ptx) {
     s->ptx = 0;
-    memset(ptx, ' ', strlen("-DPSCR_OCL_PTX"));
+    memset(opts.p + ptx_at, ' ', sizeof ptx_def - 1);
     err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
   }
   keep_log(s, p->program, p->key, err != CL_SUCCESS);
