@@ -22,6 +22,7 @@
 
 #include "core/timer.h"
 #include "testing.h"
+#include "tridiag/pcr_thomas.h"
 #include "tridiag/td.h"
 
 typedef struct {
@@ -152,7 +153,9 @@ static void measure(bench *B, pscr_td_algorithm alg, int threads, int variant, i
     setenv("PSCR_PCR_THOMAS_VARIANT", vs, 1);
     if (levels >= 0) snprintf(lv, sizeof lv, "%d", levels);
     setenv("PSCR_PCR_THOMAS_LEVELS", lv, 1);
-    if (levels < 0) levels = td_pcr_thomas_levels(B->n, threads);
+    int v = variant ? variant : td_pcr_thomas_default_variant();
+    if (levels < 0)
+      levels = v == 3 ? td_pcr_thomas_lanes(B->n, threads) : td_pcr_thomas_levels(B->n, threads);
   }
   pscr_context_set_threads(B->ctx, threads);
   double *t = malloc((size_t)B->runs * sizeof *t);
@@ -167,6 +170,7 @@ static void measure(bench *B, pscr_td_algorithm alg, int threads, int variant, i
   const char *var = alg != PSCR_TD_PCR_THOMAS ? ""
                     : variant == 1            ? "P+TO"
                     : variant == 2            ? "SP+T"
+                    : variant == 3            ? "P+PT"
                                               : "default";
   printf("{\"bench\":\"tridiag_cpu\",\"n\":%zu,\"dtype\":\"%s\",\"backend\":\"cpu\",\"alg\":\"%s\","
          "\"variant\":\"%s\",\"threads\":%d",
@@ -201,6 +205,7 @@ static int run_size(bench *B, const args *a, int maxt, pt_rng *rng) {
     for (int th = 1;; th = th * 2 < maxt ? th * 2 : maxt) {
       measure(B, PSCR_TD_PCR_THOMAS, th, 1, -1);
       measure(B, PSCR_TD_PCR_THOMAS, th, 2, -1);
+      measure(B, PSCR_TD_PCR_THOMAS, th, 3, -1);
       if (th == maxt) break;
     }
     measure(B, PSCR_TD_PCR_THOMAS, maxt, 0, -1);
@@ -208,6 +213,7 @@ static int run_size(bench *B, const args *a, int maxt, pt_rng *rng) {
       int lev = atoi(l);
       measure(B, PSCR_TD_PCR_THOMAS, maxt, 1, lev);
       measure(B, PSCR_TD_PCR_THOMAS, maxt, 2, lev);
+      measure(B, PSCR_TD_PCR_THOMAS, maxt, 3, lev);
       l = strchr(l, ',');
       l = l ? l + 1 : NULL;
     }

@@ -56,6 +56,13 @@ static inline uint64_t pk_bits(double x) {
 #define PK_FLAG(p) ((((pk_bits(p) >> 52) - 1) & 0x7ff) + 2)
 #endif
 #define PK_FAILED(acc) (((acc) >> 11) != 0)
+/* Bit 11 when x is Inf or NaN (exponent field 0x7ff), for the same accumulators. */
+#define PK_NF(x) (((pk_bits(x) >> 52) & 0x7ff) + 1)
+#if PSCR_Z
+#define PK_NONFINITE(z) (PK_NF(creal(z)) | PK_NF(cimag(z)))
+#else
+#define PK_NONFINITE(x) PK_NF(x)
+#endif
 /* Off-diagonals shrink like a^(2^level) on dominant rows and would soon be
  * subnormal, which costs ~100 cycles per operation: below 2^-500 of the
  * diagonal (a backward perturbation far under rounding) they are dropped, so

@@ -5,7 +5,12 @@
 #include "tridiag/td.h"
 
 /* Variants (td_ctl.variant). */
-enum { TD_PT_DEFAULT = 0, TD_PT_OVERLAPPED = 1 /* P+TO */, TD_PT_SHUFFLED = 2 /* SP+T */ };
+enum {
+  TD_PT_DEFAULT = 0,
+  TD_PT_OVERLAPPED = 1,  /* P+TO */
+  TD_PT_SHUFFLED = 2,    /* SP+T */
+  TD_PT_PARTITIONED = 3, /* P+PT */
+};
 
 /* td_pcr_thomas with a forced number of PCR levels (levels < 0: the switch
  * point model td_pcr_thomas_levels; levels larger than log2 n are clipped;

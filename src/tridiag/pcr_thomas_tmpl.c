@@ -22,7 +22,25 @@
  * each system is solved by the shared td_thomas, and the unshuffle copies x
  * back into b (Thomas-Copy-Back).
  *
+ * P+PT (partitioned Thomas, ours): the threads own contiguous row ranges
+ * (whole row groups of P rows), so nothing crosses cores but a small reduced
+ * system. A thread reduces its range tile by tile and, while the tile is in
+ * cache, sweeps ALL P systems forward over it in lockstep (row group j is P
+ * consecutive rows, one step of every system: the loop over systems is a
+ * SIMD loop and hides the pivot division's latency). Its first step of each
+ * system couples to X, the system's last unknown in the previous range, so
+ * the sweep carries that coupling as a spike w:
+ *   x_k = y'_k - c'_k x_{k+1} - w'_k X,  w'_{-1} = -1, w'_k = -a_k w'_{k-1} / piv_k,
+ * and sums the relation of the range's first unknown to X and its last,
+ *   x_0 = alpha + beta X + gamma x_{M-1}  (alpha = sum pi_k y'_k,
+ *   beta = -sum pi_k w'_k over k < M-1, gamma = pi_{M-1}, pi_{k+1} = -c'_k pi_k).
+ * Per system, the last unknowns E_t of the ranges then solve a tridiagonal
+ * system of one row per thread (gtsv), and back substitution, again in
+ * lockstep, writes x. F64 traffic: 32 bytes/row read, 24 written and read
+ * back, 8 written.
+ *
  * b is written only after every pivot was checked (td.h contract). */
+#include <lapacke.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +79,9 @@ typedef struct {
   T *ws;          /* per-thread workspaces */
   T *buf;         /* P+TO: two chunk buffers (a, b, c, y); SP+T: the shuffled system */
   T *cc, *yy;     /* P+TO: the forward sweep, lanes of thread t at [s0(t) m, s1(t) m) */
+  T *ww;          /* P+PT: the spike (c' in cc, y' in yy, all three by row) */
+  T *red;         /* P+PT: per thread and system alpha, beta, gamma, eta, omega, kappa, E */
+  int nte;        /* P+PT: threads that own rows (<= nt; a range is >= 1 row group) */
   int bad;        /* shared count of bad pivots */
 } FN(pt_plan);
 
@@ -289,6 +310,173 @@ static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
   }
 }
 
+/* ---- P+PT: partitioned Thomas over lockstep systems -------------------------------- */
+
+#if PSCR_Z
+#define PP_GTSV LAPACKE_zgtsv_work
+#define PP_LT lapack_complex_double
+#else
+#define PP_GTSV LAPACKE_dgtsv_work
+#define PP_LT double
+#endif
+
+enum { PP_ALPHA, PP_BETA, PP_GAMMA, PP_ETA, PP_OMEGA, PP_KAPPA, PP_E, PP_NRED };
+
+/* Forward sweep of all P systems over g row groups of a reduced tile (a, b,
+ * c, y by row), c', y', w' stored by row in cc, yy, ww. st holds the
+ * recurrences between calls: c', y', w' of the last step, pi and the two
+ * sums, P each; SUM (a constant after inlining) is 0 for a range's last
+ * group, whose unknown is E itself. Returns a PK_FAILED accumulator. */
+static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, const T *restrict a,
+                                     const T *restrict b, const T *restrict c, const T *restrict y,
+                                     T *restrict cc, T *restrict yy, T *restrict ww, T *st) {
+  T *restrict cp = st, *restrict yp = st + P, *restrict wp = st + 2 * P;
+  T *restrict pi = st + 3 * P, *restrict as = st + 4 * P, *restrict bs = st + 5 * P;
+  uint64_t acc = 0;
+  for (size_t j = 0; j < g; j++, a += P, b += P, c += P, y += P, cc += P, yy += P, ww += P)
+    for (size_t s = 0; s < P; s++) { /* one step of every system: the SIMD loop */
+      T piv = b[s] - PK_MUL(a[s], cp[s]);
+      T r = PK_RECIP(piv);
+      acc |= PK_FLAG(piv);
+      T cn = PK_MUL(c[s], r), yn = PK_MUL(y[s] - PK_MUL(a[s], yp[s]), r);
+      T wn = PK_FLUSH(-PK_MUL(PK_MUL(a[s], wp[s]), r)); /* decays like a product */
+      cc[s] = cp[s] = cn, yy[s] = yp[s] = yn, ww[s] = wp[s] = wn;
+      if (SUM) {
+        as[s] += PK_MUL(pi[s], yn), bs[s] += PK_MUL(pi[s], wn);
+        pi[s] = PK_FLUSH(-PK_MUL(cn, pi[s]));
+      }
+    }
+  return acc;
+}
+
+/* Back substitution of all P systems over row groups j1-1 down to j0, x to
+ * b (rows below n only): xn carries x_{k+1}, X is each system's coupling. */
+PSCR_CLONES static void FN(pp_back)(size_t P, size_t n, size_t j0, size_t j1, const T *cc,
+                                  const T *yy, const T *ww, const T *restrict X, T *restrict xn,
+                                  T *b) {
+  for (size_t j = j1; j-- > j0;) {
+    size_t i0 = j * P;
+    const T *restrict c = cc + i0, *restrict y = yy + i0, *restrict w = ww + i0;
+    T *restrict x = b + i0;
+    if (i0 + P <= n) {
+      for (size_t s = 0; s < P; s++) {
+        T v = y[s] - PK_MUL(w[s], X[s]) - PK_MUL(c[s], xn[s]);
+        xn[s] = v, x[s] = v;
+      }
+    } else { /* the last group, cut by n */
+      for (size_t s = 0; s < P; s++) {
+        xn[s] = y[s] - PK_MUL(w[s], X[s]) - PK_MUL(c[s], xn[s]);
+        if (i0 + s < n) x[s] = xn[s];
+      }
+    }
+  }
+}
+
+/* A PK_FAILED accumulator of the finiteness of rows lo..hi-1 (dl[0], du[n-1]
+ * not read): with ctl->unscanned, this pass is the input scan. */
+static PT_INLINE uint64_t FN(pp_nonfinite)(size_t n, size_t lo, size_t hi, const T *dl,
+                                           const T *d, const T *du) {
+  uint64_t acc = 0;
+  if (lo == 0 && lo < hi) acc |= PK_NONFINITE(d[0]) | (n > 1 ? PK_NONFINITE(du[0]) : 0), lo++;
+  size_t e = hi < n - 1 ? hi : n - 1;
+  for (size_t i = lo; i < e; i++) acc |= PK_NONFINITE(dl[i]) | PK_NONFINITE(d[i]) | PK_NONFINITE(du[i]);
+  if (lo < hi && hi == n && n > 1) acc |= PK_NONFINITE(dl[n - 1]) | PK_NONFINITE(d[n - 1]);
+  return acc;
+}
+
+/* The thread's reduced tiles swept forward; returns 1 on a bad pivot or input. */
+PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, T *w, T *o, T *st,
+                                  T *red) {
+  size_t P = p->P, S = p->part;
+  for (size_t s = 0; s < P; s++)
+    st[s] = st[P + s] = 0, st[2 * P + s] = -1, st[3 * P + s] = 1, st[4 * P + s] = st[5 * P + s] = 0;
+  int bad = 0;
+  uint64_t acc = 0;
+  for (size_t lo = j0 * P, end = j1 * P; lo < end; lo += S) {
+    size_t hi = lo + S < end ? lo + S : end, g = (hi - lo) / P, gs = g - (hi == end), q = gs * P;
+    T *oa = o, *ob = o + S, *oc = o + 2 * S, *oy = o + 3 * S;
+    bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy);
+    if (lo < p->n) acc |= FN(pp_nonfinite)(p->n, lo, hi < p->n ? hi : p->n, p->dl, p->d, p->du);
+    acc |= FN(pp_fwd)(P, gs, 1, oa, ob, oc, oy, p->cc + lo, p->yy + lo, p->ww + lo, st);
+    if (gs < g) /* the range's last group */
+      acc |= FN(pp_fwd)(P, 1, 0, oa + q, ob + q, oc + q, oy + q, p->cc + lo + q, p->yy + lo + q,
+                        p->ww + lo + q, st);
+  }
+  for (size_t s = 0; s < P; s++) {
+    red[PP_ALPHA * P + s] = st[4 * P + s], red[PP_BETA * P + s] = -st[5 * P + s];
+    red[PP_GAMMA * P + s] = st[3 * P + s], red[PP_ETA * P + s] = st[P + s];
+    red[PP_OMEGA * P + s] = st[2 * P + s], red[PP_KAPPA * P + s] = st[s];
+  }
+  return bad | PK_FAILED(acc);
+}
+
+/* Per system s, the last unknowns E_t of the ranges: eliminating the next
+ * range's first unknown F_{t+1} = alpha + beta E_t + gamma E_{t+1} from
+ * E_t = eta - omega E_{t-1} - kappa F_{t+1} gives one tridiagonal row
+ *   omega E_{t-1} + (1 + kappa beta') E_t + kappa gamma' E_{t+1} = eta - kappa alpha'
+ * (primes: range t+1). Solved with partial pivoting; returns 1 on failure. */
+static int FN(pp_reduced)(const FN(pt_plan) *p) {
+  size_t P = p->P, nt = (size_t)p->nte, R = PP_NRED * P;
+  T *l = p->red + (size_t)p->nt * R, *d = l + nt, *u = d + nt, *x = u + nt;
+  int bad = 0;
+  for (size_t s = 0; s < P; s++) {
+    for (size_t t = 0; t < nt; t++) {
+      const T *r = p->red + t * R + s, *r1 = r + R;
+      T kap = r[PP_KAPPA * P];
+      int nx = t + 1 < nt;
+      if (t > 0) l[t - 1] = r[PP_OMEGA * P];
+      d[t] = 1 + (nx ? PK_MUL(kap, r1[PP_BETA * P]) : 0);
+      u[t] = nx ? PK_MUL(kap, r1[PP_GAMMA * P]) : 0;
+      x[t] = r[PP_ETA * P] - (nx ? PK_MUL(kap, r1[PP_ALPHA * P]) : 0);
+    }
+    lapack_int info = PP_GTSV(LAPACK_COL_MAJOR, (lapack_int)nt, 1, (PP_LT *)l, (PP_LT *)d,
+                              (PP_LT *)u, (PP_LT *)x, (lapack_int)nt);
+    for (size_t t = 0; t < nt; t++) {
+      p->red[t * R + PP_E * P + s] = x[t];
+      bad |= !(S_ABS1(x[t]) < INFINITY); /* NaN too */
+    }
+    bad |= info != 0;
+  }
+  return bad;
+}
+
+/* One thread of P+PT; threads tid >= nte own no rows but meet the barriers. */
+static void FN(pt_partitioned)(FN(pt_plan) *p, int tid) {
+  size_t P = p->P, G = p->m, t = (size_t)tid, nt = (size_t)p->nte, R = PP_NRED * P;
+  size_t j0 = t < nt ? t * G / nt : G, j1 = t < nt ? (t + 1) * G / nt : G;
+  T *w = p->ws + t * p->per, *o = w + 8 * pt_round(p->part + 2 * p->H);
+  T *st = o + 4 * pt_round(p->part), *X = st + 6 * pt_round(P), *xn = X + pt_round(P);
+  T *red = p->red + t * R;
+  int bad = j0 < j1 ? FN(pp_sweep)(p, j0, j1, w, o, st, red) : 0;
+  if (p->nt > 1) {
+#pragma omp atomic
+    p->bad += bad;
+#pragma omp barrier
+  } else {
+    p->bad = bad;
+  }
+  if (tid == 0 && p->bad == 0 && FN(pp_reduced)(p)) p->bad = 1;
+  if (p->nt > 1) {
+#pragma omp barrier
+#pragma omp atomic read
+    bad = p->bad;
+  } else {
+    bad = p->bad;
+  }
+  if (bad || j0 >= j1) return;
+  for (size_t s = 0; s < P; s++) {
+    X[s] = t > 0 ? red[PP_E * P + s - R] : 0;
+    if (t + 1 < nt) { /* F_{t+1} */
+      const T *r1 = red + R;
+      xn[s] = r1[PP_ALPHA * P + s] + PK_MUL(r1[PP_BETA * P + s], red[PP_E * P + s]) +
+              PK_MUL(r1[PP_GAMMA * P + s], r1[PP_E * P + s]);
+    } else {
+      xn[s] = 0;
+    }
+  }
+  FN(pp_back)(P, p->n, j0, j1, p->cc, p->yy, p->ww, X, xn, p->b);
+}
+
 /* ---- driver ------------------------------------------------------------------------ */
 
 /* Sizes for nt threads; returns the scalars of memory needed. */
@@ -298,6 +486,12 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
   p->nt = nt;
   p->m = (p->n + P - 1) / P;
   p->wmax = (P + ntz - 1) / ntz;
+  if (p->variant == TD_PT_PARTITIONED) {
+    p->part = S;
+    p->nte = p->m < ntz ? (int)p->m : nt;
+    p->per = 8 * pt_round(S + 2 * H) + 4 * pt_round(S) + 8 * pt_round(P);
+    return ntz * (p->per + PP_NRED * P + 4) + 3 * (P * p->m + SK);
+  }
   if (p->variant == TD_PT_SHUFFLED) {
     p->part = S;
     p->per = 8 * pt_round(S + 2 * H) + 4 * pt_round(S) + 2 * pt_round(p->m);
@@ -316,13 +510,21 @@ static T *FN(pt_alloc)(td_ctl *ctl, size_t count) {
 
 static void FN(pt_carve)(FN(pt_plan) *p, T *mem) {
   p->ws = mem;
+  if (p->variant == TD_PT_PARTITIONED) {
+    size_t len = p->P * p->m + SK;
+    p->cc = mem + (size_t)p->nt * p->per, p->yy = p->cc + len, p->ww = p->yy + len;
+    p->red = p->ww + len;
+    return;
+  }
   p->buf = mem + (size_t)p->nt * p->per;
   p->cc = p->buf + 8 * (p->C + SK);
   p->yy = p->cc + p->P * p->m + SK;
 }
 
 static void FN(pt_thread)(FN(pt_plan) *p, int tid) {
-  if (p->variant == TD_PT_SHUFFLED)
+  if (p->variant == TD_PT_PARTITIONED)
+    FN(pt_partitioned)(p, tid);
+  else if (p->variant == TD_PT_SHUFFLED)
     FN(pt_shuffled)(p, tid);
   else
     FN(pt_overlapped)(p, tid);
@@ -331,12 +533,19 @@ static void FN(pt_thread)(FN(pt_plan) *p, int tid) {
 pscr_status FN(td_pcr_thomas_run)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl,
                                   int levels) {
   int nt = ctl && ctl->threads > 1 ? ctl->threads : 1;
-  int sp = levels < 0 ? td_pcr_thomas_levels(n, nt) : levels;
+  int variant = ctl && ctl->variant ? ctl->variant : td_pcr_thomas_default_variant();
+  if (variant < TD_PT_OVERLAPPED || variant > TD_PT_PARTITIONED) return PSCR_ERR_INVALID_ARGUMENT;
+  int sp = levels >= 0                       ? levels
+           : variant == TD_PT_PARTITIONED ? td_pcr_thomas_lanes(n, nt)
+                                          : td_pcr_thomas_levels(n, nt);
   if (sp > PT_MAX_LEVELS) sp = PT_MAX_LEVELS;
   while (sp > 0 && ((size_t)1 << sp) > n) sp--;
+  /* the input scan, unless P+PT's first pass does it */
+  int scan = ctl && ctl->unscanned;
+  if (scan && (sp == 0 || variant != TD_PT_PARTITIONED) &&
+      !FN(td_scan)(n, 1, n, dl, d, du, nt, NULL))
+    return PSCR_ERR_NONFINITE;
   if (sp == 0) return FN(td_thomas)(n, dl, d, du, b, ctl);
-  int variant = ctl && ctl->variant ? ctl->variant : td_pcr_thomas_default_variant();
-  if (variant != TD_PT_OVERLAPPED && variant != TD_PT_SHUFFLED) return PSCR_ERR_INVALID_ARGUMENT;
   FN(pt_plan) p = {.n = n, .dl = dl, .d = d, .du = du, .b = b, .sp = sp, .variant = variant};
   p.P = (size_t)1 << sp;
   p.H = p.P - 1;
@@ -362,6 +571,8 @@ pscr_status FN(td_pcr_thomas_run)(size_t n, const T *dl, const T *d, const T *du
   }
   td_scratch_free(ctl, mem);
   if (oom) return PSCR_ERR_OUT_OF_MEMORY;
+  if (p.bad && scan && variant == TD_PT_PARTITIONED && !FN(td_scan)(n, 1, n, dl, d, du, nt, NULL))
+    return PSCR_ERR_NONFINITE; /* a failure of P+PT: bad input or a bad pivot? */
   return p.bad ? PSCR_ERR_SINGULAR : PSCR_OK;
 }
 
@@ -376,13 +587,22 @@ static int FN(pt_env)(const char *name, int lo, int hi, int unset) {
 
 pscr_status FN(td_pcr_thomas)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
   td_ctl c = ctl ? *ctl : (td_ctl){.threads = 1};
-  if (c.variant == 0) c.variant = FN(pt_env)("PSCR_PCR_THOMAS_VARIANT", 1, 2, 0);
+  if (c.variant == 0) c.variant = FN(pt_env)("PSCR_PCR_THOMAS_VARIANT", 1, 3, 0);
   return FN(td_pcr_thomas_run)(n, dl, d, du, b, &c,
                                FN(pt_env)("PSCR_PCR_THOMAS_LEVELS", 0, PT_MAX_LEVELS, -1));
 }
 
 #if !PSCR_Z
 int td_pcr_thomas_default_variant(void) { return TD_PT_OVERLAPPED; }
+
+/* P+PT's levels: P = 2^sp systems fill the SIMD loop of its sweeps (their
+ * number does not depend on the cores); fewer where n is short. */
+int td_pcr_thomas_lanes(size_t n, int cores) {
+  (void)cores;
+  int sp = 3;
+  while (sp > 0 && ((size_t)8 << sp) > n) sp--;
+  return sp;
+}
 
 /* The switch point model of seed 002 Sec. III-A. The paper counts
  *   cost(SP) = 12 n SP / p + 8 (n / 2^SP) ceil(2^SP / p)

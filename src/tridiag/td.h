@@ -30,12 +30,13 @@ typedef struct {
 
 typedef struct {
   int threads;         /* in: threads this solve may use (>= 1) */
-  int variant;         /* in: algorithm variant, 0 = default (PCR_THOMAS: 1 = P+TO, 2 = SP+T) */
+  int variant;         /* in: algorithm variant, 0 = default (PCR_THOMAS: pcr_thomas.h) */
   int partitions;      /* in: SPIKE partitions wanted (0 = choose); out: used */
   int modified_blocks; /* out: g-Spike blocks modified for singularity */
   void *work;          /* in: optional caller scratch (may be NULL) ... */
   size_t work_bytes;   /* ... of this size; more comes from td_scratch */
   td_pool *pool;       /* in: optional scratch pool (may be NULL; one solve at a time) */
+  int unscanned;       /* in: finiteness of dl, d, du not checked yet (PCR_THOMAS does it) */
 } td_ctl;
 
 /* Offset, in scalars of type T, between arrays carved from one block: arrays
@@ -95,5 +96,7 @@ int td_scan_z(size_t n, size_t batch, size_t stride, const double complex *dl,
 
 /* PCR_THOMAS switch point of seed 002: PCR levels for n unknowns on p cores. */
 int td_pcr_thomas_levels(size_t n, int cores);
+/* The same for the P+PT variant (pcr_thomas.h). */
+int td_pcr_thomas_lanes(size_t n, int cores);
 
 #endif

@@ -68,7 +68,7 @@ static void test_pcr_thomas(pt_rng *r, int maxt) {
       int big = sizes[k] > 100000;
       for (int th = 1; th <= maxt; th++) {
         if (big && th != 1 && th != maxt) continue;
-        for (int v = 0; v <= 2; v++)
+        for (int v = 0; v <= 3; v++)
           for (size_t l = 0; l < sizeof levels / sizeof *levels; l++) {
             if (big && levels[l] != -1 && levels[l] != 10) continue;
             if (v == 0 && levels[l] != -1) continue;

@@ -22,7 +22,10 @@ pscr_status FN(cpu_tridiag)(pscr_td_algorithm alg, size_t n, size_t batch, size_
                             td_pool *pool, pscr_td_report *rep) {
   threads = pscr_resolve_threads(threads);
   int dominant = 0;
-  if (!FN(td_scan)(n, batch, stride, dl, d, du, threads, alg == PSCR_TD_AUTO ? &dominant : NULL))
+  /* PCR_THOMAS on one system scans as part of its first pass (a pass fewer) */
+  int self_scan = batch == 1 && alg == PSCR_TD_PCR_THOMAS;
+  if (!self_scan &&
+      !FN(td_scan)(n, batch, stride, dl, d, du, threads, alg == PSCR_TD_AUTO ? &dominant : NULL))
     return PSCR_ERR_NONFINITE;
   alg = resolve(alg, dominant, n, batch, threads);
   FN(td_fn) solve = FN(td_lookup)(alg);
@@ -30,7 +33,7 @@ pscr_status FN(cpu_tridiag)(pscr_td_algorithm alg, size_t n, size_t batch, size_
   if (rep) rep->used = alg;
 
   if (batch == 1) {
-    td_ctl ctl = {.threads = threads, .pool = pool};
+    td_ctl ctl = {.threads = threads, .pool = pool, .unscanned = self_scan};
     pscr_status st = solve(n, dl, d, du, b, &ctl);
     if (rep) {
       rep->partitions = ctl.partitions;
