@@ -322,54 +322,136 @@ static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
 
 enum { PP_ALPHA, PP_BETA, PP_GAMMA, PP_ETA, PP_OMEGA, PP_KAPPA, PP_E, PP_NRED };
 
+/* Stores of the sweeps' outputs, which are read again only after the whole
+ * range was swept: with PSCR_PT_NT, non-temporal (no read for ownership, no
+ * cache pollution); 16-byte units, so dst must be 16-byte aligned. */
+#if defined(PSCR_PT_NT) && PSCR_PT_NT && defined(__SSE2__)
+#include <emmintrin.h>
+#define PP_NT 1
+static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes) {
+  for (size_t q = 0; q < bytes; q += 16)
+    _mm_stream_pd((double *)((char *)dst + q), _mm_loadu_pd((const double *)((const char *)src + q)));
+}
+#else
+#define PP_NT 0
+static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
+#endif
+
 /* Forward sweep of all P systems over g row groups of a reduced tile (a, b,
  * c, y by row), c', y', w' stored by row in cc, yy, ww. st holds the
  * recurrences between calls: c', y', w' of the last step, pi and the two
- * sums, P each; SUM (a constant after inlining) is 0 for a range's last
- * group, whose unknown is E itself. Returns a PK_FAILED accumulator. */
-static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, const T *restrict a,
+ * sums, P each. SUM is 0 for a range's last group, whose unknown is E
+ * itself; W is 0 once every w' is zero (it stays zero: w'_k is a product),
+ * and then w' is neither formed nor stored. With P, SUM and W constants
+ * (pp_fwd_any) the recurrences stay in registers. Returns a PK_FAILED
+ * accumulator. */
+#define PP_REG 16 /* most systems swept from registers */
+static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, int W, const T *restrict a,
                                      const T *restrict b, const T *restrict c, const T *restrict y,
                                      T *restrict cc, T *restrict yy, T *restrict ww, T *st) {
-  T *restrict cp = st, *restrict yp = st + P, *restrict wp = st + 2 * P;
-  T *restrict pi = st + 3 * P, *restrict as = st + 4 * P, *restrict bs = st + 5 * P;
+  T cp[PP_REG], yp[PP_REG], wp[PP_REG], pi[PP_REG], as[PP_REG], bs[PP_REG];
+  for (size_t s = 0; s < P; s++)
+    cp[s] = st[s], yp[s] = st[P + s], wp[s] = st[2 * P + s], pi[s] = st[3 * P + s],
+    as[s] = st[4 * P + s], bs[s] = st[5 * P + s];
   uint64_t acc = 0;
-  for (size_t j = 0; j < g; j++, a += P, b += P, c += P, y += P, cc += P, yy += P, ww += P)
+  for (size_t j = 0; j < g; j++, a += P, b += P, c += P, y += P, cc += P, yy += P, ww += P) {
     for (size_t s = 0; s < P; s++) { /* one step of every system: the SIMD loop */
       T piv = b[s] - PK_MUL(a[s], cp[s]);
       T r = PK_RECIP(piv);
       acc |= PK_FLAG(piv);
       T cn = PK_MUL(c[s], r), yn = PK_MUL(y[s] - PK_MUL(a[s], yp[s]), r);
-      T wn = PK_FLUSH(-PK_MUL(PK_MUL(a[s], wp[s]), r)); /* decays like a product */
-      cc[s] = cp[s] = cn, yy[s] = yp[s] = yn, ww[s] = wp[s] = wn;
+      cp[s] = cn, yp[s] = yn;
+      if (W) wp[s] = PK_FLUSH(-PK_MUL(PK_MUL(a[s], wp[s]), r)); /* decays like a product */
       if (SUM) {
-        as[s] += PK_MUL(pi[s], yn), bs[s] += PK_MUL(pi[s], wn);
+        as[s] += PK_MUL(pi[s], yn);
+        if (W) bs[s] += PK_MUL(pi[s], wp[s]);
         pi[s] = PK_FLUSH(-PK_MUL(cn, pi[s]));
       }
     }
+    pp_put(cc, cp, P * sizeof(T));
+    pp_put(yy, yp, P * sizeof(T));
+    if (W) pp_put(ww, wp, P * sizeof(T));
+  }
+  for (size_t s = 0; s < P; s++)
+    st[s] = cp[s], st[P + s] = yp[s], st[2 * P + s] = wp[s], st[3 * P + s] = pi[s],
+    st[4 * P + s] = as[s], st[5 * P + s] = bs[s];
   return acc;
 }
 
-/* Back substitution of all P systems over row groups j1-1 down to j0, x to
- * b (rows below n only): xn carries x_{k+1}, X is each system's coupling. */
-PSCR_CLONES static void FN(pp_back)(size_t P, size_t n, size_t j0, size_t j1, const T *cc,
-                                  const T *yy, const T *ww, const T *restrict X, T *restrict xn,
-                                  T *b) {
+/* The same for P > PP_REG: blocks of PP_REG systems, one group at a time. */
+static uint64_t FN(pp_fwd_mem)(size_t P, size_t g, int sum, int w, const T *a, const T *b,
+                               const T *c, const T *y, T *cc, T *yy, T *ww, T *st) {
+  uint64_t acc = 0;
+  size_t B = P < PP_REG ? P : PP_REG;
+  for (size_t s0 = 0; s0 < P; s0 += B) {
+    T sub[6 * PP_REG]; /* the recurrences of one block of B systems */
+    for (int q = 0; q < 6; q++) memcpy(sub + q * B, st + q * P + s0, B * sizeof(T));
+    for (size_t j = 0; j < g; j++) {
+      size_t o = j * P + s0;
+      acc |= FN(pp_fwd)(B, 1, sum, w, a + o, b + o, c + o, y + o, cc + o, yy + o, ww + o, sub);
+    }
+    for (int q = 0; q < 6; q++) memcpy(st + q * P + s0, sub + q * B, B * sizeof(T));
+  }
+  return acc;
+}
+
+#define PP_FWD_ARGS a, b, c, y, cc, yy, ww, st
+#define PP_FWD_W(P, W) (W ? FN(pp_fwd)(P, g, 1, 1, PP_FWD_ARGS) : FN(pp_fwd)(P, g, 1, 0, PP_FWD_ARGS))
+static PT_INLINE uint64_t FN(pp_fwd_any)(size_t P, size_t g, int sum, int w, const T *a,
+                                         const T *b, const T *c, const T *y, T *cc, T *yy, T *ww,
+                                         T *st) {
+  if (!sum) return FN(pp_fwd_mem)(P, g, 0, w, PP_FWD_ARGS);
+  switch (P) { /* constant P: the SIMD loop unrolled, the recurrences in registers */
+  case 2: return PP_FWD_W(2, w);
+  case 4: return PP_FWD_W(4, w);
+  case 8: return PP_FWD_W(8, w);
+  case 16: return PP_FWD_W(16, w);
+  default: return FN(pp_fwd_mem)(P, g, 1, w, PP_FWD_ARGS);
+  }
+}
+
+/* Back substitution of P systems over row groups j1-1 down to j0, x to b
+ * (rows below n only): xn carries x_{k+1}, X is each system's coupling (W:
+ * through w', which is zero from group jw on). */
+static PT_INLINE void FN(pp_back_k)(size_t P, int W, size_t n, size_t j0, size_t j1, const T *cc,
+                                    const T *yy, const T *ww, const T *restrict X0,
+                                    T *restrict xn0, T *b) {
+  T X[PP_REG], xn[PP_REG], x[PP_REG];
+  for (size_t s = 0; s < P; s++) X[s] = X0[s], xn[s] = xn0[s];
   for (size_t j = j1; j-- > j0;) {
     size_t i0 = j * P;
     const T *restrict c = cc + i0, *restrict y = yy + i0, *restrict w = ww + i0;
-    T *restrict x = b + i0;
-    if (i0 + P <= n) {
-      for (size_t s = 0; s < P; s++) {
-        T v = y[s] - PK_MUL(w[s], X[s]) - PK_MUL(c[s], xn[s]);
-        xn[s] = v, x[s] = v;
-      }
-    } else { /* the last group, cut by n */
-      for (size_t s = 0; s < P; s++) {
-        xn[s] = y[s] - PK_MUL(w[s], X[s]) - PK_MUL(c[s], xn[s]);
-        if (i0 + s < n) x[s] = xn[s];
-      }
-    }
+    for (size_t s = 0; s < P; s++)
+      x[s] = xn[s] = (W ? y[s] - PK_MUL(w[s], X[s]) : y[s]) - PK_MUL(c[s], xn[s]);
+    if (i0 + P <= n)
+      memcpy(b + i0, x, P * sizeof(T));
+    else /* the last group, cut by n */
+      for (size_t s = 0; i0 + s < n; s++) b[i0 + s] = x[s];
   }
+  for (size_t s = 0; s < P; s++) xn0[s] = xn[s];
+}
+
+PSCR_CLONES static void FN(pp_back)(size_t P, size_t n, size_t j0, size_t jw, size_t j1,
+                                  const T *cc, const T *yy, const T *ww, const T *X, T *xn, T *b) {
+#define PP_BACK(P)                                                                                 \
+  FN(pp_back_k)(P, 0, n, jw, j1, cc, yy, ww, X, xn, b);                                            \
+  FN(pp_back_k)(P, 1, n, j0, jw, cc, yy, ww, X, xn, b);                                            \
+  return
+  switch (P) {
+  case 2: PP_BACK(2);
+  case 4: PP_BACK(4);
+  case 8: PP_BACK(8);
+  case 16: PP_BACK(16);
+  default: /* blocks of PP_REG systems, one group at a time */
+    for (size_t j = j1; j-- > j0;)
+      for (size_t s0 = 0; s0 < P; s0 += PP_REG) {
+        T x[PP_REG];
+        size_t i0 = j * P + s0;
+        FN(pp_back_k)(PP_REG, j < jw, SIZE_MAX, 0, 1, cc + i0, yy + i0, ww + i0, X + s0, xn + s0, x);
+        for (size_t s = 0; s < PP_REG && i0 + s < n; s++) b[i0 + s] = x[s];
+      }
+  }
+#undef PP_BACK
 }
 
 /* A PK_FAILED accumulator of the finiteness of rows lo..hi-1 (dl[0], du[n-1]
@@ -384,24 +466,57 @@ static PT_INLINE uint64_t FN(pp_nonfinite)(size_t n, size_t lo, size_t hi, const
   return acc;
 }
 
-/* The thread's reduced tiles swept forward; returns 1 on a bad pivot or input. */
+#ifdef PSCR_PT_PROFILE /* diagnostic builds: seconds per phase of the last P+PT solve */
+#include <omp.h>
+#if PSCR_Z
+extern double td_pt_phase[64][4];
+#else
+double td_pt_phase[64][4];
+#endif
+#define PP_TICK(t, q, t0)                                                                          \
+  do {                                                                                             \
+    double t1_ = omp_get_wtime();                                                                  \
+    if ((t) < 64) td_pt_phase[t][q] += t1_ - (t0);                                                 \
+    (t0) = t1_;                                                                                    \
+  } while (0)
+#else
+#define PP_TICK(t, q, t0) ((void)(t), (void)(t0))
+#endif
+
+/* The thread's reduced tiles swept forward; returns 1 on a bad pivot or
+ * input, and in *jw the first row group from which every w' is zero. */
 PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, T *w, T *o, T *st,
-                                  T *red) {
+                                  T *red, size_t *jw, int tid) {
   size_t P = p->P, S = p->part;
   for (size_t s = 0; s < P; s++)
     st[s] = st[P + s] = 0, st[2 * P + s] = -1, st[3 * P + s] = 1, st[4 * P + s] = st[5 * P + s] = 0;
-  int bad = 0;
+  int bad = 0, wz = 0;
   uint64_t acc = 0;
+  double t0 = 0;
+#ifdef PSCR_PT_PROFILE
+  t0 = omp_get_wtime();
+#endif
+  *jw = j1;
   for (size_t lo = j0 * P, end = j1 * P; lo < end; lo += S) {
     size_t hi = lo + S < end ? lo + S : end, g = (hi - lo) / P, gs = g - (hi == end), q = gs * P;
     T *oa = o, *ob = o + S, *oc = o + 2 * S, *oy = o + 3 * S;
     bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy);
     if (lo < p->n) acc |= FN(pp_nonfinite)(p->n, lo, hi < p->n ? hi : p->n, p->dl, p->d, p->du);
-    acc |= FN(pp_fwd)(P, gs, 1, oa, ob, oc, oy, p->cc + lo, p->yy + lo, p->ww + lo, st);
+    PP_TICK(tid, 0, t0);
+    if (!wz) { /* every w' zero from here on? */
+      wz = 1;
+      for (size_t s = 0; s < P; s++) wz &= S_ABS1(st[2 * P + s]) == 0;
+      if (wz) *jw = lo / P;
+    }
+    acc |= FN(pp_fwd_any)(P, gs, 1, !wz, oa, ob, oc, oy, p->cc + lo, p->yy + lo, p->ww + lo, st);
     if (gs < g) /* the range's last group */
-      acc |= FN(pp_fwd)(P, 1, 0, oa + q, ob + q, oc + q, oy + q, p->cc + lo + q, p->yy + lo + q,
-                        p->ww + lo + q, st);
+      acc |= FN(pp_fwd_any)(P, 1, 0, !wz, oa + q, ob + q, oc + q, oy + q, p->cc + lo + q,
+                            p->yy + lo + q, p->ww + lo + q, st);
+    PP_TICK(tid, 1, t0);
   }
+#if PP_NT
+  _mm_sfence(); /* the streamed rows visible to the other threads' reads */
+#endif
   for (size_t s = 0; s < P; s++) {
     red[PP_ALPHA * P + s] = st[4 * P + s], red[PP_BETA * P + s] = -st[5 * P + s];
     red[PP_GAMMA * P + s] = st[3 * P + s], red[PP_ETA * P + s] = st[P + s];
@@ -447,7 +562,15 @@ static void FN(pt_partitioned)(FN(pt_plan) *p, int tid) {
   T *w = p->ws + t * p->per, *o = w + 8 * pt_round(p->part + 2 * p->H);
   T *st = o + 4 * pt_round(p->part), *X = st + 6 * pt_round(P), *xn = X + pt_round(P);
   T *red = p->red + t * R;
-  int bad = j0 < j1 ? FN(pp_sweep)(p, j0, j1, w, o, st, red) : 0;
+  size_t jw = j1;
+  double t0 = 0;
+#ifdef PSCR_PT_PROFILE
+  if (t < 64) td_pt_phase[t][0] = td_pt_phase[t][1] = td_pt_phase[t][2] = td_pt_phase[t][3] = 0;
+#endif
+  int bad = j0 < j1 ? FN(pp_sweep)(p, j0, j1, w, o, st, red, &jw, tid) : 0;
+#ifdef PSCR_PT_PROFILE
+  t0 = omp_get_wtime();
+#endif
   if (p->nt > 1) {
 #pragma omp atomic
     p->bad += bad;
@@ -474,7 +597,9 @@ static void FN(pt_partitioned)(FN(pt_plan) *p, int tid) {
       xn[s] = 0;
     }
   }
-  FN(pp_back)(P, p->n, j0, j1, p->cc, p->yy, p->ww, X, xn, p->b);
+  PP_TICK(t, 2, t0);
+  FN(pp_back)(P, p->n, j0, jw, j1, p->cc, p->yy, p->ww, X, xn, p->b);
+  PP_TICK(t, 3, t0);
 }
 
 /* ---- driver ------------------------------------------------------------------------ */
@@ -487,6 +612,9 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
   p->m = (p->n + P - 1) / P;
   p->wmax = (P + ntz - 1) / ntz;
   if (p->variant == TD_PT_PARTITIONED) {
+    const char *e = getenv("PSCR_PT_TILE");
+    if (e) S = (size_t)atol(e) / P * P;
+    if (S < P) S = P;
     p->part = S;
     p->nte = p->m < ntz ? (int)p->m : nt;
     p->per = 8 * pt_round(S + 2 * H) + 4 * pt_round(S) + 8 * pt_round(P);
