@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # P+PT phase profile on the device host: static libpscr built with
 # -DPSCR_PT_PROFILE=1, with and without non-temporal stores (-DPSCR_PT_NT=1),
-# then tools/hostprobe/ptprof.c over THREADS x LEVELS x TILES. Logs under $OUT.
+# then tools/hostprobe/ptprof.c over THREADS x LEVELS x TILES, for each of
+# SPLITS (ranges per thread). Logs under $OUT.
 set -u
 OUT=${OUT:-./host-pt}; mkdir -p "$OUT"
 for v in plain nt; do
@@ -12,8 +13,10 @@ for v in plain nt; do
     gcc -O2 -fopenmp tools/hostprobe/ptprof.c -Iinclude $B/libpscr.a -llapacke -lopenblas -lm \
       -o $B/ptprof >> "$OUT/build-$v.log" 2>&1 || { tail -20 "$OUT/build-$v.log"; exit 1; }
 done
-for v in plain nt; do
-  echo "== $v"
-  OPENBLAS_NUM_THREADS=1 timeout ${TMAX:-200} build-pt-$v/ptprof ${LOG:-25} ${REPS:-5} \
-    "${THREADS:-16}" "${LEVELS:-2,3,4}" "${TILES:-8192}" 2>&1 | tee "$OUT/pt-$v.txt"
+for v in ${VARIANTS:-plain nt}; do
+  for k in ${SPLITS:-4}; do
+    echo "== $v, PSCR_PT_SPLIT=$k"
+    PSCR_PT_SPLIT=$k OPENBLAS_NUM_THREADS=1 timeout ${TMAX:-200} build-pt-$v/ptprof ${LOG:-25} \
+      ${REPS:-5} "${THREADS:-16}" "${LEVELS:-2,3,4}" "${TILES:-8192}" 2>&1 | tee -a "$OUT/pt-$v.txt"
+  done
 done

@@ -80,8 +80,10 @@ typedef struct {
   T *buf;         /* P+TO: two chunk buffers (a, b, c, y); SP+T: the shuffled system */
   T *cc, *yy;     /* P+TO: the forward sweep, lanes of thread t at [s0(t) m, s1(t) m) */
   T *ww;          /* P+PT: the spike (c' in cc, y' in yy, all three by row) */
-  T *red;         /* P+PT: per thread and system alpha, beta, gamma, eta, omega, kappa, E */
-  int nte;        /* P+PT: threads that own rows (<= nt; a range is >= 1 row group) */
+  T *red;         /* P+PT: per range and system alpha, beta, gamma, eta, omega, kappa, E */
+  size_t nq;      /* P+PT: ranges (a few per thread, each >= 1 row group) ... */
+  size_t *jw;     /* ... the first group of each from which w' is zero ... */
+  size_t next[2]; /* ... and the next range of each pass to hand out */
   int bad;        /* shared count of bad pivots */
 } FN(pt_plan);
 
@@ -320,6 +322,9 @@ static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
 #define PP_LT double
 #endif
 
+#ifndef PP_SPLIT
+#define PP_SPLIT 4 /* ranges per thread, handed out dynamically */
+#endif
 enum { PP_ALPHA, PP_BETA, PP_GAMMA, PP_ETA, PP_OMEGA, PP_KAPPA, PP_E, PP_NRED };
 
 /* Stores of the sweeps' outputs, which are read again only after the whole
@@ -336,6 +341,23 @@ static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes) {
 #define PP_NT 0
 static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
 #endif
+
+/* One forward step of one lane: a system, or a SIMD vector of systems (the
+ * lane type's operations MUL, RCP, FLAG, FLUSH). The pivot's bits go to acc;
+ * w' decays like a product, pi too, so both are flushed. */
+#define PP_STEP(TY, a, b, c, y, cp, yp, wp, pi, as, bs, acc, SUM, W, MUL, RCP, FLAG, FLUSH)       \
+  do {                                                                                             \
+    TY piv_ = (b) - MUL(a, cp), r_ = RCP(piv_);                                        \
+    acc |= FLAG(piv_);                                                                             \
+    cp = MUL(c, r_);                                                                               \
+    yp = MUL((y) - MUL(a, yp), r_);                                                                \
+    if (W) wp = FLUSH(-MUL(MUL(a, wp), r_));                                                       \
+    if (SUM) {                                                                                     \
+      as += MUL(pi, yp);                                                                           \
+      if (W) bs += MUL(pi, wp);                                                                    \
+      pi = FLUSH(-MUL(cp, pi));                                                                    \
+    }                                                                                              \
+  } while (0)
 
 /* Forward sweep of all P systems over g row groups of a reduced tile (a, b,
  * c, y by row), c', y', w' stored by row in cc, yy, ww. st holds the
@@ -355,19 +377,9 @@ static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, int W, const T
     as[s] = st[4 * P + s], bs[s] = st[5 * P + s];
   uint64_t acc = 0;
   for (size_t j = 0; j < g; j++, a += P, b += P, c += P, y += P, cc += P, yy += P, ww += P) {
-    for (size_t s = 0; s < P; s++) { /* one step of every system: the SIMD loop */
-      T piv = b[s] - PK_MUL(a[s], cp[s]);
-      T r = PK_RECIP(piv);
-      acc |= PK_FLAG(piv);
-      T cn = PK_MUL(c[s], r), yn = PK_MUL(y[s] - PK_MUL(a[s], yp[s]), r);
-      cp[s] = cn, yp[s] = yn;
-      if (W) wp[s] = PK_FLUSH(-PK_MUL(PK_MUL(a[s], wp[s]), r)); /* decays like a product */
-      if (SUM) {
-        as[s] += PK_MUL(pi[s], yn);
-        if (W) bs[s] += PK_MUL(pi[s], wp[s]);
-        pi[s] = PK_FLUSH(-PK_MUL(cn, pi[s]));
-      }
-    }
+    for (size_t s = 0; s < P; s++)
+      PP_STEP(T, a[s], b[s], c[s], y[s], cp[s], yp[s], wp[s], pi[s], as[s], bs[s], acc, SUM, W,
+              PK_MUL, PK_RECIP, PK_FLAG, PK_FLUSH);
     pp_put(cc, cp, P * sizeof(T));
     pp_put(yy, yp, P * sizeof(T));
     if (W) pp_put(ww, wp, P * sizeof(T));
@@ -377,6 +389,64 @@ static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, int W, const T
     st[4 * P + s] = as[s], st[5 * P + s] = bs[s];
   return acc;
 }
+
+#if !PSCR_Z && defined(__GNUC__)
+/* The same sweep with explicit SIMD lanes of PP_VL real systems (GNU vector
+ * types; compilers left the scalar form unvectorized, its recurrences in
+ * stack slots): P = K PP_VL systems, K vectors per step. */
+#define PP_VL 4
+typedef double pp_vd __attribute__((vector_size(8 * PP_VL)));
+typedef int64_t pp_vi __attribute__((vector_size(8 * PP_VL)));
+typedef uint64_t pp_vu __attribute__((vector_size(8 * PP_VL)));
+#define PP_VMUL(x, y) ((x) * (y))
+#define PP_VRCP(x) (1.0 / (x))
+/* PK_FLAG and PK_FLUSH per lane (macros: without AVX, passing a 32-byte
+ * vector by value changes the ABI) */
+#define PP_VFLAG(p) (((((pp_vu)(p) >> 52) - 1) & 0x7ff) + 2)
+#define PP_VFLUSH(x)                                                                               \
+  ((pp_vd)((pp_vi)(x) & (pp_vi)((pp_vd)((pp_vu)(x) & 0x7fffffffffffffffu) >= PK_TINY)))
+
+static PT_INLINE uint64_t pp_fwd_v(size_t K, size_t g, int SUM, int W, const double *restrict a,
+                                   const double *restrict b, const double *restrict c,
+                                   const double *restrict y, double *restrict cc,
+                                   double *restrict yy, double *restrict ww, double *st) {
+  size_t P = K * PP_VL;
+  pp_vd cp[PP_REG / PP_VL], yp[PP_REG / PP_VL], wp[PP_REG / PP_VL], pi[PP_REG / PP_VL],
+      as[PP_REG / PP_VL], bs[PP_REG / PP_VL];
+  pp_vu acc = {0};
+  for (size_t k = 0; k < K; k++) {
+    size_t o = k * PP_VL;
+    memcpy(&cp[k], st + o, sizeof cp[k]), memcpy(&yp[k], st + P + o, sizeof yp[k]);
+    memcpy(&wp[k], st + 2 * P + o, sizeof wp[k]), memcpy(&pi[k], st + 3 * P + o, sizeof pi[k]);
+    memcpy(&as[k], st + 4 * P + o, sizeof as[k]), memcpy(&bs[k], st + 5 * P + o, sizeof bs[k]);
+  }
+  for (size_t j = 0; j < g; j++, a += P, b += P, c += P, y += P, cc += P, yy += P, ww += P)
+    for (size_t k = 0; k < K; k++) {
+      size_t o = k * PP_VL;
+      pp_vd va, vb, vc, vy;
+      memcpy(&va, a + o, sizeof va), memcpy(&vb, b + o, sizeof vb);
+      memcpy(&vc, c + o, sizeof vc), memcpy(&vy, y + o, sizeof vy);
+      PP_STEP(pp_vd, va, vb, vc, vy, cp[k], yp[k], wp[k], pi[k], as[k], bs[k], acc, SUM, W, PP_VMUL,
+              PP_VRCP, PP_VFLAG, PP_VFLUSH);
+      pp_put(cc + o, &cp[k], sizeof cp[k]);
+      pp_put(yy + o, &yp[k], sizeof yp[k]);
+      if (W) pp_put(ww + o, &wp[k], sizeof wp[k]);
+    }
+  for (size_t k = 0; k < K; k++) {
+    size_t o = k * PP_VL;
+    memcpy(st + o, &cp[k], sizeof cp[k]), memcpy(st + P + o, &yp[k], sizeof yp[k]);
+    memcpy(st + 2 * P + o, &wp[k], sizeof wp[k]), memcpy(st + 3 * P + o, &pi[k], sizeof pi[k]);
+    memcpy(st + 4 * P + o, &as[k], sizeof as[k]), memcpy(st + 5 * P + o, &bs[k], sizeof bs[k]);
+  }
+  uint64_t r = 0;
+  for (int l = 0; l < PP_VL; l++) r |= acc[l];
+  return r;
+}
+#define PP_FWD_V(K, W) (W ? pp_fwd_v(K, g, 1, 1, PP_FWD_ARGS) : pp_fwd_v(K, g, 1, 0, PP_FWD_ARGS))
+#define PP_FWD_4(W) PP_FWD_V(1, W)
+#define PP_FWD_8(W) PP_FWD_V(2, W)
+#define PP_FWD_16(W) PP_FWD_V(4, W)
+#endif
 
 /* The same for P > PP_REG: blocks of PP_REG systems, one group at a time. */
 static uint64_t FN(pp_fwd_mem)(size_t P, size_t g, int sum, int w, const T *a, const T *b,
@@ -397,15 +467,20 @@ static uint64_t FN(pp_fwd_mem)(size_t P, size_t g, int sum, int w, const T *a, c
 
 #define PP_FWD_ARGS a, b, c, y, cc, yy, ww, st
 #define PP_FWD_W(P, W) (W ? FN(pp_fwd)(P, g, 1, 1, PP_FWD_ARGS) : FN(pp_fwd)(P, g, 1, 0, PP_FWD_ARGS))
+#ifndef PP_VL /* no SIMD form: the scalar one */
+#define PP_FWD_4(W) PP_FWD_W(4, W)
+#define PP_FWD_8(W) PP_FWD_W(8, W)
+#define PP_FWD_16(W) PP_FWD_W(16, W)
+#endif
 static PT_INLINE uint64_t FN(pp_fwd_any)(size_t P, size_t g, int sum, int w, const T *a,
                                          const T *b, const T *c, const T *y, T *cc, T *yy, T *ww,
                                          T *st) {
   if (!sum) return FN(pp_fwd_mem)(P, g, 0, w, PP_FWD_ARGS);
   switch (P) { /* constant P: the SIMD loop unrolled, the recurrences in registers */
   case 2: return PP_FWD_W(2, w);
-  case 4: return PP_FWD_W(4, w);
-  case 8: return PP_FWD_W(8, w);
-  case 16: return PP_FWD_W(16, w);
+  case 4: return PP_FWD_4(w);
+  case 8: return PP_FWD_8(w);
+  case 16: return PP_FWD_16(w);
   default: return FN(pp_fwd_mem)(P, g, 1, w, PP_FWD_ARGS);
   }
 }
@@ -531,8 +606,8 @@ PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, 
  *   omega E_{t-1} + (1 + kappa beta') E_t + kappa gamma' E_{t+1} = eta - kappa alpha'
  * (primes: range t+1). Solved with partial pivoting; returns 1 on failure. */
 static int FN(pp_reduced)(const FN(pt_plan) *p) {
-  size_t P = p->P, nt = (size_t)p->nte, R = PP_NRED * P;
-  T *l = p->red + (size_t)p->nt * R, *d = l + nt, *u = d + nt, *x = u + nt;
+  size_t P = p->P, nt = p->nq, R = PP_NRED * P;
+  T *l = p->red + nt * R, *d = l + nt, *u = d + nt, *x = u + nt;
   int bad = 0;
   for (size_t s = 0; s < P; s++) {
     for (size_t t = 0; t < nt; t++) {
@@ -555,19 +630,29 @@ static int FN(pp_reduced)(const FN(pt_plan) *p) {
   return bad;
 }
 
-/* One thread of P+PT; threads tid >= nte own no rows but meet the barriers. */
+/* The next range of a pass for this thread (dynamic: ranges are cut equal,
+ * but cores do not stream memory equally fast), or p->nq when none is left. */
+static size_t FN(pp_take)(FN(pt_plan) *p, int pass) {
+  size_t q;
+#pragma omp atomic capture
+  q = p->next[pass]++;
+  return q < p->nq ? q : p->nq;
+}
+
+/* One thread of P+PT: forward sweeps of ranges as they come, the reduced
+ * system (thread 0), back substitutions, the latest swept range first (its
+ * c', y' may still be in the last-level cache). */
 static void FN(pt_partitioned)(FN(pt_plan) *p, int tid) {
-  size_t P = p->P, G = p->m, t = (size_t)tid, nt = (size_t)p->nte, R = PP_NRED * P;
-  size_t j0 = t < nt ? t * G / nt : G, j1 = t < nt ? (t + 1) * G / nt : G;
+  size_t P = p->P, G = p->m, t = (size_t)tid, nq = p->nq, R = PP_NRED * P;
   T *w = p->ws + t * p->per, *o = w + 8 * pt_round(p->part + 2 * p->H);
   T *st = o + 4 * pt_round(p->part), *X = st + 6 * pt_round(P), *xn = X + pt_round(P);
-  T *red = p->red + t * R;
-  size_t jw = j1;
   double t0 = 0;
 #ifdef PSCR_PT_PROFILE
   if (t < 64) td_pt_phase[t][0] = td_pt_phase[t][1] = td_pt_phase[t][2] = td_pt_phase[t][3] = 0;
 #endif
-  int bad = j0 < j1 ? FN(pp_sweep)(p, j0, j1, w, o, st, red, &jw, tid) : 0;
+  int bad = 0;
+  for (size_t q; (q = FN(pp_take)(p, 0)) < nq;)
+    bad |= FN(pp_sweep)(p, q * G / nq, (q + 1) * G / nq, w, o, st, p->red + q * R, p->jw + q, tid);
 #ifdef PSCR_PT_PROFILE
   t0 = omp_get_wtime();
 #endif
@@ -586,19 +671,23 @@ static void FN(pt_partitioned)(FN(pt_plan) *p, int tid) {
   } else {
     bad = p->bad;
   }
-  if (bad || j0 >= j1) return;
-  for (size_t s = 0; s < P; s++) {
-    X[s] = t > 0 ? red[PP_E * P + s - R] : 0;
-    if (t + 1 < nt) { /* F_{t+1} */
-      const T *r1 = red + R;
-      xn[s] = r1[PP_ALPHA * P + s] + PK_MUL(r1[PP_BETA * P + s], red[PP_E * P + s]) +
-              PK_MUL(r1[PP_GAMMA * P + s], r1[PP_E * P + s]);
-    } else {
-      xn[s] = 0;
-    }
-  }
   PP_TICK(t, 2, t0);
-  FN(pp_back)(P, p->n, j0, jw, j1, p->cc, p->yy, p->ww, X, xn, p->b);
+  if (bad) return;
+  for (size_t r; (r = FN(pp_take)(p, 1)) < nq;) {
+    size_t q = nq - 1 - r;
+    const T *red = p->red + q * R;
+    for (size_t s = 0; s < P; s++) {
+      X[s] = q > 0 ? red[PP_E * P + s - R] : 0;
+      if (q + 1 < nq) { /* F_{q+1} */
+        const T *r1 = red + R;
+        xn[s] = r1[PP_ALPHA * P + s] + PK_MUL(r1[PP_BETA * P + s], red[PP_E * P + s]) +
+                PK_MUL(r1[PP_GAMMA * P + s], r1[PP_E * P + s]);
+      } else {
+        xn[s] = 0;
+      }
+    }
+    FN(pp_back)(P, p->n, q * G / nq, p->jw[q], (q + 1) * G / nq, p->cc, p->yy, p->ww, X, xn, p->b);
+  }
   PP_TICK(t, 3, t0);
 }
 
@@ -616,9 +705,12 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
     if (e) S = (size_t)atol(e) / P * P;
     if (S < P) S = P;
     p->part = S;
-    p->nte = p->m < ntz ? (int)p->m : nt;
+    e = getenv("PSCR_PT_SPLIT");
+    size_t k = ntz == 1 ? 1 : e && atoi(e) > 0 ? (size_t)atoi(e) : PP_SPLIT;
+    p->nq = p->m < k * ntz ? p->m : k * ntz;
     p->per = 8 * pt_round(S + 2 * H) + 4 * pt_round(S) + 8 * pt_round(P);
-    return ntz * (p->per + PP_NRED * P + 4) + 3 * (P * p->m + SK);
+    /* jw: nq size_t in as many scalars (sizeof(T) >= 8) */
+    return ntz * p->per + p->nq * (PP_NRED * P + 5) + 3 * (P * p->m + SK);
   }
   if (p->variant == TD_PT_SHUFFLED) {
     p->part = S;
@@ -639,9 +731,10 @@ static T *FN(pt_alloc)(td_ctl *ctl, size_t count) {
 static void FN(pt_carve)(FN(pt_plan) *p, T *mem) {
   p->ws = mem;
   if (p->variant == TD_PT_PARTITIONED) {
-    size_t len = p->P * p->m + SK;
+    size_t P = p->P, len = P * p->m + SK;
     p->cc = mem + (size_t)p->nt * p->per, p->yy = p->cc + len, p->ww = p->yy + len;
     p->red = p->ww + len;
+    p->jw = (size_t *)(p->red + p->nq * (PP_NRED * P + 4));
     return;
   }
   p->buf = mem + (size_t)p->nt * p->per;
