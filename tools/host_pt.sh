@@ -14,9 +14,10 @@ for v in plain nt; do
       -o $B/ptprof >> "$OUT/build-$v.log" 2>&1 || { tail -20 "$OUT/build-$v.log"; exit 1; }
 done
 for v in ${VARIANTS:-plain nt}; do
-  for k in ${SPLITS:-4}; do
-    echo "== $v, PSCR_PT_SPLIT=$k"
+  for k in ${SPLITS:-4}; do for f in ${NOFUSES:-0}; do
+    echo "== $v, PSCR_PT_SPLIT=$k NOFUSE=$f"
+    [ "$f" = 1 ] && export NOFUSE=1 || unset NOFUSE
     PSCR_PT_SPLIT=$k OPENBLAS_NUM_THREADS=1 timeout ${TMAX:-200} build-pt-$v/ptprof ${LOG:-25} \
       ${REPS:-5} "${THREADS:-16}" "${LEVELS:-2,3,4}" "${TILES:-8192}" 2>&1 | tee -a "$OUT/pt-$v.txt"
-  done
+  done; done
 done

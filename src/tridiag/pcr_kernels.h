@@ -216,6 +216,21 @@ static inline uint64_t pk_load_one(size_t n, size_t i, const T *dl, const T *d, 
   return PK_SCALED_FLAG(pks_abs1(bn));
 }
 
+/* A row of the input (dl, d, du, b entries) scaled. The loops load the
+ * entries themselves (PK_SCALED: through their restrict pointers, which an
+ * inlined function taking the pointers would lose, and with them the SIMD). */
+typedef struct {
+  pk_s a, b, c, y;
+} pk_row;
+static inline pk_row pk_scale_row(pk_s l, pk_s dd, pk_s u, pk_s y) {
+  double s = pk_pow2inv(pks_abs1(dd));
+  pk_row r;
+  r.a = pks_flush(pks_scale(l, s)), r.b = pks_scale(dd, s);
+  r.c = pks_flush(pks_scale(u, s)), r.y = pks_scale(y, s);
+  return r;
+}
+#define PK_SCALED(i) pk_scale_row(PK_OF(dl[i]), PK_OF(d[i]), PK_OF(du[i]), PK_OF(b[i]))
+
 /* Rows lo..hi-1 of the input (0 < lo, hi < n), scaled, to index i - lo.
  * Returns 1 on a bad diagonal. */
 static inline int pk_load_split(size_t lo, size_t hi, const T *restrict dl, const T *restrict d,
@@ -223,16 +238,24 @@ static inline int pk_load_split(size_t lo, size_t hi, const T *restrict dl, cons
                                 PK_OUT(c), PK_OUT(y)) {
   uint64_t acc = 0;
   for (size_t i = lo; i < hi; i++) {
-    pk_s dd = PK_OF(d[i]);
-    double s = pk_pow2inv(pks_abs1(dd));
-    pk_s bn = pks_scale(dd, s);
-    acc |= PK_SCALED_FLAG(pks_abs1(bn));
-    PK_PUT(a, i - lo, pks_flush(pks_scale(PK_OF(dl[i]), s)));
-    PK_PUT(bb, i - lo, bn);
-    PK_PUT(c, i - lo, pks_flush(pks_scale(PK_OF(du[i]), s)));
-    PK_PUT(y, i - lo, pks_scale(PK_OF(b[i]), s));
+    pk_row r = PK_SCALED(i);
+    acc |= PK_SCALED_FLAG(pks_abs1(r.b));
+    PK_PUT(a, i - lo, r.a), PK_PUT(bb, i - lo, r.b), PK_PUT(c, i - lo, r.c), PK_PUT(y, i - lo, r.y);
   }
   return PK_FAILED(acc);
+}
+
+/* The division-free step of row m from its neighbours l (= m - k) and r
+ * (= m + k); ORs a bad pivot's bits into *acc. */
+static inline pk_row pk_step_rows(pk_row l, pk_row m, pk_row r, uint64_t *acc) {
+  pk_s aR = pks_mul(m.a, r.b), cL = pks_mul(m.c, l.b), LR = pks_mul(l.b, r.b);
+  pk_s piv = pks_sub(pks_sub(pks_mul(m.b, LR), pks_mul(aR, l.c)), pks_mul(cL, r.a));
+  double s = pk_pow2inv(pks_abs1(piv)), ns = -s;
+  pk_s bn = pks_scale(piv, s);
+  *acc |= PK_SCALED_FLAG(pks_abs1(bn));
+  pk_s yn = pks_sub(pks_sub(pks_mul(m.y, LR), pks_mul(aR, l.y)), pks_mul(cL, r.y));
+  return (pk_row){pks_flush(pks_scale(pks_mul(aR, l.a), ns)), bn,
+                  pks_flush(pks_scale(pks_mul(cL, r.c), ns)), pks_scale(yn, s)};
 }
 
 /* One division-free step on rows lo..hi-1 (lo >= k, hi + k <= length), row i
@@ -241,21 +264,34 @@ static inline int pk_step_split(size_t lo, size_t hi, size_t k, size_t off, PK_I
                                 PK_IN(c), PK_IN(y), PK_OUT(ao), PK_OUT(bo), PK_OUT(co),
                                 PK_OUT(yo)) {
   uint64_t acc = 0;
+#define PK_ROW(j) ((pk_row){PK_AT(a, j), PK_AT(b, j), PK_AT(c, j), PK_AT(y, j)})
   for (size_t i = lo; i < hi; i++) {
-    pk_s L = PK_AT(b, i - k), R = PK_AT(b, i + k);
-    pk_s aR = pks_mul(PK_AT(a, i), R), cL = pks_mul(PK_AT(c, i), L), LR = pks_mul(L, R);
-    pk_s piv = pks_sub(pks_sub(pks_mul(PK_AT(b, i), LR), pks_mul(aR, PK_AT(c, i - k))),
-                       pks_mul(cL, PK_AT(a, i + k)));
-    double s = pk_pow2inv(pks_abs1(piv)), ns = -s;
-    pk_s bn = pks_scale(piv, s);
-    acc |= PK_SCALED_FLAG(pks_abs1(bn));
-    PK_PUT(ao, i - off, pks_flush(pks_scale(pks_mul(aR, PK_AT(a, i - k)), ns)));
-    PK_PUT(bo, i - off, bn);
-    PK_PUT(co, i - off, pks_flush(pks_scale(pks_mul(cL, PK_AT(c, i + k)), ns)));
-    pk_s yn = pks_sub(pks_sub(pks_mul(PK_AT(y, i), LR), pks_mul(aR, PK_AT(y, i - k))),
-                      pks_mul(cL, PK_AT(y, i + k)));
-    PK_PUT(yo, i - off, pks_scale(yn, s));
+    pk_row o = pk_step_rows(PK_ROW(i - k), PK_ROW(i), PK_ROW(i + k), &acc);
+    PK_PUT(ao, i - off, o.a), PK_PUT(bo, i - off, o.b), PK_PUT(co, i - off, o.c);
+    PK_PUT(yo, i - off, o.y);
   }
+#undef PK_ROW
+  return PK_FAILED(acc);
+}
+
+/* The first step (k = 1) on input rows lo..hi-1 (1 < lo, hi < n - 1) straight
+ * from the input arrays, each row scaled as it is read (pk_load_split then
+ * pk_step_split without the tile in between: the input streams in while the
+ * step computes), row i to out[i - lo]; ORs the PK_NF bits of dl and du into
+ * *nf (the input scan). Returns 1 on a bad diagonal or pivot. */
+static inline int pk_step_input(size_t lo, size_t hi, const T *restrict dl, const T *restrict d,
+                                const T *restrict du, const T *restrict b, PK_OUT(ao),
+                                PK_OUT(bo), PK_OUT(co), PK_OUT(yo), uint64_t *nf) {
+  uint64_t acc = 0, fl = 0;
+  for (size_t i = lo; i < hi; i++) {
+    pk_row m = PK_SCALED(i);
+    acc |= PK_SCALED_FLAG(pks_abs1(m.b));
+    fl |= PK_NONFINITE(dl[i]) | PK_NONFINITE(du[i]);
+    pk_row o = pk_step_rows(PK_SCALED(i - 1), m, PK_SCALED(i + 1), &acc);
+    PK_PUT(ao, i - lo, o.a), PK_PUT(bo, i - lo, o.b), PK_PUT(co, i - lo, o.c);
+    PK_PUT(yo, i - lo, o.y);
+  }
+  *nf |= fl;
   return PK_FAILED(acc);
 }
 

@@ -22,22 +22,25 @@
  * each system is solved by the shared td_thomas, and the unshuffle copies x
  * back into b (Thomas-Copy-Back).
  *
- * P+PT (partitioned Thomas, ours): the threads own contiguous row ranges
- * (whole row groups of P rows), so nothing crosses cores but a small reduced
- * system. A thread reduces its range tile by tile and, while the tile is in
- * cache, sweeps ALL P systems forward over it in lockstep (row group j is P
- * consecutive rows, one step of every system: the loop over systems is a
- * SIMD loop and hides the pivot division's latency). Its first step of each
- * system couples to X, the system's last unknown in the previous range, so
- * the sweep carries that coupling as a spike w:
+ * P+PT (partitioned Thomas, ours; the default): the rows are cut in
+ * contiguous ranges of whole row groups (P rows), a few per thread, handed
+ * out dynamically, so nothing crosses cores but a small reduced system. A
+ * thread reduces its range tile by tile (the first level straight from the
+ * input arrays: the input streams in while the step computes) and, while the
+ * tile is in cache, sweeps ALL P systems forward over it in lockstep (row
+ * group j is P consecutive rows, one step of every system: the loop over
+ * systems is a SIMD loop and hides the pivot division's latency). Its first
+ * step of each system couples to X, the system's last unknown in the
+ * previous range, so the sweep carries that coupling as a spike w:
  *   x_k = y'_k - c'_k x_{k+1} - w'_k X,  w'_{-1} = -1, w'_k = -a_k w'_{k-1} / piv_k,
  * and sums the relation of the range's first unknown to X and its last,
  *   x_0 = alpha + beta X + gamma x_{M-1}  (alpha = sum pi_k y'_k,
  *   beta = -sum pi_k w'_k over k < M-1, gamma = pi_{M-1}, pi_{k+1} = -c'_k pi_k).
  * Per system, the last unknowns E_t of the ranges then solve a tridiagonal
- * system of one row per thread (gtsv), and back substitution, again in
- * lockstep, writes x. F64 traffic: 32 bytes/row read, 24 written and read
- * back, 8 written.
+ * system of one row per range (gtsv), and back substitution, again in
+ * lockstep, writes x. The first pass is also the input scan. F64 traffic:
+ * 32 bytes/row read, 16 written and read back (w' only until it has decayed
+ * to zero), 8 written: 2x the floor.
  *
  * b is written only after every pivot was checked (td.h contract). */
 #include <lapacke.h>
@@ -91,13 +94,28 @@ static size_t pt_round(size_t x) { return (x + PT_ALIGN - 1) / PT_ALIGN * PT_ALI
 
 /* ---- the PCR stage: all sp levels of rows lo..hi-1 in cache ---------------------- */
 
-/* Rows lo-H .. hi+H-1 loaded scaled into a split tile (pcr_kernels.h; the
- * identity row outside 0..n-1), then sp division-free steps ping-ponging
- * between two sets of 4 arrays of len rows; level l is valid on a window
- * shrunk by 2^(l-1) on each side, so the last one exactly covers lo..hi-1
- * and goes to oa, ob, oc, oy[0 .. hi-lo). Returns 1 on a bad pivot. */
+/* A PK_FAILED accumulator of the finiteness of rows lo..hi-1 (dl[0], du[n-1]
+ * not read): P+PT's input scan, where pt_tile loads rows. */
+static PT_INLINE uint64_t FN(pt_nonfinite)(size_t n, size_t lo, size_t hi, const T *dl,
+                                           const T *d, const T *du) {
+  uint64_t acc = 0;
+  if (lo == 0 && lo < hi) acc |= PK_NONFINITE(d[0]) | (n > 1 ? PK_NONFINITE(du[0]) : 0), lo++;
+  size_t e = hi < n - 1 ? hi : n - 1;
+  for (size_t i = lo; i < e; i++) acc |= PK_NONFINITE(dl[i]) | PK_NONFINITE(d[i]) | PK_NONFINITE(du[i]);
+  if (lo < hi && hi == n && n > 1) acc |= PK_NONFINITE(dl[n - 1]) | PK_NONFINITE(d[n - 1]);
+  return acc;
+}
+
+/* Rows lo-H .. hi+H-1 through sp division-free steps (pcr_kernels.h),
+ * ping-ponging between two split sets of 4 arrays of len rows; level l is
+ * valid on a window shrunk by 2^(l-1) on each side, so the last one exactly
+ * covers lo..hi-1 and goes to oa, ob, oc, oy[0 .. hi-lo). The first step
+ * reads the input arrays itself where every row it needs is interior;
+ * otherwise (the matrix's first and last tiles) the rows are first loaded,
+ * scaled, into set 0, the identity row outside 0..n-1. The PK_NF bits of
+ * dl[lo..hi), du[lo..hi) go to *nf. Returns 1 on a bad diagonal or pivot. */
 PSCR_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, double *w, T *oa,
-                                 T *ob, T *oc, T *oy) {
+                                 T *ob, T *oc, T *oy, uint64_t *nf) {
   size_t H = p->H, len = hi - lo + 2 * H;
   double *s[2][4][PK_NPART]; /* [set][a, b, c, y][real, imaginary part] */
   for (size_t q = 0; q < 2 * 4 * PK_NPART; q++)
@@ -105,8 +123,22 @@ PSCR_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, d
   double *(*in)[PK_NPART] = s[0];
   ptrdiff_t g0 = (ptrdiff_t)lo - (ptrdiff_t)H, g1 = g0 + (ptrdiff_t)len, nn = (ptrdiff_t)p->n;
   ptrdiff_t f0 = g0 > 1 ? g0 : 1, f1 = g1 < nn - 1 ? g1 : nn - 1;
-  int bad = 0;
-  for (ptrdiff_t g = g0; g < g1; g++) {
+  int bad = 0, l = 1;
+  size_t v0 = 0, v1 = len; /* the window of the last level done */
+  if (g0 >= 1 && g1 <= nn - 1) { /* level 1 from the input */
+    double *(*o)[PK_NPART] = s[1];
+#if !PSCR_Z
+    if (p->sp == 1)
+      bad |= pk_step_input((size_t)g0 + 1, (size_t)g1 - 1, p->dl, p->d, p->du, p->b, oa, ob, oc, oy, nf);
+    else
+#endif
+      bad |= pk_step_input((size_t)g0 + 1, (size_t)g1 - 1, p->dl, p->d, p->du, p->b, PK_PARTS(o[0], 1),
+                           PK_PARTS(o[1], 1), PK_PARTS(o[2], 1), PK_PARTS(o[3], 1), nf);
+    l = 2, v0 = 1, v1 = len - 1;
+  } else {
+    *nf |= FN(pt_nonfinite)(p->n, lo, hi < p->n ? hi : p->n, p->dl, p->d, p->du);
+  }
+  for (ptrdiff_t g = g0; g < g1 && l == 1; g++) {
     size_t t = (size_t)(g - g0);
     if (g == f0 && f0 < f1) { /* the interior rows at once */
       bad |= pk_load_split((size_t)f0, (size_t)f1, p->dl, p->d, p->du, p->b, PK_PARTS(in[0], t),
@@ -119,8 +151,7 @@ PSCR_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, d
       for (int q = 0; q < 4 * PK_NPART; q++) in[q / PK_NPART][q % PK_NPART][t] = q == PK_NPART;
     }
   }
-  size_t v0 = 0, v1 = len;
-  for (int l = 1; l <= p->sp; l++) {
+  for (; l <= p->sp; l++) {
     size_t k = (size_t)1 << (l - 1);
     v0 += k, v1 -= k;
     double *(*i)[PK_NPART] = s[(l - 1) & 1], *(*o)[PK_NPART] = s[l & 1];
@@ -228,9 +259,10 @@ static void FN(pt_overlapped)(FN(pt_plan) *p, int tid) {
     T *bu[4], *base = p->buf + (k & 1) * 4 * (C + SK);
     for (int q = 0; q < 4; q++) bu[q] = base + (size_t)q * (C + SK);
     size_t lo = R0 + (size_t)tid * p->part, hi = lo + p->part < R1 ? lo + p->part : R1;
+    uint64_t nf = 0; /* td_scan checked the input */
     if (lo < hi)
       bad |= FN(pt_tile)(p, lo, hi, tile, bu[0] + (lo - R0), bu[1] + (lo - R0), bu[2] + (lo - R0),
-                         bu[3] + (lo - R0));
+                         bu[3] + (lo - R0), &nf);
     if (p->nt > 1) {
 #pragma omp barrier
     }
@@ -270,11 +302,12 @@ static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
   T *w = p->ws + t * p->per, *o = w + 8 * pt_round(S + 2 * H), *th = o + 4 * pt_round(S);
   T *sa = p->buf, *sb = sa + n + SK, *sc = sb + n + SK, *sy = sc + n + SK;
   int bad = 0;
+  uint64_t nf = 0; /* td_scan checked the input */
   size_t ntiles = (n + S - 1) / S;
   for (size_t q = t * ntiles / nt; q < (t + 1) * ntiles / nt; q++) {
     size_t lo = q * S, hi = lo + S < n ? lo + S : n, len = hi - lo;
     T *oa = o, *ob = o + S, *oc = o + 2 * S, *oy = o + 3 * S;
-    bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy);
+    bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy, &nf);
     /* the reduced rows, shuffled (Fig. 4): lo is a multiple of P (so is S),
      * tile row s + P j is row lo / P + j of system s */
     for (size_t s = 0; s < P && s < len; s++) {
@@ -322,9 +355,8 @@ static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
 #define PP_LT double
 #endif
 
-#ifndef PP_SPLIT
-#define PP_SPLIT 4 /* ranges per thread, handed out dynamically */
-#endif
+#define PP_SPLIT 16 /* ranges per thread, handed out dynamically */
+#define PP_TILE (16384 / sizeof(T)) /* rows per tile: its 8 split arrays stay in L1/L2 */
 enum { PP_ALPHA, PP_BETA, PP_GAMMA, PP_ETA, PP_OMEGA, PP_KAPPA, PP_E, PP_NRED };
 
 /* Stores of the sweeps' outputs, which are read again only after the whole
@@ -529,18 +561,6 @@ PSCR_CLONES static void FN(pp_back)(size_t P, size_t n, size_t j0, size_t jw, si
 #undef PP_BACK
 }
 
-/* A PK_FAILED accumulator of the finiteness of rows lo..hi-1 (dl[0], du[n-1]
- * not read): with ctl->unscanned, this pass is the input scan. */
-static PT_INLINE uint64_t FN(pp_nonfinite)(size_t n, size_t lo, size_t hi, const T *dl,
-                                           const T *d, const T *du) {
-  uint64_t acc = 0;
-  if (lo == 0 && lo < hi) acc |= PK_NONFINITE(d[0]) | (n > 1 ? PK_NONFINITE(du[0]) : 0), lo++;
-  size_t e = hi < n - 1 ? hi : n - 1;
-  for (size_t i = lo; i < e; i++) acc |= PK_NONFINITE(dl[i]) | PK_NONFINITE(d[i]) | PK_NONFINITE(du[i]);
-  if (lo < hi && hi == n && n > 1) acc |= PK_NONFINITE(dl[n - 1]) | PK_NONFINITE(d[n - 1]);
-  return acc;
-}
-
 #ifdef PSCR_PT_PROFILE /* diagnostic builds: seconds per phase of the last P+PT solve */
 #include <omp.h>
 #if PSCR_Z
@@ -575,8 +595,7 @@ PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, 
   for (size_t lo = j0 * P, end = j1 * P; lo < end; lo += S) {
     size_t hi = lo + S < end ? lo + S : end, g = (hi - lo) / P, gs = g - (hi == end), q = gs * P;
     T *oa = o, *ob = o + S, *oc = o + 2 * S, *oy = o + 3 * S;
-    bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy);
-    if (lo < p->n) acc |= FN(pp_nonfinite)(p->n, lo, hi < p->n ? hi : p->n, p->dl, p->d, p->du);
+    bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy, &acc); /* with the input scan */
     PP_TICK(tid, 0, t0);
     if (!wz) { /* every w' zero from here on? */
       wz = 1;
@@ -702,7 +721,7 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
   p->wmax = (P + ntz - 1) / ntz;
   if (p->variant == TD_PT_PARTITIONED) {
     const char *e = getenv("PSCR_PT_TILE");
-    if (e) S = (size_t)atol(e) / P * P;
+    S = e && atol(e) > 0 ? (size_t)atol(e) / P * P : PP_TILE;
     if (S < P) S = P;
     p->part = S;
     e = getenv("PSCR_PT_SPLIT");
@@ -814,13 +833,15 @@ pscr_status FN(td_pcr_thomas)(size_t n, const T *dl, const T *d, const T *du, T 
 }
 
 #if !PSCR_Z
-int td_pcr_thomas_default_variant(void) { return TD_PT_OVERLAPPED; }
+int td_pcr_thomas_default_variant(void) { return TD_PT_PARTITIONED; }
 
 /* P+PT's levels: P = 2^sp systems fill the SIMD loop of its sweeps (their
- * number does not depend on the cores); fewer where n is short. */
+ * number does not depend on the cores; 4 = one AVX2 vector measured fastest
+ * at 2^25 rows on 16 cores: a third level costs more than the wider sweep
+ * saves); fewer where n is short. */
 int td_pcr_thomas_lanes(size_t n, int cores) {
   (void)cores;
-  int sp = 3;
+  int sp = 2;
   while (sp > 0 && ((size_t)8 << sp) > n) sp--;
   return sp;
 }

@@ -2,6 +2,7 @@
  * count) against LAPACK on fresh random dominant data: relative error <= 1e-12.
  * Also: the switch point model is sane, and a zero row gives
  * PSCR_ERR_SINGULAR with b untouched. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -221,12 +222,15 @@ static void test_singular(pt_rng *r, int maxt) {
       } cases[] = {{PSCR_TD_CR, 0, 0},         {PSCR_TD_PCR, 0, 0},
                    {PSCR_TD_PCR_THOMAS, 1, 0}, {PSCR_TD_PCR_THOMAS, 1, 2},
                    {PSCR_TD_PCR_THOMAS, 1, 6}, {PSCR_TD_PCR_THOMAS, 2, 2},
-                   {PSCR_TD_PCR_THOMAS, 2, 6}, {PSCR_TD_PCR_THOMAS, 0, -1}};
+                   {PSCR_TD_PCR_THOMAS, 2, 6}, {PSCR_TD_PCR_THOMAS, 3, 1},
+                   {PSCR_TD_PCR_THOMAS, 3, 2}, {PSCR_TD_PCR_THOMAS, 3, 4},
+                   {PSCR_TD_PCR_THOMAS, 0, -1}};
       for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
         for (int th = 1; th <= maxt; th += maxt > 1 ? maxt - 1 : 1) {
           pt_fill_uniform(r, s.t, s.b, n, -1, 1);
           memcpy(keep, s.b, n * pt_size(s.t));
-          td_ctl ctl = {.threads = th, .variant = cases[c].variant};
+          /* unscanned: P+PT's own scan must tell the zero row from bad input */
+          td_ctl ctl = {.threads = th, .variant = cases[c].variant, .unscanned = 1};
           pscr_status st;
           if (s.t == PSCR_F64)
             st = cases[c].alg == PSCR_TD_PCR_THOMAS
@@ -245,6 +249,41 @@ static void test_singular(pt_rng *r, int maxt) {
       free(keep);
       sys_free(&s);
     }
+}
+
+/* NaN or Inf in dl, d or du, left to PCR_THOMAS's own input scan (P+PT
+ * scans in its first pass: rows near the matrix's ends, tile edges and
+ * range edges): PSCR_ERR_NONFINITE, b untouched. */
+static void test_nonfinite(pt_rng *r, int maxt) {
+  size_t n = 70001;
+  for (int t = 0; t < 2; t++) {
+    sys s;
+    sys_make(r, &s, (pscr_dtype)t, n);
+    void *keep = pt_alloc(s.t, n), *diag[3] = {s.dl, s.d, s.du};
+    size_t rows[] = {0, 1, 2, 2047, 2048, 2049, n / 2, n - 2, n - 1, 0};
+    rows[9] = (size_t)pt_uniform(r, 1, (double)n - 1);
+    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++)
+      for (int q = 0; q < 3; q++) {
+        size_t i = rows[k];
+        if ((q == 0 && i == 0) || (q == 2 && i == n - 1)) continue; /* ignored corners */
+        double complex old = pt_get(s.t, diag[q], i);
+        pt_set(s.t, diag[q], i, k & 1 ? INFINITY : NAN);
+        for (int th = 1; th <= maxt; th += maxt > 1 ? maxt - 1 : 1)
+          for (int v = 0; v <= 3; v++) {
+            memcpy(keep, s.b, n * pt_size(s.t));
+            td_ctl ctl = {.threads = th, .variant = v, .unscanned = 1};
+            pscr_status st = s.t == PSCR_F64
+                                 ? td_pcr_thomas_run_d(n, s.dl, s.d, s.du, s.b, &ctl, -1)
+                                 : td_pcr_thomas_run_z(n, s.dl, s.d, s.du, s.b, &ctl, -1);
+            PT_CHECK(st == PSCR_ERR_NONFINITE, "variant %d threads %d diagonal %d row %zu: %s", v,
+                     th, q, i, pscr_status_string(st));
+            PT_CHECK(pt_equal_bytes(keep, s.b, n * pt_size(s.t)), "b untouched (row %zu)", i);
+          }
+        pt_set(s.t, diag[q], i, old);
+      }
+    free(keep);
+    sys_free(&s);
+  }
 }
 
 /* The switch point model: 0 for tiny n, never past log2 n, monotone in n and cores. */
@@ -280,6 +319,7 @@ int main(void) {
   test_levels();
   test_cr_pcr(&r, maxt);
   test_singular(&r, maxt);
+  test_nonfinite(&r, maxt);
   test_pcr_thomas(&r, maxt);
   test_weak(&r, maxt);
   test_public(&r, maxt);
