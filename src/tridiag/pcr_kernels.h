@@ -56,13 +56,6 @@ static inline uint64_t pk_bits(double x) {
 #define PK_FLAG(p) ((((pk_bits(p) >> 52) - 1) & 0x7ff) + 2)
 #endif
 #define PK_FAILED(acc) (((acc) >> 11) != 0)
-/* Bit 11 when x is Inf or NaN (exponent field 0x7ff), for the same accumulators. */
-#define PK_NF(x) (((pk_bits(x) >> 52) & 0x7ff) + 1)
-#if PSCR_Z
-#define PK_NONFINITE(z) (PK_NF(creal(z)) | PK_NF(cimag(z)))
-#else
-#define PK_NONFINITE(x) PK_NF(x)
-#endif
 /* Off-diagonals shrink like a^(2^level) on dominant rows and would soon be
  * subnormal, which costs ~100 cycles per operation: below 2^-500 of the
  * diagonal (a backward perturbation far under rounding) they are dropped, so
@@ -277,21 +270,19 @@ static inline int pk_step_split(size_t lo, size_t hi, size_t k, size_t off, PK_I
 /* The first step (k = 1) on input rows lo..hi-1 (1 < lo, hi < n - 1) straight
  * from the input arrays, each row scaled as it is read (pk_load_split then
  * pk_step_split without the tile in between: the input streams in while the
- * step computes), row i to out[i - lo]; ORs the PK_NF bits of dl and du into
- * *nf (the input scan). Returns 1 on a bad diagonal or pivot. */
+ * step computes), row i to out[i - lo]. Returns 1 on a bad diagonal or
+ * pivot. */
 static inline int pk_step_input(size_t lo, size_t hi, const T *restrict dl, const T *restrict d,
                                 const T *restrict du, const T *restrict b, PK_OUT(ao),
-                                PK_OUT(bo), PK_OUT(co), PK_OUT(yo), uint64_t *nf) {
-  uint64_t acc = 0, fl = 0;
+                                PK_OUT(bo), PK_OUT(co), PK_OUT(yo)) {
+  uint64_t acc = 0;
   for (size_t i = lo; i < hi; i++) {
     pk_row m = PK_SCALED(i);
     acc |= PK_SCALED_FLAG(pks_abs1(m.b));
-    fl |= PK_NONFINITE(dl[i]) | PK_NONFINITE(du[i]);
     pk_row o = pk_step_rows(PK_SCALED(i - 1), m, PK_SCALED(i + 1), &acc);
     PK_PUT(ao, i - lo, o.a), PK_PUT(bo, i - lo, o.b), PK_PUT(co, i - lo, o.c);
     PK_PUT(yo, i - lo, o.y);
   }
-  *nf |= fl;
   return PK_FAILED(acc);
 }
 

@@ -94,28 +94,18 @@ static size_t pt_round(size_t x) { return (x + PT_ALIGN - 1) / PT_ALIGN * PT_ALI
 
 /* ---- the PCR stage: all sp levels of rows lo..hi-1 in cache ---------------------- */
 
-/* A PK_FAILED accumulator of the finiteness of rows lo..hi-1 (dl[0], du[n-1]
- * not read): P+PT's input scan, where pt_tile loads rows. */
-static PT_INLINE uint64_t FN(pt_nonfinite)(size_t n, size_t lo, size_t hi, const T *dl,
-                                           const T *d, const T *du) {
-  uint64_t acc = 0;
-  if (lo == 0 && lo < hi) acc |= PK_NONFINITE(d[0]) | (n > 1 ? PK_NONFINITE(du[0]) : 0), lo++;
-  size_t e = hi < n - 1 ? hi : n - 1;
-  for (size_t i = lo; i < e; i++) acc |= PK_NONFINITE(dl[i]) | PK_NONFINITE(d[i]) | PK_NONFINITE(du[i]);
-  if (lo < hi && hi == n && n > 1) acc |= PK_NONFINITE(dl[n - 1]) | PK_NONFINITE(d[n - 1]);
-  return acc;
-}
-
 /* Rows lo-H .. hi+H-1 through sp division-free steps (pcr_kernels.h),
  * ping-ponging between two split sets of 4 arrays of len rows; level l is
  * valid on a window shrunk by 2^(l-1) on each side, so the last one exactly
  * covers lo..hi-1 and goes to oa, ob, oc, oy[0 .. hi-lo). The first step
  * reads the input arrays itself where every row it needs is interior;
  * otherwise (the matrix's first and last tiles) the rows are first loaded,
- * scaled, into set 0, the identity row outside 0..n-1. The PK_NF bits of
- * dl[lo..hi), du[lo..hi) go to *nf. Returns 1 on a bad diagonal or pivot. */
+ * scaled, into set 0, the identity row outside 0..n-1. Returns 1 on a bad
+ * diagonal or pivot, hence on a NaN or Inf in dl, d, du of rows lo..hi-1:
+ * each such row is a first-level row, and an entry of it enters its pivot
+ * through a product with a b of [1, 2) (Inf times 0 is NaN). */
 PSCR_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, double *w, T *oa,
-                                 T *ob, T *oc, T *oy, uint64_t *nf) {
+                                 T *ob, T *oc, T *oy) {
   size_t H = p->H, len = hi - lo + 2 * H;
   double *s[2][4][PK_NPART]; /* [set][a, b, c, y][real, imaginary part] */
   for (size_t q = 0; q < 2 * 4 * PK_NPART; q++)
@@ -129,14 +119,12 @@ PSCR_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, d
     double *(*o)[PK_NPART] = s[1];
 #if !PSCR_Z
     if (p->sp == 1)
-      bad |= pk_step_input((size_t)g0 + 1, (size_t)g1 - 1, p->dl, p->d, p->du, p->b, oa, ob, oc, oy, nf);
+      bad |= pk_step_input((size_t)g0 + 1, (size_t)g1 - 1, p->dl, p->d, p->du, p->b, oa, ob, oc, oy);
     else
 #endif
       bad |= pk_step_input((size_t)g0 + 1, (size_t)g1 - 1, p->dl, p->d, p->du, p->b, PK_PARTS(o[0], 1),
-                           PK_PARTS(o[1], 1), PK_PARTS(o[2], 1), PK_PARTS(o[3], 1), nf);
+                           PK_PARTS(o[1], 1), PK_PARTS(o[2], 1), PK_PARTS(o[3], 1));
     l = 2, v0 = 1, v1 = len - 1;
-  } else {
-    *nf |= FN(pt_nonfinite)(p->n, lo, hi < p->n ? hi : p->n, p->dl, p->d, p->du);
   }
   for (ptrdiff_t g = g0; g < g1 && l == 1; g++) {
     size_t t = (size_t)(g - g0);
@@ -259,10 +247,9 @@ static void FN(pt_overlapped)(FN(pt_plan) *p, int tid) {
     T *bu[4], *base = p->buf + (k & 1) * 4 * (C + SK);
     for (int q = 0; q < 4; q++) bu[q] = base + (size_t)q * (C + SK);
     size_t lo = R0 + (size_t)tid * p->part, hi = lo + p->part < R1 ? lo + p->part : R1;
-    uint64_t nf = 0; /* td_scan checked the input */
     if (lo < hi)
       bad |= FN(pt_tile)(p, lo, hi, tile, bu[0] + (lo - R0), bu[1] + (lo - R0), bu[2] + (lo - R0),
-                         bu[3] + (lo - R0), &nf);
+                         bu[3] + (lo - R0));
     if (p->nt > 1) {
 #pragma omp barrier
     }
@@ -302,12 +289,11 @@ static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
   T *w = p->ws + t * p->per, *o = w + 8 * pt_round(S + 2 * H), *th = o + 4 * pt_round(S);
   T *sa = p->buf, *sb = sa + n + SK, *sc = sb + n + SK, *sy = sc + n + SK;
   int bad = 0;
-  uint64_t nf = 0; /* td_scan checked the input */
   size_t ntiles = (n + S - 1) / S;
   for (size_t q = t * ntiles / nt; q < (t + 1) * ntiles / nt; q++) {
     size_t lo = q * S, hi = lo + S < n ? lo + S : n, len = hi - lo;
     T *oa = o, *ob = o + S, *oc = o + 2 * S, *oy = o + 3 * S;
-    bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy, &nf);
+    bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy);
     /* the reduced rows, shuffled (Fig. 4): lo is a multiple of P (so is S),
      * tile row s + P j is row lo / P + j of system s */
     for (size_t s = 0; s < P && s < len; s++) {
@@ -595,7 +581,7 @@ PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, 
   for (size_t lo = j0 * P, end = j1 * P; lo < end; lo += S) {
     size_t hi = lo + S < end ? lo + S : end, g = (hi - lo) / P, gs = g - (hi == end), q = gs * P;
     T *oa = o, *ob = o + S, *oc = o + 2 * S, *oy = o + 3 * S;
-    bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy, &acc); /* with the input scan */
+    bad |= FN(pt_tile)(p, lo, hi, (double *)w, oa, ob, oc, oy); /* also the input scan */
     PP_TICK(tid, 0, t0);
     if (!wz) { /* every w' zero from here on? */
       wz = 1;
