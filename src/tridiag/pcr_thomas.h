@@ -17,7 +17,8 @@ enum {
  * 0 is plain Thomas). The public entry point reads overrides from the
  * environment, for tuning on a new machine: PSCR_PCR_THOMAS_LEVELS and
  * PSCR_PCR_THOMAS_VARIANT (used when ctl->variant == 0); for P+PT also
- * PSCR_PT_TILE (rows per tile) and PSCR_PT_SPLIT (ranges per thread). */
+ * PSCR_PT_TILE (rows per tile), PSCR_PT_SPLIT (ranges per thread) and
+ * PSCR_PT_NT (1: streaming stores at any size, 0: never). */
 pscr_status td_pcr_thomas_run_d(size_t n, const double *dl, const double *d, const double *du,
                                 double *b, td_ctl *ctl, int levels);
 pscr_status td_pcr_thomas_run_z(size_t n, const double complex *dl, const double complex *d,

@@ -87,6 +87,7 @@ typedef struct {
   size_t nq;      /* P+PT: ranges (a few per thread, each >= 1 row group) ... */
   size_t *jw;     /* ... the first group of each from which w' is zero ... */
   size_t next[2]; /* ... and the next range of each pass to hand out */
+  int nts, ntb;   /* P+PT: non-temporal stores of c', y', w' and of x */
   int bad;        /* shared count of bad pivots */
 } FN(pt_plan);
 
@@ -345,20 +346,31 @@ static void FN(pt_shuffled)(FN(pt_plan) *p, int tid) {
 #define PP_TILE (16384 / sizeof(T)) /* rows per tile: its 8 split arrays stay in L1/L2 */
 enum { PP_ALPHA, PP_BETA, PP_GAMMA, PP_ETA, PP_OMEGA, PP_KAPPA, PP_E, PP_NRED };
 
-/* Stores of the sweeps' outputs, which are read again only after the whole
- * range was swept: with PSCR_PT_NT, non-temporal (no read for ownership, no
- * cache pollution); 16-byte units, so dst must be 16-byte aligned. */
-#if defined(PSCR_PT_NT) && PSCR_PT_NT && defined(__SSE2__)
+/* Stores of the sweeps' outputs (c', y', w' read again only after all
+ * ranges were swept; x not read again): with nt, non-temporal where the
+ * arrays outgrow the caches (no read for ownership, no cache pollution: the
+ * 2^25-row solve moves a quarter fewer bytes). 16-byte units, so dst must
+ * then be 16-byte aligned; the writer fences (pp_fence) before others read. */
+#if defined(__SSE2__)
 #include <emmintrin.h>
-#define PP_NT 1
-static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes) {
-  for (size_t q = 0; q < bytes; q += 16)
-    _mm_stream_pd((double *)((char *)dst + q), _mm_loadu_pd((const double *)((const char *)src + q)));
-}
+#define PP_HAVE_NT 1
+static PT_INLINE void pp_fence(void) { _mm_sfence(); }
 #else
-#define PP_NT 0
-static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
+#define PP_HAVE_NT 0
+static PT_INLINE void pp_fence(void) {}
 #endif
+#define PP_NT_BYTES ((size_t)64 << 20) /* c', y', w' at least this large: streamed */
+static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes, int nt) {
+#if PP_HAVE_NT
+  if (nt) {
+    for (size_t q = 0; q < bytes; q += 16)
+      _mm_stream_pd((double *)((char *)dst + q), _mm_loadu_pd((const double *)((const char *)src + q)));
+    return;
+  }
+#endif
+  (void)nt;
+  memcpy(dst, src, bytes);
+}
 
 /* One forward step of one lane: a system, or a SIMD vector of systems (the
  * lane type's operations MUL, RCP, FLAG, FLUSH). The pivot's bits go to acc;
@@ -386,7 +398,7 @@ static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes) { memcpy(
  * (pp_fwd_any) the recurrences stay in registers. Returns a PK_FAILED
  * accumulator. */
 #define PP_REG 16 /* most systems swept from registers */
-static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, int W, const T *restrict a,
+static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, int W, int NT, const T *restrict a,
                                      const T *restrict b, const T *restrict c, const T *restrict y,
                                      T *restrict cc, T *restrict yy, T *restrict ww, T *st) {
   T cp[PP_REG], yp[PP_REG], wp[PP_REG], pi[PP_REG], as[PP_REG], bs[PP_REG];
@@ -398,9 +410,9 @@ static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, int W, const T
     for (size_t s = 0; s < P; s++)
       PP_STEP(T, a[s], b[s], c[s], y[s], cp[s], yp[s], wp[s], pi[s], as[s], bs[s], acc, SUM, W,
               PK_MUL, PK_RECIP, PK_FLAG, PK_FLUSH);
-    pp_put(cc, cp, P * sizeof(T));
-    pp_put(yy, yp, P * sizeof(T));
-    if (W) pp_put(ww, wp, P * sizeof(T));
+    pp_put(cc, cp, P * sizeof(T), NT);
+    pp_put(yy, yp, P * sizeof(T), NT);
+    if (W) pp_put(ww, wp, P * sizeof(T), NT);
   }
   for (size_t s = 0; s < P; s++)
     st[s] = cp[s], st[P + s] = yp[s], st[2 * P + s] = wp[s], st[3 * P + s] = pi[s],
@@ -424,7 +436,7 @@ typedef uint64_t pp_vu __attribute__((vector_size(8 * PP_VL)));
 #define PP_VFLUSH(x)                                                                               \
   ((pp_vd)((pp_vi)(x) & (pp_vi)((pp_vd)((pp_vu)(x) & 0x7fffffffffffffffu) >= PK_TINY)))
 
-static PT_INLINE uint64_t pp_fwd_v(size_t K, size_t g, int SUM, int W, const double *restrict a,
+static PT_INLINE uint64_t pp_fwd_v(size_t K, size_t g, int SUM, int W, int NT, const double *restrict a,
                                    const double *restrict b, const double *restrict c,
                                    const double *restrict y, double *restrict cc,
                                    double *restrict yy, double *restrict ww, double *st) {
@@ -446,9 +458,9 @@ static PT_INLINE uint64_t pp_fwd_v(size_t K, size_t g, int SUM, int W, const dou
       memcpy(&vc, c + o, sizeof vc), memcpy(&vy, y + o, sizeof vy);
       PP_STEP(pp_vd, va, vb, vc, vy, cp[k], yp[k], wp[k], pi[k], as[k], bs[k], acc, SUM, W, PP_VMUL,
               PP_VRCP, PP_VFLAG, PP_VFLUSH);
-      pp_put(cc + o, &cp[k], sizeof cp[k]);
-      pp_put(yy + o, &yp[k], sizeof yp[k]);
-      if (W) pp_put(ww + o, &wp[k], sizeof wp[k]);
+      pp_put(cc + o, &cp[k], sizeof cp[k], NT);
+      pp_put(yy + o, &yp[k], sizeof yp[k], NT);
+      if (W) pp_put(ww + o, &wp[k], sizeof wp[k], NT);
     }
   for (size_t k = 0; k < K; k++) {
     size_t o = k * PP_VL;
@@ -460,10 +472,9 @@ static PT_INLINE uint64_t pp_fwd_v(size_t K, size_t g, int SUM, int W, const dou
   for (int l = 0; l < PP_VL; l++) r |= acc[l];
   return r;
 }
-#define PP_FWD_V(K, W) (W ? pp_fwd_v(K, g, 1, 1, PP_FWD_ARGS) : pp_fwd_v(K, g, 1, 0, PP_FWD_ARGS))
-#define PP_FWD_4(W) PP_FWD_V(1, W)
-#define PP_FWD_8(W) PP_FWD_V(2, W)
-#define PP_FWD_16(W) PP_FWD_V(4, W)
+#define PP_FWD_4(W, NT) pp_fwd_v(1, g, 1, W, NT, PP_FWD_ARGS)
+#define PP_FWD_8(W, NT) pp_fwd_v(2, g, 1, W, NT, PP_FWD_ARGS)
+#define PP_FWD_16(W, NT) pp_fwd_v(4, g, 1, W, NT, PP_FWD_ARGS)
 #endif
 
 /* The same for P > PP_REG: blocks of PP_REG systems, one group at a time. */
@@ -476,7 +487,7 @@ static uint64_t FN(pp_fwd_mem)(size_t P, size_t g, int sum, int w, const T *a, c
     for (int q = 0; q < 6; q++) memcpy(sub + q * B, st + q * P + s0, B * sizeof(T));
     for (size_t j = 0; j < g; j++) {
       size_t o = j * P + s0;
-      acc |= FN(pp_fwd)(B, 1, sum, w, a + o, b + o, c + o, y + o, cc + o, yy + o, ww + o, sub);
+      acc |= FN(pp_fwd)(B, 1, sum, w, 0, a + o, b + o, c + o, y + o, cc + o, yy + o, ww + o, sub);
     }
     for (int q = 0; q < 6; q++) memcpy(st + q * P + s0, sub + q * B, B * sizeof(T));
   }
@@ -484,21 +495,23 @@ static uint64_t FN(pp_fwd_mem)(size_t P, size_t g, int sum, int w, const T *a, c
 }
 
 #define PP_FWD_ARGS a, b, c, y, cc, yy, ww, st
-#define PP_FWD_W(P, W) (W ? FN(pp_fwd)(P, g, 1, 1, PP_FWD_ARGS) : FN(pp_fwd)(P, g, 1, 0, PP_FWD_ARGS))
+#define PP_FWD_2(W, NT) FN(pp_fwd)(2, g, 1, W, NT, PP_FWD_ARGS)
 #ifndef PP_VL /* no SIMD form: the scalar one */
-#define PP_FWD_4(W) PP_FWD_W(4, W)
-#define PP_FWD_8(W) PP_FWD_W(8, W)
-#define PP_FWD_16(W) PP_FWD_W(16, W)
+#define PP_FWD_4(W, NT) FN(pp_fwd)(4, g, 1, W, NT, PP_FWD_ARGS)
+#define PP_FWD_8(W, NT) FN(pp_fwd)(8, g, 1, W, NT, PP_FWD_ARGS)
+#define PP_FWD_16(W, NT) FN(pp_fwd)(16, g, 1, W, NT, PP_FWD_ARGS)
 #endif
-static PT_INLINE uint64_t FN(pp_fwd_any)(size_t P, size_t g, int sum, int w, const T *a,
+/* F(W, NT) with the flags w, nt as constants */
+#define PP_FLAGS(F) (nt ? (w ? F(1, 1) : F(0, 1)) : (w ? F(1, 0) : F(0, 0)))
+static PT_INLINE uint64_t FN(pp_fwd_any)(size_t P, size_t g, int sum, int w, int nt, const T *a,
                                          const T *b, const T *c, const T *y, T *cc, T *yy, T *ww,
                                          T *st) {
   if (!sum) return FN(pp_fwd_mem)(P, g, 0, w, PP_FWD_ARGS);
   switch (P) { /* constant P: the SIMD loop unrolled, the recurrences in registers */
-  case 2: return PP_FWD_W(2, w);
-  case 4: return PP_FWD_4(w);
-  case 8: return PP_FWD_8(w);
-  case 16: return PP_FWD_16(w);
+  case 2: return PP_FLAGS(PP_FWD_2);
+  case 4: return PP_FLAGS(PP_FWD_4);
+  case 8: return PP_FLAGS(PP_FWD_8);
+  case 16: return PP_FLAGS(PP_FWD_16);
   default: return FN(pp_fwd_mem)(P, g, 1, w, PP_FWD_ARGS);
   }
 }
@@ -506,7 +519,7 @@ static PT_INLINE uint64_t FN(pp_fwd_any)(size_t P, size_t g, int sum, int w, con
 /* Back substitution of P systems over row groups j1-1 down to j0, x to b
  * (rows below n only): xn carries x_{k+1}, X is each system's coupling (W:
  * through w', which is zero from group jw on). */
-static PT_INLINE void FN(pp_back_k)(size_t P, int W, size_t n, size_t j0, size_t j1, const T *cc,
+static PT_INLINE void FN(pp_back_k)(size_t P, int W, int NT, size_t n, size_t j0, size_t j1, const T *cc,
                                     const T *yy, const T *ww, const T *restrict X0,
                                     T *restrict xn0, T *b) {
   T X[PP_REG], xn[PP_REG], x[PP_REG];
@@ -517,19 +530,24 @@ static PT_INLINE void FN(pp_back_k)(size_t P, int W, size_t n, size_t j0, size_t
     for (size_t s = 0; s < P; s++)
       x[s] = xn[s] = (W ? y[s] - PK_MUL(w[s], X[s]) : y[s]) - PK_MUL(c[s], xn[s]);
     if (i0 + P <= n)
-      memcpy(b + i0, x, P * sizeof(T));
+      pp_put(b + i0, x, P * sizeof(T), NT);
     else /* the last group, cut by n */
       for (size_t s = 0; i0 + s < n; s++) b[i0 + s] = x[s];
   }
   for (size_t s = 0; s < P; s++) xn0[s] = xn[s];
 }
 
-PSCR_CLONES static void FN(pp_back)(size_t P, size_t n, size_t j0, size_t jw, size_t j1,
+PSCR_CLONES static void FN(pp_back)(size_t P, int nt, size_t n, size_t j0, size_t jw, size_t j1,
                                   const T *cc, const T *yy, const T *ww, const T *X, T *xn, T *b) {
-#define PP_BACK(P)                                                                                 \
-  FN(pp_back_k)(P, 0, n, jw, j1, cc, yy, ww, X, xn, b);                                            \
-  FN(pp_back_k)(P, 1, n, j0, jw, cc, yy, ww, X, xn, b);                                            \
+#define PP_BACK_NT(P, NT)                                                                          \
+  FN(pp_back_k)(P, 0, NT, n, jw, j1, cc, yy, ww, X, xn, b);                                        \
+  FN(pp_back_k)(P, 1, NT, n, j0, jw, cc, yy, ww, X, xn, b);                                        \
   return
+#define PP_BACK(P)                                                                                 \
+  if (nt) {                                                                                        \
+    PP_BACK_NT(P, 1);                                                                              \
+  }                                                                                                \
+  PP_BACK_NT(P, 0)
   switch (P) {
   case 2: PP_BACK(2);
   case 4: PP_BACK(4);
@@ -540,11 +558,12 @@ PSCR_CLONES static void FN(pp_back)(size_t P, size_t n, size_t j0, size_t jw, si
       for (size_t s0 = 0; s0 < P; s0 += PP_REG) {
         T x[PP_REG];
         size_t i0 = j * P + s0;
-        FN(pp_back_k)(PP_REG, j < jw, SIZE_MAX, 0, 1, cc + i0, yy + i0, ww + i0, X + s0, xn + s0, x);
+        FN(pp_back_k)(PP_REG, j < jw, 0, SIZE_MAX, 0, 1, cc + i0, yy + i0, ww + i0, X + s0, xn + s0, x);
         for (size_t s = 0; s < PP_REG && i0 + s < n; s++) b[i0 + s] = x[s];
       }
   }
 #undef PP_BACK
+#undef PP_BACK_NT
 }
 
 #ifdef PSCR_PT_PROFILE /* diagnostic builds: seconds per phase of the last P+PT solve */
@@ -588,15 +607,14 @@ PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, 
       for (size_t s = 0; s < P; s++) wz &= S_ABS1(st[2 * P + s]) == 0;
       if (wz) *jw = lo / P;
     }
-    acc |= FN(pp_fwd_any)(P, gs, 1, !wz, oa, ob, oc, oy, p->cc + lo, p->yy + lo, p->ww + lo, st);
+    acc |= FN(pp_fwd_any)(P, gs, 1, !wz, p->nts, oa, ob, oc, oy, p->cc + lo, p->yy + lo,
+                          p->ww + lo, st);
     if (gs < g) /* the range's last group */
-      acc |= FN(pp_fwd_any)(P, 1, 0, !wz, oa + q, ob + q, oc + q, oy + q, p->cc + lo + q,
+      acc |= FN(pp_fwd_any)(P, 1, 0, !wz, 0, oa + q, ob + q, oc + q, oy + q, p->cc + lo + q,
                             p->yy + lo + q, p->ww + lo + q, st);
     PP_TICK(tid, 1, t0);
   }
-#if PP_NT
-  _mm_sfence(); /* the streamed rows visible to the other threads' reads */
-#endif
+  if (p->nts) pp_fence(); /* the streamed rows visible to the other threads' reads */
   for (size_t s = 0; s < P; s++) {
     red[PP_ALPHA * P + s] = st[4 * P + s], red[PP_BETA * P + s] = -st[5 * P + s];
     red[PP_GAMMA * P + s] = st[3 * P + s], red[PP_ETA * P + s] = st[P + s];
@@ -691,8 +709,10 @@ static void FN(pt_partitioned)(FN(pt_plan) *p, int tid) {
         xn[s] = 0;
       }
     }
-    FN(pp_back)(P, p->n, q * G / nq, p->jw[q], (q + 1) * G / nq, p->cc, p->yy, p->ww, X, xn, p->b);
+    FN(pp_back)(P, p->ntb, p->n, q * G / nq, p->jw[q], (q + 1) * G / nq, p->cc, p->yy, p->ww, X,
+                xn, p->b);
   }
+  if (p->ntb) pp_fence(); /* x visible once the team ends */
   PP_TICK(t, 3, t0);
 }
 
@@ -714,6 +734,9 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
     size_t k = ntz == 1 ? 1 : e && atoi(e) > 0 ? (size_t)atoi(e) : PP_SPLIT;
     p->nq = p->m < k * ntz ? p->m : k * ntz;
     p->per = 8 * pt_round(S + 2 * H) + 4 * pt_round(S) + 8 * pt_round(P);
+    e = getenv("PSCR_PT_NT");
+    p->nts = PP_HAVE_NT && (e && *e ? atoi(e) > 0 : 2 * P * p->m * sizeof(T) >= PP_NT_BYTES);
+    p->ntb = p->nts && (uintptr_t)p->b % 16 == 0;
     /* jw: nq size_t in as many scalars (sizeof(T) >= 8) */
     return ntz * p->per + p->nq * (PP_NRED * P + 5) + 3 * (P * p->m + SK);
   }
