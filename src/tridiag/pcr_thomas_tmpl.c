@@ -88,6 +88,7 @@ typedef struct {
   size_t *jw;     /* ... the first group of each from which w' is zero ... */
   size_t next[2]; /* ... and the next range of each pass to hand out */
   int nts, ntb;   /* P+PT: non-temporal stores of c', y', w' and of x */
+  int pf;         /* P+PT: prefetch the next tile during the sweep */
   int bad;        /* shared count of bad pivots */
 } FN(pt_plan);
 
@@ -372,14 +373,21 @@ static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes, int nt) {
   memcpy(dst, src, bytes);
 }
 
+#if PSCR_Z /* x / y as x times y's reciprocal ry (C's complex '/' calls __divdc3) */
+#define PP_DIV(x, y, ry) PK_MUL(x, ry)
+#else
+#define PP_DIV(x, y, ry) ((x) / (y))
+#endif
 /* One forward step of one lane: a system, or a SIMD vector of systems (the
- * lane type's operations MUL, RCP, FLAG, FLUSH). The pivot's bits go to acc;
- * w' decays like a product, pi too, so both are flushed. */
-#define PP_STEP(TY, a, b, c, y, cp, yp, wp, pi, as, bs, acc, SUM, W, MUL, RCP, FLAG, FLUSH)       \
+ * lane type's operations MUL, RCP, DIV, FLAG, FLUSH). The pivot's bits go to
+ * acc; w' decays like a product, pi too, so both are flushed. c' is c / piv
+ * itself where DIV divides (real): the recurrence's latency is then one
+ * division, not a reciprocal and a product. */
+#define PP_STEP(TY, a, b, c, y, cp, yp, wp, pi, as, bs, acc, SUM, W, MUL, RCP, DIV, FLAG, FLUSH)   \
   do {                                                                                             \
-    TY piv_ = (b) - MUL(a, cp), r_ = RCP(piv_);                                        \
+    TY piv_ = (b) - MUL(a, cp), r_ = RCP(piv_);                                                    \
     acc |= FLAG(piv_);                                                                             \
-    cp = MUL(c, r_);                                                                               \
+    cp = DIV(c, piv_, r_);                                                                         \
     yp = MUL((y) - MUL(a, yp), r_);                                                                \
     if (W) wp = FLUSH(-MUL(MUL(a, wp), r_));                                                       \
     if (SUM) {                                                                                     \
@@ -409,7 +417,7 @@ static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, int W, int NT,
   for (size_t j = 0; j < g; j++, a += P, b += P, c += P, y += P, cc += P, yy += P, ww += P) {
     for (size_t s = 0; s < P; s++)
       PP_STEP(T, a[s], b[s], c[s], y[s], cp[s], yp[s], wp[s], pi[s], as[s], bs[s], acc, SUM, W,
-              PK_MUL, PK_RECIP, PK_FLAG, PK_FLUSH);
+              PK_MUL, PK_RECIP, PP_DIV, PK_FLAG, PK_FLUSH);
     pp_put(cc, cp, P * sizeof(T), NT);
     pp_put(yy, yp, P * sizeof(T), NT);
     if (W) pp_put(ww, wp, P * sizeof(T), NT);
@@ -430,6 +438,7 @@ typedef int64_t pp_vi __attribute__((vector_size(8 * PP_VL)));
 typedef uint64_t pp_vu __attribute__((vector_size(8 * PP_VL)));
 #define PP_VMUL(x, y) ((x) * (y))
 #define PP_VRCP(x) (1.0 / (x))
+#define PP_VDIV(x, y, ry) ((x) / (y))
 /* PK_FLAG and PK_FLUSH per lane (macros: without AVX, passing a 32-byte
  * vector by value changes the ABI) */
 #define PP_VFLAG(p) (((((pp_vu)(p) >> 52) - 1) & 0x7ff) + 2)
@@ -457,7 +466,7 @@ static PT_INLINE uint64_t pp_fwd_v(size_t K, size_t g, int SUM, int W, int NT, c
       memcpy(&va, a + o, sizeof va), memcpy(&vb, b + o, sizeof vb);
       memcpy(&vc, c + o, sizeof vc), memcpy(&vy, y + o, sizeof vy);
       PP_STEP(pp_vd, va, vb, vc, vy, cp[k], yp[k], wp[k], pi[k], as[k], bs[k], acc, SUM, W, PP_VMUL,
-              PP_VRCP, PP_VFLAG, PP_VFLUSH);
+              PP_VRCP, PP_VDIV, PP_VFLAG, PP_VFLUSH);
       pp_put(cc + o, &cp[k], sizeof cp[k], NT);
       pp_put(yy + o, &yp[k], sizeof yp[k], NT);
       if (W) pp_put(ww + o, &wp[k], sizeof wp[k], NT);
@@ -583,6 +592,20 @@ double td_pt_phase[64][4];
 #define PP_TICK(t, q, t0) ((void)(t), (void)(t0))
 #endif
 
+/* Prefetches (to L2) of input rows lo..hi-1, one per cache line. */
+#define PP_PF_GROUPS 16 /* row groups swept between two slices of prefetches */
+static PT_INLINE void FN(pp_prefetch)(const FN(pt_plan) *p, size_t lo, size_t hi) {
+#if defined(__GNUC__)
+  const size_t L = 64 / sizeof(T);
+  for (size_t i = lo / L * L; i < hi; i += L) {
+    __builtin_prefetch(p->dl + i, 0, 2), __builtin_prefetch(p->d + i, 0, 2);
+    __builtin_prefetch(p->du + i, 0, 2), __builtin_prefetch(p->b + i, 0, 2);
+  }
+#else
+  (void)p, (void)lo, (void)hi;
+#endif
+}
+
 /* The thread's reduced tiles swept forward; returns 1 on a bad pivot or
  * input, and in *jw the first row group from which every w' is zero. */
 PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, T *w, T *o, T *st,
@@ -607,8 +630,17 @@ PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, 
       for (size_t s = 0; s < P; s++) wz &= S_ABS1(st[2 * P + s]) == 0;
       if (wz) *jw = lo / P;
     }
-    acc |= FN(pp_fwd_any)(P, gs, 1, !wz, p->nts, oa, ob, oc, oy, p->cc + lo, p->yy + lo,
-                          p->ww + lo, st);
+    /* the sweep in slices, each followed by prefetches of a slice of the next
+     * tile's input rows (hi+H ..): the sweep computes from cache while they
+     * stream in, where the first level would otherwise wait for them */
+    size_t nx = hi + p->H, ne = (hi + S < end ? hi + S : end) + p->H, sl = PP_PF_GROUPS;
+    if (ne > p->n) ne = p->n;
+    for (size_t j = 0; j < gs; j += sl) {
+      size_t gj = gs - j < sl ? gs - j : sl, f0 = nx + j * P, f1 = f0 + sl * P;
+      acc |= FN(pp_fwd_any)(P, gj, 1, !wz, p->nts, oa + j * P, ob + j * P, oc + j * P, oy + j * P,
+                            p->cc + lo + j * P, p->yy + lo + j * P, p->ww + lo + j * P, st);
+      if (p->pf && f0 < ne) FN(pp_prefetch)(p, f0, f1 < ne ? f1 : ne);
+    }
     if (gs < g) /* the range's last group */
       acc |= FN(pp_fwd_any)(P, 1, 0, !wz, 0, oa + q, ob + q, oc + q, oy + q, p->cc + lo + q,
                             p->yy + lo + q, p->ww + lo + q, st);
@@ -737,6 +769,8 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
     e = getenv("PSCR_PT_NT");
     p->nts = PP_HAVE_NT && (e && *e ? atoi(e) > 0 : 2 * P * p->m * sizeof(T) >= PP_NT_BYTES);
     p->ntb = p->nts && (uintptr_t)p->b % 16 == 0;
+    e = getenv("PSCR_PT_PF");
+    p->pf = e && *e ? atoi(e) > 0 : 1;
     /* jw: nq size_t in as many scalars (sizeof(T) >= 8) */
     return ntz * p->per + p->nq * (PP_NRED * P + 5) + 3 * (P * p->m + SK);
   }

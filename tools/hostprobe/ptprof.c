@@ -1,6 +1,7 @@
 /* P+PT phase profile (diagnostic): one 2^LOG system, F64, random dominant
- * rows; for each (threads, levels, tile) of the lists, the best of REPS solves
- * and the per-phase seconds of thread 0 and the slowest thread. Link against
+ * rows; for each (threads, levels, tile) of the lists, the best and the median
+ * of REPS solves and the per-phase seconds (best solve) of thread 0 and the
+ * slowest thread. Link against
  * a static libpscr built with -DPSCR_PT_PROFILE=1 (tools/host_pt.sh). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -45,13 +46,14 @@ int main(int argc, char **argv) {
         snprintf(lb, sizeof lb, "%d", atoi(l)), snprintf(sb, sizeof sb, "%d", atoi(s));
         setenv("PSCR_PCR_THOMAS_LEVELS", lb, 1), setenv("PSCR_PT_TILE", sb, 1);
         pscr_context_set_threads(ctx, nt);
-        double best = 1e9, ph[64][4];
+        double best = 1e9, ph[64][4], ts[64];
         for (int r = 0; r <= reps; r++) {
           memcpy(b, b0, n * 8);
           double t0 = now();
           int st = pscr_tridiag_solve(ctx, PSCR_TD_PCR_THOMAS, PSCR_F64, n, 1, n, dl, d, du, b, NULL);
           double dt = now() - t0;
           if (st) { printf("status %d\n", st); return 1; }
+          if (r > 0 && r <= 64) ts[r - 1] = dt;
           if (r > 0 && dt < best) best = dt, memcpy(ph, td_pt_phase, sizeof ph);
         }
         double mx[4] = {0};
@@ -62,9 +64,15 @@ int main(int argc, char **argv) {
           double r = d[i] * b[i] - b0[i] + (i ? dl[i] * b[i - 1] : 0) + (i + 1 < n ? du[i] * b[i + 1] : 0);
           rm = fabs(r) > rm ? fabs(r) : rm, bm = fabs(b0[i]) > bm ? fabs(b0[i]) : bm;
         }
-        printf("T=%2d L=%s S=%5s  %7.1f ms  [tile %.1f fwd %.1f wait %.1f back %.1f] max, "
+        int m = reps < 64 ? reps : 64;
+        for (int i = 1; i < m; i++) /* insertion sort: the median */
+          for (int k = i; k > 0 && ts[k] < ts[k - 1]; k--) {
+            double x = ts[k];
+            ts[k] = ts[k - 1], ts[k - 1] = x;
+          }
+        printf("T=%2d L=%s S=%5s  %7.1f ms (median %.1f)  [tile %.1f fwd %.1f wait %.1f back %.1f] max, "
                "t0 [%.1f %.1f %.1f %.1f]  resid %.0e\n",
-               nt, lb, sb, best * 1e3, mx[0] * 1e3, mx[1] * 1e3, mx[2] * 1e3, mx[3] * 1e3,
+               nt, lb, sb, best * 1e3, m > 0 ? ts[m / 2] * 1e3 : 0, mx[0] * 1e3, mx[1] * 1e3, mx[2] * 1e3, mx[3] * 1e3,
                ph[0][0] * 1e3, ph[0][1] * 1e3, ph[0][2] * 1e3, ph[0][3] * 1e3, rm / bm);
         fflush(stdout);
       }
