@@ -1,6 +1,7 @@
-/* One large tridiagonal system on the CPU: THOMAS, LAPACK, PCR_THOMAS (P+TO and
- * SP+T at 1, 2, 4, ..., all threads), SPIKE_DIAG_PIVOT and GSPIKE through the
- * public pscr_tridiag_solve, for n = 2^20 .. 2^26, F64 and C128.
+/* One large tridiagonal system on the CPU: THOMAS, LAPACK, PCR_THOMAS (its
+ * variants P+TO, SP+T and P+PT at 1, 2, 4, ..., all threads, then the
+ * default), SPIKE_DIAG_PIVOT and GSPIKE through the public
+ * pscr_tridiag_solve, for n = 2^20 .. 2^26, F64 and C128.
  *
  * First the machine's copy bandwidth is measured (all threads, a parallel
  * copy of a large buffer, median; bytes read + written). The floor of a solve

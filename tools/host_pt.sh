@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # P+PT phase profile on the device host: a static libpscr built with
 # -DPSCR_PT_PROFILE=1, then tools/hostprobe/ptprof.c over THREADS x LEVELS x
-# TILES, for each of SPLITS (ranges per thread), NTS (PSCR_PT_NT: 0 plain
-# stores, 1 streaming) and PFS (PSCR_PT_PF: prefetch of the next tile). Logs under $OUT.
+# TILES, for each of SPLITS (ranges per thread) and NTS (PSCR_PT_NT: 0 plain
+# stores, 1 streaming). Logs under $OUT.
 set -u
 OUT=${OUT:-./host-pt}; mkdir -p "$OUT"
 B=build-pt
@@ -11,10 +11,10 @@ cmake -S . -B $B -DCMAKE_BUILD_TYPE=Release -DPSCR_WITH_CUDA=OFF -DPSCR_WITH_OPE
   cmake --build $B -j"$(nproc)" --target pscr_static >> "$OUT/build.log" 2>&1 &&
   gcc -O2 -fopenmp tools/hostprobe/ptprof.c -Iinclude $B/libpscr.a -llapacke -lopenblas -lm \
     -o $B/ptprof >> "$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
-for nt in ${NTS:-0 1}; do for pf in ${PFS:-1}; do
+for nt in ${NTS:-0 1}; do
   for k in ${SPLITS:-16}; do
-    echo "== PSCR_PT_NT=$nt PSCR_PT_PF=$pf PSCR_PT_SPLIT=$k"
-    PSCR_PT_NT=$nt PSCR_PT_PF=$pf PSCR_PT_SPLIT=$k OPENBLAS_NUM_THREADS=1 timeout ${TMAX:-200} $B/ptprof \
+    echo "== PSCR_PT_NT=$nt PSCR_PT_SPLIT=$k"
+    PSCR_PT_NT=$nt PSCR_PT_SPLIT=$k OPENBLAS_NUM_THREADS=1 timeout ${TMAX:-200} $B/ptprof \
       ${LOG:-25} ${REPS:-5} "${THREADS:-16}" "${LEVELS:-2}" "${TILES:-2048}" 2>&1 | tee -a "$OUT/pt.txt"
   done
-done; done
+done

@@ -88,7 +88,6 @@ typedef struct {
   size_t *jw;     /* ... the first group of each from which w' is zero ... */
   size_t next[2]; /* ... and the next range of each pass to hand out */
   int nts, ntb;   /* P+PT: non-temporal stores of c', y', w' and of x */
-  int pf;         /* P+PT: prefetch the next tile during the sweep */
   int bad;        /* shared count of bad pivots */
 } FN(pt_plan);
 
@@ -592,20 +591,6 @@ double td_pt_phase[64][4];
 #define PP_TICK(t, q, t0) ((void)(t), (void)(t0))
 #endif
 
-/* Prefetches (to L2) of input rows lo..hi-1, one per cache line. */
-#define PP_PF_GROUPS 16 /* row groups swept between two slices of prefetches */
-static PT_INLINE void FN(pp_prefetch)(const FN(pt_plan) *p, size_t lo, size_t hi) {
-#if defined(__GNUC__)
-  const size_t L = 64 / sizeof(T);
-  for (size_t i = lo / L * L; i < hi; i += L) {
-    __builtin_prefetch(p->dl + i, 0, 2), __builtin_prefetch(p->d + i, 0, 2);
-    __builtin_prefetch(p->du + i, 0, 2), __builtin_prefetch(p->b + i, 0, 2);
-  }
-#else
-  (void)p, (void)lo, (void)hi;
-#endif
-}
-
 /* The thread's reduced tiles swept forward; returns 1 on a bad pivot or
  * input, and in *jw the first row group from which every w' is zero. */
 PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, T *w, T *o, T *st,
@@ -630,17 +615,8 @@ PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, 
       for (size_t s = 0; s < P; s++) wz &= S_ABS1(st[2 * P + s]) == 0;
       if (wz) *jw = lo / P;
     }
-    /* the sweep in slices, each followed by prefetches of a slice of the next
-     * tile's input rows (hi+H ..): the sweep computes from cache while they
-     * stream in, where the first level would otherwise wait for them */
-    size_t nx = hi + p->H, ne = (hi + S < end ? hi + S : end) + p->H, sl = PP_PF_GROUPS;
-    if (ne > p->n) ne = p->n;
-    for (size_t j = 0; j < gs; j += sl) {
-      size_t gj = gs - j < sl ? gs - j : sl, f0 = nx + j * P, f1 = f0 + sl * P;
-      acc |= FN(pp_fwd_any)(P, gj, 1, !wz, p->nts, oa + j * P, ob + j * P, oc + j * P, oy + j * P,
-                            p->cc + lo + j * P, p->yy + lo + j * P, p->ww + lo + j * P, st);
-      if (p->pf && f0 < ne) FN(pp_prefetch)(p, f0, f1 < ne ? f1 : ne);
-    }
+    acc |= FN(pp_fwd_any)(P, gs, 1, !wz, p->nts, oa, ob, oc, oy, p->cc + lo, p->yy + lo,
+                          p->ww + lo, st);
     if (gs < g) /* the range's last group */
       acc |= FN(pp_fwd_any)(P, 1, 0, !wz, 0, oa + q, ob + q, oc + q, oy + q, p->cc + lo + q,
                             p->yy + lo + q, p->ww + lo + q, st);
@@ -769,8 +745,6 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
     e = getenv("PSCR_PT_NT");
     p->nts = PP_HAVE_NT && (e && *e ? atoi(e) > 0 : 2 * P * p->m * sizeof(T) >= PP_NT_BYTES);
     p->ntb = p->nts && (uintptr_t)p->b % 16 == 0;
-    e = getenv("PSCR_PT_PF");
-    p->pf = e && *e ? atoi(e) > 0 : 1;
     /* jw: nq size_t in as many scalars (sizeof(T) >= 8) */
     return ntz * p->per + p->nq * (PP_NRED * P + 5) + 3 * (P * p->m + SK);
   }
