@@ -359,7 +359,7 @@ static PT_INLINE void pp_fence(void) { _mm_sfence(); }
 #define PP_HAVE_NT 0
 static PT_INLINE void pp_fence(void) {}
 #endif
-#define PP_NT_BYTES ((size_t)64 << 20) /* c', y', w' at least this large: streamed */
+#define PP_NT_BYTES ((size_t)64 << 20) /* c' and y' together this large: streamed */
 static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes, int nt) {
 #if PP_HAVE_NT
   if (nt) {
