@@ -194,21 +194,6 @@ static inline double pks_abs1(pk_s x) { return fabs(x.re); }
 static inline pk_s pks_flush(pk_s x) { return (pk_s){fabs(x.re) < PK_TINY ? 0 : x.re}; }
 #endif
 
-/* Input row i scaled into a, b, c, y at index t (all rows: i = 0, n-1 too).
- * Returns a PK_FAILED accumulator. */
-static inline uint64_t pk_load_one(size_t n, size_t i, const T *dl, const T *d, const T *du,
-                                   const T *b, PK_OUT(a), PK_OUT(bb), PK_OUT(c), PK_OUT(y),
-                                   size_t t) {
-  pk_s dd = PK_OF(d[i]);
-  double s = pk_pow2inv(pks_abs1(dd));
-  pk_s bn = pks_scale(dd, s);
-  PK_PUT(a, t, pks_flush(pks_scale(PK_OF(i > 0 ? dl[i] : 0), s)));
-  PK_PUT(bb, t, bn);
-  PK_PUT(c, t, pks_flush(pks_scale(PK_OF(i + 1 < n ? du[i] : 0), s)));
-  PK_PUT(y, t, pks_scale(PK_OF(b[i]), s));
-  return PK_SCALED_FLAG(pks_abs1(bn));
-}
-
 /* A row of the input (dl, d, du, b entries) scaled. The loops load the
  * entries themselves (PK_SCALED: through their restrict pointers, which an
  * inlined function taking the pointers would lose, and with them the SIMD). */
@@ -223,6 +208,17 @@ static inline pk_row pk_scale_row(pk_s l, pk_s dd, pk_s u, pk_s y) {
   return r;
 }
 #define PK_SCALED(i) pk_scale_row(PK_OF(dl[i]), PK_OF(d[i]), PK_OF(du[i]), PK_OF(b[i]))
+
+/* Input row i scaled into a, b, c, y at index t (all rows: i = 0, n-1 too).
+ * Returns a PK_FAILED accumulator. */
+static inline uint64_t pk_load_one(size_t n, size_t i, const T *dl, const T *d, const T *du,
+                                   const T *b, PK_OUT(a), PK_OUT(bb), PK_OUT(c), PK_OUT(y),
+                                   size_t t) {
+  pk_row r = pk_scale_row(PK_OF(i > 0 ? dl[i] : 0), PK_OF(d[i]), PK_OF(i + 1 < n ? du[i] : 0),
+                          PK_OF(b[i]));
+  PK_PUT(a, t, r.a), PK_PUT(bb, t, r.b), PK_PUT(c, t, r.c), PK_PUT(y, t, r.y);
+  return PK_SCALED_FLAG(pks_abs1(r.b));
+}
 
 /* Rows lo..hi-1 of the input (0 < lo, hi < n), scaled, to index i - lo.
  * Returns 1 on a bad diagonal. */
