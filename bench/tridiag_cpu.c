@@ -156,7 +156,7 @@ static void measure(bench *B, pscr_td_algorithm alg, int threads, int variant, i
     setenv("PSCR_PCR_THOMAS_LEVELS", lv, 1);
     int v = variant ? variant : td_pcr_thomas_default_variant();
     if (levels < 0)
-      levels = v == 3 ? td_pcr_thomas_lanes(B->n, threads) : td_pcr_thomas_levels(B->n, threads);
+      levels = v == 3 ? td_pcr_thomas_lanes(B->n) : td_pcr_thomas_levels(B->n, threads);
   }
   pscr_context_set_threads(B->ctx, threads);
   double *t = malloc((size_t)B->runs * sizeof *t);

@@ -44,6 +44,7 @@
  *
  * b is written only after every pivot was checked (td.h contract). */
 #include <lapacke.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,11 +121,13 @@ PSCR_CLONES static int FN(pt_tile)(const FN(pt_plan) *p, size_t lo, size_t hi, d
     double *(*o)[PK_NPART] = s[1];
 #if !PSCR_Z
     if (p->sp == 1)
-      bad |= pk_step_input((size_t)g0 + 1, (size_t)g1 - 1, p->dl, p->d, p->du, p->b, oa, ob, oc, oy);
+      bad |= pk_step_input((size_t)g0 + 1, (size_t)g1 - 1, p->dl, p->d, p->du, p->b, oa, ob, oc,
+                           oy);
     else
 #endif
-      bad |= pk_step_input((size_t)g0 + 1, (size_t)g1 - 1, p->dl, p->d, p->du, p->b, PK_PARTS(o[0], 1),
-                           PK_PARTS(o[1], 1), PK_PARTS(o[2], 1), PK_PARTS(o[3], 1));
+      bad |= pk_step_input((size_t)g0 + 1, (size_t)g1 - 1, p->dl, p->d, p->du, p->b,
+                           PK_PARTS(o[0], 1), PK_PARTS(o[1], 1), PK_PARTS(o[2], 1),
+                           PK_PARTS(o[3], 1));
     l = 2, v0 = 1, v1 = len - 1;
   }
   for (ptrdiff_t g = g0; g < g1 && l == 1; g++) {
@@ -364,7 +367,8 @@ static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes, int nt) {
 #if PP_HAVE_NT
   if (nt) {
     for (size_t q = 0; q < bytes; q += 16)
-      _mm_stream_pd((double *)((char *)dst + q), _mm_loadu_pd((const double *)((const char *)src + q)));
+      _mm_stream_pd((double *)((char *)dst + q),
+                    _mm_loadu_pd((const double *)((const char *)src + q)));
     return;
   }
 #endif
@@ -405,9 +409,10 @@ static PT_INLINE void pp_put(void *dst, const void *src, size_t bytes, int nt) {
  * (pp_fwd_any) the recurrences stay in registers. Returns a PK_FAILED
  * accumulator. */
 #define PP_REG 16 /* most systems swept from registers */
-static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, int W, int NT, const T *restrict a,
-                                     const T *restrict b, const T *restrict c, const T *restrict y,
-                                     T *restrict cc, T *restrict yy, T *restrict ww, T *st) {
+static PT_INLINE uint64_t FN(pp_fwd)(size_t P, size_t g, int SUM, int W, int NT,
+                                     const T *restrict a, const T *restrict b,
+                                     const T *restrict c, const T *restrict y, T *restrict cc,
+                                     T *restrict yy, T *restrict ww, T *st) {
   T cp[PP_REG], yp[PP_REG], wp[PP_REG], pi[PP_REG], as[PP_REG], bs[PP_REG];
   for (size_t s = 0; s < P; s++)
     cp[s] = st[s], yp[s] = st[P + s], wp[s] = st[2 * P + s], pi[s] = st[3 * P + s],
@@ -444,9 +449,10 @@ typedef uint64_t pp_vu __attribute__((vector_size(8 * PP_VL)));
 #define PP_VFLUSH(x)                                                                               \
   ((pp_vd)((pp_vi)(x) & (pp_vi)((pp_vd)((pp_vu)(x) & 0x7fffffffffffffffu) >= PK_TINY)))
 
-static PT_INLINE uint64_t pp_fwd_v(size_t K, size_t g, int SUM, int W, int NT, const double *restrict a,
-                                   const double *restrict b, const double *restrict c,
-                                   const double *restrict y, double *restrict cc,
+static PT_INLINE uint64_t pp_fwd_v(size_t K, size_t g, int SUM, int W, int NT,
+                                   const double *restrict a, const double *restrict b,
+                                   const double *restrict c, const double *restrict y,
+                                   double *restrict cc,
                                    double *restrict yy, double *restrict ww, double *st) {
   size_t P = K * PP_VL;
   pp_vd cp[PP_REG / PP_VL], yp[PP_REG / PP_VL], wp[PP_REG / PP_VL], pi[PP_REG / PP_VL],
@@ -527,8 +533,8 @@ static PT_INLINE uint64_t FN(pp_fwd_any)(size_t P, size_t g, int sum, int w, int
 /* Back substitution of P systems over row groups j1-1 down to j0, x to b
  * (rows below n only): xn carries x_{k+1}, X is each system's coupling (W:
  * through w', which is zero from group jw on). */
-static PT_INLINE void FN(pp_back_k)(size_t P, int W, int NT, size_t n, size_t j0, size_t j1, const T *cc,
-                                    const T *yy, const T *ww, const T *restrict X0,
+static PT_INLINE void FN(pp_back_k)(size_t P, int W, int NT, size_t n, size_t j0, size_t j1,
+                                    const T *cc, const T *yy, const T *ww, const T *restrict X0,
                                     T *restrict xn0, T *b) {
   T X[PP_REG], xn[PP_REG], x[PP_REG];
   for (size_t s = 0; s < P; s++) X[s] = X0[s], xn[s] = xn0[s];
@@ -566,7 +572,8 @@ PSCR_CLONES static void FN(pp_back)(size_t P, int nt, size_t n, size_t j0, size_
       for (size_t s0 = 0; s0 < P; s0 += PP_REG) {
         T x[PP_REG];
         size_t i0 = j * P + s0;
-        FN(pp_back_k)(PP_REG, j < jw, 0, SIZE_MAX, 0, 1, cc + i0, yy + i0, ww + i0, X + s0, xn + s0, x);
+        FN(pp_back_k)(PP_REG, j < jw, 0, SIZE_MAX, 0, 1, cc + i0, yy + i0, ww + i0, X + s0,
+                      xn + s0, x);
         for (size_t s = 0; s < PP_REG && i0 + s < n; s++) b[i0 + s] = x[s];
       }
   }
@@ -637,22 +644,22 @@ PSCR_CLONES static int FN(pp_sweep)(const FN(pt_plan) *p, size_t j0, size_t j1, 
  *   omega E_{t-1} + (1 + kappa beta') E_t + kappa gamma' E_{t+1} = eta - kappa alpha'
  * (primes: range t+1). Solved with partial pivoting; returns 1 on failure. */
 static int FN(pp_reduced)(const FN(pt_plan) *p) {
-  size_t P = p->P, nt = p->nq, R = PP_NRED * P;
-  T *l = p->red + nt * R, *d = l + nt, *u = d + nt, *x = u + nt;
+  size_t P = p->P, nq = p->nq, R = PP_NRED * P;
+  T *l = p->red + nq * R, *d = l + nq, *u = d + nq, *x = u + nq;
   int bad = 0;
   for (size_t s = 0; s < P; s++) {
-    for (size_t t = 0; t < nt; t++) {
+    for (size_t t = 0; t < nq; t++) {
       const T *r = p->red + t * R + s, *r1 = r + R;
       T kap = r[PP_KAPPA * P];
-      int nx = t + 1 < nt;
+      int nx = t + 1 < nq;
       if (t > 0) l[t - 1] = r[PP_OMEGA * P];
       d[t] = 1 + (nx ? PK_MUL(kap, r1[PP_BETA * P]) : 0);
       u[t] = nx ? PK_MUL(kap, r1[PP_GAMMA * P]) : 0;
       x[t] = r[PP_ETA * P] - (nx ? PK_MUL(kap, r1[PP_ALPHA * P]) : 0);
     }
-    lapack_int info = PP_GTSV(LAPACK_COL_MAJOR, (lapack_int)nt, 1, (PP_LT *)l, (PP_LT *)d,
-                              (PP_LT *)u, (PP_LT *)x, (lapack_int)nt);
-    for (size_t t = 0; t < nt; t++) {
+    lapack_int info = PP_GTSV(LAPACK_COL_MAJOR, (lapack_int)nq, 1, (PP_LT *)l, (PP_LT *)d,
+                              (PP_LT *)u, (PP_LT *)x, (lapack_int)nq);
+    for (size_t t = 0; t < nq; t++) {
       p->red[t * R + PP_E * P + s] = x[t];
       bad |= !(S_ABS1(x[t]) < INFINITY); /* NaN too */
     }
@@ -726,6 +733,16 @@ static void FN(pt_partitioned)(FN(pt_plan) *p, int tid) {
 
 /* ---- driver ------------------------------------------------------------------------ */
 
+/* Overrides from the environment (pcr_thomas.h): the value if it is an
+ * integer in lo..hi, else `unset`. */
+static int FN(pt_env)(const char *name, int lo, int hi, int unset) {
+  const char *s = getenv(name);
+  if (s == NULL || *s == 0) return unset;
+  char *end;
+  long v = strtol(s, &end, 10);
+  return *end == 0 && v >= lo && v <= hi ? (int)v : unset;
+}
+
 /* Sizes for nt threads; returns the scalars of memory needed. */
 static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
   size_t P = p->P, H = p->H, ntz = (size_t)nt;
@@ -734,16 +751,15 @@ static size_t FN(pt_setup)(FN(pt_plan) *p, int nt) {
   p->m = (p->n + P - 1) / P;
   p->wmax = (P + ntz - 1) / ntz;
   if (p->variant == TD_PT_PARTITIONED) {
-    const char *e = getenv("PSCR_PT_TILE");
-    S = e && atol(e) > 0 ? (size_t)atol(e) / P * P : PP_TILE;
+    int tile = FN(pt_env)("PSCR_PT_TILE", 1, INT_MAX, 0);
+    int nt_env = FN(pt_env)("PSCR_PT_NT", 0, 1, -1);
+    S = tile > 0 ? (size_t)tile / P * P : PP_TILE;
     if (S < P) S = P;
     p->part = S;
-    e = getenv("PSCR_PT_SPLIT");
-    size_t k = ntz == 1 ? 1 : e && atoi(e) > 0 ? (size_t)atoi(e) : PP_SPLIT;
+    size_t k = ntz == 1 ? 1 : (size_t)FN(pt_env)("PSCR_PT_SPLIT", 1, INT_MAX, PP_SPLIT);
     p->nq = p->m < k * ntz ? p->m : k * ntz;
     p->per = 8 * pt_round(S + 2 * H) + 4 * pt_round(S) + 8 * pt_round(P);
-    e = getenv("PSCR_PT_NT");
-    p->nts = PP_HAVE_NT && (e && *e ? atoi(e) > 0 : 2 * P * p->m * sizeof(T) >= PP_NT_BYTES);
+    p->nts = PP_HAVE_NT && (nt_env >= 0 ? nt_env : 2 * P * p->m * sizeof(T) >= PP_NT_BYTES);
     p->ntb = p->nts && (uintptr_t)p->b % 16 == 0;
     /* jw: nq size_t in as many scalars (sizeof(T) >= 8) */
     return ntz * p->per + p->nq * (PP_NRED * P + 5) + 3 * (P * p->m + SK);
@@ -793,7 +809,7 @@ pscr_status FN(td_pcr_thomas_run)(size_t n, const T *dl, const T *d, const T *du
   int variant = ctl && ctl->variant ? ctl->variant : td_pcr_thomas_default_variant();
   if (variant < TD_PT_OVERLAPPED || variant > TD_PT_PARTITIONED) return PSCR_ERR_INVALID_ARGUMENT;
   int sp = levels >= 0                       ? levels
-           : variant == TD_PT_PARTITIONED ? td_pcr_thomas_lanes(n, nt)
+           : variant == TD_PT_PARTITIONED ? td_pcr_thomas_lanes(n)
                                           : td_pcr_thomas_levels(n, nt);
   if (sp > PT_MAX_LEVELS) sp = PT_MAX_LEVELS;
   while (sp > 0 && ((size_t)1 << sp) > n) sp--;
@@ -833,15 +849,6 @@ pscr_status FN(td_pcr_thomas_run)(size_t n, const T *dl, const T *d, const T *du
   return p.bad ? PSCR_ERR_SINGULAR : PSCR_OK;
 }
 
-/* Overrides from the environment (pcr_thomas.h); -1 / 0 when unset or invalid. */
-static int FN(pt_env)(const char *name, int lo, int hi, int unset) {
-  const char *s = getenv(name);
-  if (s == NULL || *s == 0) return unset;
-  char *end;
-  long v = strtol(s, &end, 10);
-  return *end == 0 && v >= lo && v <= hi ? (int)v : unset;
-}
-
 pscr_status FN(td_pcr_thomas)(size_t n, const T *dl, const T *d, const T *du, T *b, td_ctl *ctl) {
   td_ctl c = ctl ? *ctl : (td_ctl){.threads = 1};
   if (c.variant == 0) c.variant = FN(pt_env)("PSCR_PCR_THOMAS_VARIANT", 1, 3, 0);
@@ -856,8 +863,7 @@ int td_pcr_thomas_default_variant(void) { return TD_PT_PARTITIONED; }
  * number does not depend on the cores; 4 = one AVX2 vector measured fastest
  * at 2^25 rows on 16 cores: a third level costs more than the wider sweep
  * saves); fewer where n is short. */
-int td_pcr_thomas_lanes(size_t n, int cores) {
-  (void)cores;
+int td_pcr_thomas_lanes(size_t n) {
   int sp = 2;
   while (sp > 0 && ((size_t)8 << sp) > n) sp--;
   return sp;

@@ -96,7 +96,7 @@ int td_scan_z(size_t n, size_t batch, size_t stride, const double complex *dl,
 
 /* PCR_THOMAS switch point of seed 002: PCR levels for n unknowns on p cores. */
 int td_pcr_thomas_levels(size_t n, int cores);
-/* The same for the P+PT variant (pcr_thomas.h). */
-int td_pcr_thomas_lanes(size_t n, int cores);
+/* P+PT's PCR levels for n unknowns (the same on any number of cores). */
+int td_pcr_thomas_lanes(size_t n);
 
 #endif

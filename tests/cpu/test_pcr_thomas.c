@@ -102,8 +102,8 @@ static void test_weak(pt_rng *r, int maxt) {
           pscr_status st = solve(&s, PSCR_TD_PCR_THOMAS, th, TD_PT_PARTITIONED, l);
           PT_CHECK_STATUS(st, PSCR_OK);
           if (st == PSCR_OK)
-            PT_CHECK_LE(pt_rel_error(s.t, n, s.x, s.ref), 1e-7, "weak n %zu dtype %d threads %d levels %d",
-                        n, t, th, l);
+            PT_CHECK_LE(pt_rel_error(s.t, n, s.x, s.ref), 1e-7,
+                        "weak n %zu dtype %d threads %d levels %d", n, t, th, l);
         }
       sys_free(&s);
     }
