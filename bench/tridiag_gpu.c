@@ -4,7 +4,10 @@
  * the library's blocking stream is ordered with), GB/s of the bytes that must
  * move, and floor_ratio = time / (those bytes / measured copy bandwidth).
  * The right-hand side is restored (untimed) before every run. Built with
- * CUDA only (PSCR_BENCH_CUDA); usage: bench_tridiag_gpu [quick | f64 | c128 | sweep [c128]]. */
+ * CUDA only (PSCR_BENCH_CUDA); usage: bench_tridiag_gpu [quick | f64 | c128 | sweep [c128]],
+ * or one case: bench_tridiag_gpu case {one|batch|shifted} N BATCH [ALG [random [c128]]]
+ * (ALG by pscr_td_algorithm_name, default cr_pcr_thomas; for profilers; tuning from
+ * PSCR_BENCH_TUNE="name=value,..."). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +362,29 @@ int main(int argc, char **argv) {
   printf("{\"what\":\"copy\",\"device\":\"%s\",\"gbps\":%.1f}\n", B.device, B.bw / 1e9);
   pt_rng rng;
   pt_rng_seed(&rng, pt_fresh_seed());
+  if (argc > 4 && strcmp(argv[1], "case") == 0) {
+    /* PSCR_BENCH_TUNE="name=value,...": tuning of the CUDA backend for this case */
+    const char *tune = getenv("PSCR_BENCH_TUNE");
+    for (const char *p = tune; p && *p && pscr_cuda_tune != NULL;) {
+      char name[64];
+      int value, len;
+      if (sscanf(p, "%63[^=]=%d%n", name, &value, &len) != 2) break;
+      if (pscr_cuda_tune(B.ctx, name, value) != PSCR_OK) fprintf(stderr, "tune %s=%d refused\n", name, value);
+      p += len + (p[len] == ',');
+    }
+    pscr_td_algorithm alg = PSCR_TD_CR_PCR_THOMAS;
+    for (int a = 0; argc > 5 && a <= PSCR_TD_GSPIKE; a++)
+      if (strcmp(argv[5], pscr_td_algorithm_name((pscr_td_algorithm)a)) == 0) alg = (pscr_td_algorithm)a;
+    pscr_dtype t = argc > 7 && strcmp(argv[7], "c128") == 0 ? PSCR_C128 : PSCR_F64;
+    size_t n = strtoul(argv[3], NULL, 10), batch = strtoul(argv[4], NULL, 10);
+    if (strcmp(argv[2], "shifted") == 0)
+      shifted(&B, &rng, t, n, batch, alg);
+    else
+      plain(&B, &rng, t, n, batch, !(argc > 6 && strcmp(argv[6], "random") == 0), &alg, 1, NULL, 0);
+    pscr_context_destroy(B.ctx);
+    cusparseDestroy(B.sp);
+    return 0;
+  }
   if (argc > 1 && strcmp(argv[1], "sweep") == 0 && pscr_cuda_tune != NULL) {
     /* parameter sweep of the tiled engine and g-Spike (F64; C128 with "sweep c128") */
     char label[96];

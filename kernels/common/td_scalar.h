@@ -2,7 +2,9 @@
  * (double) and complex (double2) data: PSCR_COMPLEX = 0 or 1 at compile time.
  * The dialect shim (in kernels/cuda and kernels/opencl) defines first:
  *   KERNEL (kernel qualifier), KERNEL_BOUNDED(W, B) (one of exactly W work-items
- *   a group, registers capped for B groups a compute unit where the dialect can), GLOBAL (global address space), LOCAL (a
+ *   a group, registers capped for B groups a compute unit where the dialect can),
+ *   KERNEL_MAXW(W) (at most W work-items a group, registers capped to fit where
+ *   the dialect can), GLOBAL (global address space), LOCAL (a
  *   local-memory variable), LOCAL_P (what a pointer into local memory points
  *   to), BARRIER(), LOCAL_ID(), GROUP_ID(), LOCAL_SIZE() (as long),
  *   DEVICE (helper function qualifier), MAKE_Z(re, im) (a double2 value),

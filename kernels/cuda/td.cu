@@ -8,6 +8,8 @@
 #define KERNEL extern "C" __global__
 /* a kernel of W work-items a group, B groups an SM: registers capped to fit */
 #define KERNEL_BOUNDED(W, B) extern "C" __global__ __launch_bounds__(W, B)
+/* a kernel of at most W work-items a group: registers capped to fit */
+#define KERNEL_MAXW(W) extern "C" __global__ __launch_bounds__(W)
 #define GLOBAL
 #define LOCAL __shared__
 #define LOCAL_P
@@ -37,6 +39,7 @@ static __device__ __forceinline__ double td_rcp_approx(double x) {
 #include "common/td_cr.h"
 #include "common/td_thomas.h"
 #include "common/td_tile.h"
+#include "common/td_reg.h"
 #include "common/td_gspike.h"
 #include "common/pscr_stages.h"
 #include "common/pscr_tile.h"

@@ -7,6 +7,7 @@
 
 #define KERNEL __kernel
 #define KERNEL_BOUNDED(W, B) __kernel __attribute__((reqd_work_group_size(W, 1, 1)))
+#define KERNEL_MAXW(W) __kernel
 #define GLOBAL __global
 #define LOCAL __local
 #define LOCAL_P __local
@@ -38,6 +39,7 @@ static inline double td_rcp_approx(double x) {
 #include "common/td_cr.h"
 #include "common/td_thomas.h"
 #include "common/td_tile.h"
+#include "common/td_reg.h"
 #include "common/td_gspike.h"
 #include "common/pscr_stages.h"
 #include "common/pscr_tile.h"

@@ -222,8 +222,14 @@ static void check_tuning(pt_rng *r) {
       if (k == 0 && roomy)
         PT_CHECK(rep.partitions == 125, "partitions %d, want 1000 / 8", rep.partitions);
       if (k == 2) PT_CHECK(rep.partitions == 63, "partitions %d, want 1000 / 16", rep.partitions);
-      if (k < 2 && roomy) /* one tile of 128 x 8 rows: (4 (8 + 1) + 16) 128 local scalars */
+      if (k == 0 && roomy) /* one tile of 128 x 8 rows: (4 (8 + 1) + 16) 128 local scalars */
         PT_CHECK(strstr(pscr_opencl_last_options(ctx), "-DTD_TILE_LOCAL=6656 ") != NULL,
+                 "%s options '%s'", name, pscr_opencl_last_options(ctx));
+      /* CR_PCR_THOMAS in registers (td_reg.h): 8 rows a work-item real, 4 complex,
+       * and the tile's 4 (q + 1) local scalars each */
+      if (k == 1 && roomy)
+        PT_CHECK(strstr(pscr_opencl_last_options(ctx),
+                        t == 0 ? "-DTD_TILE_LOCAL=4608 " : "-DTD_TILE_LOCAL=5120 ") != NULL,
                  "%s options '%s'", name, pscr_opencl_last_options(ctx));
       /* the same request again: served from the build cache */
       size_t before = pscr_opencl_cached_programs(ctx);

@@ -16,6 +16,7 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 
 #define KERNEL static
 #define KERNEL_BOUNDED(W, B) static
+#define KERNEL_MAXW(W) static
 #define GLOBAL
 #define LOCAL static
 #define LOCAL_P

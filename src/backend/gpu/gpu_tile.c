@@ -73,18 +73,51 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
   return td_module(j);
 }
 
+/* td_reg_solve (td_reg.h): q = TD_RQ rows per work-item in registers, local
+ * memory for the tile's four arrays (4 (q + 1) scalars a work-item), then
+ * the merge tree (16). W at most 512 and the kernel's own limit (its
+ * registers: 640 real, 384 complex on the H100). */
+static int reg_q(const td_job *j) { return j->par.complex_ ? 4 : 8; }
+static size_t reg_scalars(const td_job *j, int W) {
+  int q = reg_q(j);
+  return (size_t)(4 * (q + 1) > 16 ? 4 * (q + 1) : 16) * (size_t)W;
+}
+static int reg_shape(const td_job *j, long long n, int *W) {
+  int q = reg_q(j), w = pow2_at_least((n + q - 1) / q);
+  if (w < 32) w = 32;
+  int kw = j->g->kernel_wg ? j->g->kernel_wg(j->g, "td_reg_solve") : 0; /* its register limit */
+  if (!j->g->tune.tile_reg || w > 512 || w > max_group(j) || (kw > 0 && w > kw) ||
+      reg_scalars(j, w) * j->esize > j->limit)
+    return 0;
+  *W = w;
+  return 1;
+}
+
 pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b,
                                int pivot) {
   pscr_status st = PSCR_OK;
   gpu_ptr flags = j->g->flags;
   int W, lq, MW;
-  if (single_shape(j, n, &W, &lq)) {
-    TRY(shape_module(j, W, lq));
+  int reg = !pivot && reg_shape(j, n, &W);
+  if (reg || single_shape(j, n, &W, &lq)) {
+    if (reg && j->g->static_local && j->g->shrink_local) {
+      j->par.tile_local = (int)reg_scalars(j, W);
+      TRY(td_module(j));
+    } else if (!reg) {
+      TRY(shape_module(j, W, lq));
+    }
     if (j->keep_b && batch > 1) { /* one system writes nothing on error: no copy then */
       size_t len = (size_t)n * (size_t)batch * j->esize;
       gpu_ptr w;
       TRY(j->g->work(j->g, len, &w));
       j->saved = gpu_sub(w, 0, len);
+    }
+    if (reg) {
+      gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_PTR(b), GPU_PTR(j->saved), GPU_PTR(flags)};
+      j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
+      TRY(td_launch(j, "td_reg_solve", (size_t)batch * (size_t)W, W, reg_scalars(j, W) * j->esize,
+                    NARGS(args), args));
+      goto cleanup;
     }
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),       GPU_INT(lq),   GPU_INT(pivot),
                       GPU_PTR(b),    GPU_PTR(j->saved), GPU_PTR(flags)};

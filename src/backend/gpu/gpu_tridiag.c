@@ -37,7 +37,8 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .gs_gp = 16,
                        .pscr_w = 1024,
                        .pscr_tw = 32,
-                       .pscr_lane = 3};
+                       .pscr_lane = 3,
+                       .tile_reg = 1};
 }
 
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
@@ -46,6 +47,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
   if (t == NULL || name == NULL) return PSCR_ERR_INVALID_ARGUMENT;
   if (strcmp(name, "pscr_lane") == 0 && value >= 0 && value <= 3)
     t->pscr_lane = value;
+  else if (strcmp(name, "tile_reg") == 0 && (value == 0 || value == 1))
+    t->tile_reg = value;
   else if (value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;
   else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)

@@ -73,6 +73,8 @@ typedef struct {
                   * 4 complex) */
   int pscr_local; /* bytes of local memory a fused PSCR tile may take, at most (0: the
                    * device's; 49152 on CUDA: OpenCL's shapes on NVIDIA, for A/B runs) */
+  int tile_reg;  /* 1 (default): one-tile CR_PCR_THOMAS systems with their rows in registers
+                  * (td_reg.h), 0: on the local-memory tiles (td_tile.h) */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;

@@ -1,0 +1,177 @@
+/* CR_PCR_THOMAS for a system of one tile with its rows in registers.
+ *
+ * The same SPIKE scheme as td_tile_solve with pivot = 0 (td_tile.h: Thomas
+ * partitions of q rows with their spikes, seed 001 eqs. (3)-(7), merged by
+ * td_merge_up / td_merge_down), but each work-item keeps its q = TD_RQ rows
+ * and their factors in registers: local memory only transposes the
+ * coalesced loads and stores and holds the merge tree's records. ncu on the
+ * H100 (shifted 16384 x 512) found td_tile_solve issue-bound at 365
+ * instructions a row, most of them local-memory traffic and the runtime
+ * pivot and row-count branches of the factor loop; here the factor is
+ * straight-line code over a compile-time q.
+ *
+ * Rows past n are identity rows (x = 0), so every partition has q rows.
+ * Errors: a NaN/Inf entry makes the running sum of v * 0 over the inputs
+ * non-finite (NONFINITE); a zero pivot or junction gives a NaN reciprocal
+ * (S_RCP), which reaches x (SINGULAR). A failed system stores nothing.
+ * Local memory: max(4 (q + 1), 16) W scalars (the tile, then the merge tree).
+ * The tile is staged whole, not array by array through registers: PoCL
+ * (pthread device) corrupted private arrays kept live across barriers when
+ * work-groups ran concurrently. */
+#ifndef PSCR_TD_REG_H
+#define PSCR_TD_REG_H
+
+#include "common/td_tile.h"
+
+#ifndef TD_RQ
+#define TD_RQ (PSCR_COMPLEX ? 4 : 8)
+#endif
+#define TD_RLQ (TD_RQ == 16 ? 4 : TD_RQ == 8 ? 3 : TD_RQ == 4 ? 2 : 1)
+
+/* Row r of the tile's system: coefficients and right-hand side, identity past n. */
+DEVICE void td_reg_row(TD_SRC_PARAMS, int sh, long sys, long r, long n, scalar s, const GLOBAL scalar *b,
+                       scalar *a, scalar *d, scalar *c, scalar *f) {
+  *a = S_ZERO;
+  *d = S_ONE;
+  *c = S_ZERO;
+  *f = S_ZERO;
+  if (r >= n) return;
+  if (sh) { /* A + s M, formed on the fly (td_rows.h) */
+    *d = S_FMA(cd[r], s, md[r]);
+    if (r > 0) *a = mdl != 0 ? S_FMA(cdl[r], s, mdl[r]) : cdl[r];
+    if (r + 1 < n) *c = mdu != 0 ? S_FMA(cdu[r], s, mdu[r]) : cdu[r];
+    *f = b[sys * sstride + r];
+  } else {
+    long i = sys * sstride + (r + 1) * rstep - 1;
+    *d = cd[i];
+    if (r > 0) *a = cdl[i];
+    if (r + 1 < n) *c = cdu[i];
+    *f = b[i];
+  }
+}
+
+DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, long n, GLOBAL scalar *b, GLOBAL scalar *save,
+                        GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad_nf,
+                        LOCAL_P int *bad_sg) {
+  /* bad[0]: a non-finite input, bad[1]: a zero pivot or junction or a
+   * non-finite x; each only ever set to 1 */
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), NS = 2 * W;
+  long sys = GROUP_ID();
+  scalar s = sh ? shift[sys] : S_ZERO, z = S_ZERO;
+  /* 1. the tile through local memory (padded as td_tile.h's TD_PAD), each
+   * work-item's own rows into registers */
+  int S = W * (TD_RQ + 1);
+#pragma unroll
+  for (int u = 0; u < TD_RQ; u++) {
+    long r = t + u * W;
+    scalar va, vd, vc, vf;
+    td_reg_row(TD_SRC_ARGS, sh, sys, r, n, s, b, &va, &vd, &vc, &vf);
+    /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
+    z = S_FMA(S_FMA(S_FMA(S_FMA(z, va, S_ZERO), vd, S_ZERO), vc, S_ZERO), vf, S_ZERO);
+    if (save != 0 && r < n) save[sys * n + r] = vf;
+    int p = TD_PAD(t + u * W, TD_RLQ);
+    sm[p] = va;
+    sm[S + p] = vd;
+    sm[2 * S + p] = vc;
+    sm[3 * S + p] = vf;
+  }
+  BARRIER();
+  /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d, c, f
+   * of the work-item's rows as it goes; u, y and w stay in registers. The
+   * partition's own last super-diagonal is the right spike's. */
+  LOCAL_P const scalar *ra = sm + t * (TD_RQ + 1), *rd = ra + S, *rc = ra + 2 * S, *rf = ra + 3 * S;
+  scalar u[TD_RQ], y[TD_RQ], w[TD_RQ];
+  scalar wr = rc[TD_RQ - 1], bk = rd[0], fk = rf[0], g = ra[0], vlast = S_ZERO;
+#pragma unroll
+  for (int k = 0; k < TD_RQ; k++) {
+    scalar r = S_RCP(bk);
+    u[k] = k + 1 < TD_RQ ? S_MUL(rc[k], r) : S_ZERO;
+    y[k] = S_MUL(fk, r);
+    w[k] = S_MUL(g, r);
+    if (k + 1 < TD_RQ) { /* Schur complement onto row k + 1 */
+      scalar a1 = ra[k + 1];
+      bk = S_FMS(rd[k + 1], a1, u[k]);
+      fk = S_FMS(rf[k + 1], a1, y[k]);
+      g = S_NEG(S_MUL(a1, w[k]));
+    } else {
+      vlast = S_MUL(wr, r);
+    }
+  }
+  /* the record: tops of y, w, v by the backward sweep, bottoms of the last row */
+  scalar yt = y[TD_RQ - 1], wt = w[TD_RQ - 1], vt = vlast;
+#pragma unroll
+  for (int k = TD_RQ - 2; k >= 0; k--) {
+    yt = S_FMS(y[k], u[k], yt);
+    wt = S_FMS(w[k], u[k], wt);
+    vt = S_NEG(S_MUL(u[k], vt));
+  }
+  if (t == 0) *bad_nf = *bad_sg = 0;
+  BARRIER(); /* the tile is read: its memory takes the records */
+  int P = (int)((n + TD_RQ - 1) / TD_RQ);
+  if (t < P) {
+    sm[TD_NODE_YT * NS + t] = yt;
+    sm[TD_NODE_YB * NS + t] = y[TD_RQ - 1];
+    sm[TD_NODE_WT * NS + t] = wt;
+    sm[TD_NODE_WB * NS + t] = w[TD_RQ - 1];
+    sm[TD_NODE_VT * NS + t] = vt;
+    sm[TD_NODE_VB * NS + t] = vlast;
+  }
+  BARRIER();
+  /* 3. the records' reduced system, outside values down the tree */
+  int root = td_merge_up(sm, NS, P, bad_sg, 0);
+  if (t == 0) {
+    sm[6 * NS + root] = S_ZERO;
+    sm[7 * NS + root] = S_ZERO;
+  }
+  BARRIER();
+  td_merge_down(sm, NS, P, 0);
+  scalar xl = S_ZERO, xr = S_ZERO;
+  if (t < P) {
+    xl = sm[6 * NS + t];
+    xr = sm[7 * NS + t];
+  }
+  BARRIER();
+  /* 4. x = y - w xl - u x_next (- v xr on the last row), stored coalesced */
+  scalar x = S_FMS(S_FMS(y[TD_RQ - 1], w[TD_RQ - 1], xl), vlast, xr), zx = S_ZERO;
+  sm[t * (TD_RQ + 1) + TD_RQ - 1] = x;
+  zx = S_FMA(zx, x, S_ZERO);
+#pragma unroll
+  for (int k = TD_RQ - 2; k >= 0; k--) {
+    x = S_FMS(S_FMS(y[k], w[k], xl), u[k], x);
+    sm[t * (TD_RQ + 1) + k] = x;
+    zx = S_FMA(zx, x, S_ZERO);
+  }
+  if (!S_ISFINITE(z)) *bad_nf = 1;
+  if (!S_ISFINITE(zx)) *bad_sg = 1;
+  BARRIER();
+#ifdef TD_REG_NOCHECK
+  if (0) {
+#else
+  if (*bad_nf || *bad_sg) {
+#endif
+    if (t == 0) flags[*bad_nf ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
+    return;
+  }
+#pragma unroll
+  for (int u = 0; u < TD_RQ; u++) {
+    long r = t + u * W;
+    if (r < n)
+      b[sh ? sys * sstride + r : td_rhs_index(TD_SRC_ARGS, sys, r)] =
+          sm[TD_PAD(t + u * W, TD_RLQ)];
+  }
+}
+
+/* One group of W work-items per system of n <= W TD_RQ rows: every input read
+ * once, x written once (b's rows first to bsave unless it is null). */
+/* Real: at most 640 work-items caps the registers at 102 (nvcc's choice, 128,
+ * halves the groups an SM at W = 64 and does not fit W = 512). Complex keeps
+ * its 156 (a cap spills), so W <= 384: the host asks the kernel's limit. */
+KERNEL_MAXW(PSCR_COMPLEX ? 384 : 640)
+void td_reg_solve(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL scalar *bsave,
+                         GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad_nf, bad_sg;
+  td_reg_body(TD_SRC_ARGS, shift != 0, n, b, bsave, flags, sm, &bad_nf, &bad_sg);
+}
+
+#endif
