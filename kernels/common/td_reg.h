@@ -50,20 +50,28 @@ DEVICE void td_reg_row(TD_SRC_PARAMS, int sh, long sys, long r, long n, scalar s
   }
 }
 
-DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, long n, GLOBAL scalar *b, GLOBAL scalar *save,
+/* The tile of rows r0 .. r0 + W q - 1 of system sys (rows past n are
+ * identity rows; only a system's last tile has them, and its last row has no
+ * super-diagonal, so they stay decoupled). mode TD_REG_SOLVE: the whole system
+ * (r0 = 0), x stored; TD_REG_FWD: the tile's record stored (field f at
+ * rec[f * cnt + gi]); TD_REG_BWD: with the outside values xl = io[gi],
+ * xr = io[cnt + gi], x stored unless an earlier pass raised a flag. bad_nf: a
+ * non-finite input, bad_sg: a zero pivot or junction or a non-finite x. */
+#define TD_REG_SOLVE 0
+#define TD_REG_FWD 1
+#define TD_REG_BWD 2
+DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long r0, long gi,
+                        long cnt, GLOBAL scalar *b, GLOBAL scalar *save, GLOBAL scalar *io,
                         GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad_nf,
                         LOCAL_P int *bad_sg) {
-  /* bad[0]: a non-finite input, bad[1]: a zero pivot or junction or a
-   * non-finite x; each only ever set to 1 */
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), NS = 2 * W;
-  long sys = GROUP_ID();
   scalar s = sh ? shift[sys] : S_ZERO, z = S_ZERO;
   /* 1. the tile through local memory (padded as td_tile.h's TD_PAD), each
    * work-item's own rows into registers */
   int S = W * (TD_RQ + 1);
 #pragma unroll
   for (int u = 0; u < TD_RQ; u++) {
-    long r = t + u * W;
+    long r = r0 + t + u * W;
     scalar va, vd, vc, vf;
     td_reg_row(TD_SRC_ARGS, sh, sys, r, n, s, b, &va, &vd, &vc, &vf);
     /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
@@ -107,7 +115,8 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, long n, GLOBAL scalar *b, GLOBAL 
   }
   if (t == 0) *bad_nf = *bad_sg = 0;
   BARRIER(); /* the tile is read: its memory takes the records */
-  int P = (int)((n + TD_RQ - 1) / TD_RQ);
+  long rows = n - r0 < (long)W * TD_RQ ? n - r0 : (long)W * TD_RQ;
+  int P = (int)((rows + TD_RQ - 1) / TD_RQ);
   if (t < P) {
     sm[TD_NODE_YT * NS + t] = yt;
     sm[TD_NODE_YB * NS + t] = y[TD_RQ - 1];
@@ -119,9 +128,20 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, long n, GLOBAL scalar *b, GLOBAL 
   BARRIER();
   /* 3. the records' reduced system, outside values down the tree */
   int root = td_merge_up(sm, NS, P, bad_sg, 0);
+  if (mode == TD_REG_FWD) { /* pass 1 of a longer system: the tile's record */
+    if (t < 6) {
+      scalar v = sm[t * NS + root];
+      io[t * cnt + gi] = v;
+      if (!S_ISFINITE(v)) *bad_sg = 1; /* a zero pivot's NaN */
+    }
+    if (!S_ISFINITE(z)) *bad_nf = 1;
+    BARRIER();
+    if (t == 0 && (*bad_nf || *bad_sg)) flags[*bad_nf ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
+    return;
+  }
   if (t == 0) {
-    sm[6 * NS + root] = S_ZERO;
-    sm[7 * NS + root] = S_ZERO;
+    sm[6 * NS + root] = mode == TD_REG_BWD ? io[gi] : S_ZERO;
+    sm[7 * NS + root] = mode == TD_REG_BWD ? io[cnt + gi] : S_ZERO;
   }
   BARRIER();
   td_merge_down(sm, NS, P, 0);
@@ -152,26 +172,51 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, long n, GLOBAL scalar *b, GLOBAL 
     if (t == 0) flags[*bad_nf ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
     return;
   }
+  if (mode == TD_REG_BWD && (flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR])) return;
 #pragma unroll
   for (int u = 0; u < TD_RQ; u++) {
-    long r = t + u * W;
+    long r = r0 + t + u * W;
     if (r < n)
       b[sh ? sys * sstride + r : td_rhs_index(TD_SRC_ARGS, sys, r)] =
           sm[TD_PAD(t + u * W, TD_RLQ)];
   }
 }
 
-/* One group of W work-items per system of n <= W TD_RQ rows: every input read
- * once, x written once (b's rows first to bsave unless it is null). */
 /* Real: at most 640 work-items caps the registers at 102 (nvcc's choice, 128,
  * halves the groups an SM at W = 64 and does not fit W = 512). Complex keeps
  * its 156 (a cap spills), so W <= 384: the host asks the kernel's limit. */
-KERNEL_MAXW(PSCR_COMPLEX ? 384 : 640)
-void td_reg_solve(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL scalar *bsave,
-                         GLOBAL int *flags) {
+#define TD_REG_KERNEL KERNEL_MAXW(PSCR_COMPLEX ? 384 : 640)
+
+/* One group of W work-items per system of n <= W TD_RQ rows: every input read
+ * once, x written once (b's rows first to bsave unless it is null). */
+TD_REG_KERNEL void td_reg_solve(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL scalar *bsave,
+                                GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad_nf, bad_sg;
-  td_reg_body(TD_SRC_ARGS, shift != 0, n, b, bsave, flags, sm, &bad_nf, &bad_sg);
+  td_reg_body(TD_SRC_ARGS, shift != 0, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags,
+              sm, &bad_nf, &bad_sg);
+}
+
+/* Passes 1 and 3 of a system of nt tiles of W TD_RQ rows (td_tile.h's
+ * td_tile_fwd / td_tile_bwd, the reduced system between them by
+ * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt. */
+TD_REG_KERNEL void td_reg_fwd(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *b,
+                              GLOBAL scalar *recs, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad_nf, bad_sg;
+  long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;
+  td_reg_body(TD_SRC_ARGS, shift != 0, TD_REG_FWD, n, sys, r0, g, cnt, b, 0, recs, flags, sm,
+              &bad_nf, &bad_sg);
+}
+
+/* (at most 512 work-items: 128 registers, where 102 would spill) */
+KERNEL_MAXW(PSCR_COMPLEX ? 384 : 512) void td_reg_bwd(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *outs,
+                              GLOBAL scalar *b, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad_nf, bad_sg;
+  long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;
+  td_reg_body(TD_SRC_ARGS, shift != 0, TD_REG_BWD, n, sys, r0, g, cnt, b, 0, outs, flags, sm,
+              &bad_nf, &bad_sg);
 }
 
 #endif

@@ -126,10 +126,18 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
                   NARGS(args), args));
     goto cleanup;
   }
-  /* several tiles per system */
+  /* several tiles per system: td_reg_fwd / bwd (rows in registers) where they fit */
   multi_shape(j, &W, &lq, &MW);
-  TRY(shape_module(j, W, lq));
-  long long T = (long long)W << lq, nt = (n + T - 1) / T;
+  if (!pivot && reg_shape(j, (long long)W * reg_q(j), &W)) {
+    reg = 1;
+    if (j->g->static_local && j->g->shrink_local) {
+      j->par.tile_local = (int)reg_scalars(j, W);
+      TRY(td_module(j));
+    }
+  } else {
+    TRY(shape_module(j, W, lq));
+  }
+  long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;
   long long C = 2 * (long long)MW;
   long long Pc[TD_MAX_LEVELS], cnt[TD_MAX_LEVELS];
   int levels = 0;
@@ -154,8 +162,12 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     off_rec += td_align(j, 6 * (size_t)cnt[l] * es);
     off_out += td_align(j, 2 * (size_t)cnt[l] * es);
   }
-  size_t tb = tile_bytes(j, W, lq), mb = (size_t)(32 * MW) * es;
-  {
+  size_t tb = reg ? reg_scalars(j, W) * es : tile_bytes(j, W, lq), mb = (size_t)(32 * MW) * es;
+  if (reg) {
+    gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
+                      GPU_PTR(recs[0]), GPU_PTR(flags)};
+    TRY(td_launch(j, "td_reg_fwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+  } else {
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
                       GPU_LONG(T),      GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(b),
                       GPU_PTR(recs[0]), GPU_PTR(flags)};
@@ -174,13 +186,17 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
                       GPU_PTR(outs[l + 1]), GPU_INT(0)};
     TRY(td_launch(j, "td_tile_gdown", (size_t)cnt[l + 1] * (size_t)MW, MW, mb, NARGS(args), args));
   }
-  {
+  if (reg) {
+    gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]),
+                      GPU_PTR(outs[0]), GPU_PTR(b), GPU_PTR(flags)};
+    TRY(td_launch(j, "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+  } else {
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
                       GPU_LONG(T),   GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(outs[0]),
                       GPU_PTR(b),    GPU_PTR(flags)};
     TRY(td_launch(j, "td_tile_bwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
   }
-  j->partitions = (int)((n + (1 << lq) - 1) >> lq);
+  j->partitions = reg ? (int)((n + reg_q(j) - 1) / reg_q(j)) : (int)((n + (1 << lq) - 1) >> lq);
 cleanup:
   return st;
 }
