@@ -7,7 +7,7 @@
  * CUDA only (PSCR_BENCH_CUDA); usage: bench_tridiag_gpu [quick | f64 | c128 | sweep [c128]],
  * or one case: bench_tridiag_gpu case {one|batch|shifted} N BATCH [ALG [random [c128]]]
  * (ALG by pscr_td_algorithm_name, default cr_pcr_thomas; for profilers; tuning from
- * PSCR_BENCH_TUNE="name=value,..."). */
+ * PSCR_BENCH_TUNE="name=value,..."). PSCR_BENCH_BATCHES_ONLY=1 skips the one-system rows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -433,7 +433,9 @@ int main(int argc, char **argv) {
   const int one_kinds[] = {0, 1}, batch_kinds[] = {2, 3, 4, 5};
   for (int z = only_c128; z < (only_f64 ? 1 : 2); z++) {
     pscr_dtype t = z ? PSCR_C128 : PSCR_F64;
-    for (int lg = 20; lg <= (quick ? 22 : 26); lg += 2)
+    /* PSCR_BENCH_BATCHES_ONLY=1: the batch tables alone (a call's time limit) */
+    const char *bo = getenv("PSCR_BENCH_BATCHES_ONLY");
+    for (int lg = 20; lg <= (quick ? 22 : 26) && !(bo && *bo == '1'); lg += 2)
       for (int dom = 1; dom >= 0; dom--) /* CR and PCR (baselines) at 2^20 only */
         plain(&B, &rng, t, (size_t)1 << lg, 1, dom, one_algs, dom ? (lg <= 20 ? 5 : 3) : 2,
               one_kinds, dom ? 2 : 1);
