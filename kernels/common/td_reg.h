@@ -1,6 +1,8 @@
-/* CR_PCR_THOMAS for a system of one tile with its rows in registers.
+/* CR_PCR_THOMAS tiles with their rows in registers: a system of one tile
+ * (td_reg_solve), or the two tile passes of a longer one (td_reg_fwd,
+ * td_reg_bwd).
  *
- * The same SPIKE scheme as td_tile_solve with pivot = 0 (td_tile.h: Thomas
+ * The same SPIKE scheme as td_tile.h's kernels with pivot = 0 (Thomas
  * partitions of q rows with their spikes, seed 001 eqs. (3)-(7), merged by
  * td_merge_up / td_merge_down), but each work-item keeps its q = TD_RQ rows
  * and their factors in registers: local memory only transposes the
@@ -28,26 +30,16 @@
 #endif
 #define TD_RLQ (TD_RQ == 16 ? 4 : TD_RQ == 8 ? 3 : TD_RQ == 4 ? 2 : 1)
 
-/* Row r of the tile's system: coefficients and right-hand side, identity past n. */
-DEVICE void td_reg_row(TD_SRC_PARAMS, int sh, long sys, long r, long n, scalar s, const GLOBAL scalar *b,
-                       scalar *a, scalar *d, scalar *c, scalar *f) {
+/* Row r of system sys (td_rows.h's sources), an identity row past n. */
+DEVICE void td_reg_row(TD_SRC_PARAMS, long sys, long r, long n, const GLOBAL scalar *b, scalar *a,
+                       scalar *d, scalar *c, scalar *f) {
   *a = S_ZERO;
   *d = S_ONE;
   *c = S_ZERO;
   *f = S_ZERO;
   if (r >= n) return;
-  if (sh) { /* A + s M, formed on the fly (td_rows.h) */
-    *d = S_FMA(cd[r], s, md[r]);
-    if (r > 0) *a = mdl != 0 ? S_FMA(cdl[r], s, mdl[r]) : cdl[r];
-    if (r + 1 < n) *c = mdu != 0 ? S_FMA(cdu[r], s, mdu[r]) : cdu[r];
-    *f = b[sys * sstride + r];
-  } else {
-    long i = sys * sstride + (r + 1) * rstep - 1;
-    *d = cd[i];
-    if (r > 0) *a = cdl[i];
-    if (r + 1 < n) *c = cdu[i];
-    *f = b[i];
-  }
+  td_row_ok(TD_SRC_ARGS, sys, r, n, a, d, c); /* its finiteness test: the caller's sum */
+  *f = b[td_rhs_index(TD_SRC_ARGS, sys, r)];
 }
 
 /* The tile of rows r0 .. r0 + W q - 1 of system sys (rows past n are
@@ -60,12 +52,12 @@ DEVICE void td_reg_row(TD_SRC_PARAMS, int sh, long sys, long r, long n, scalar s
 #define TD_REG_SOLVE 0
 #define TD_REG_FWD 1
 #define TD_REG_BWD 2
-DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long r0, long gi,
+DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long gi,
                         long cnt, GLOBAL scalar *b, GLOBAL scalar *save, GLOBAL scalar *io,
                         GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad_nf,
                         LOCAL_P int *bad_sg) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), NS = 2 * W;
-  scalar s = sh ? shift[sys] : S_ZERO, z = S_ZERO;
+  scalar z = S_ZERO;
   /* 1. the tile through local memory (padded as td_tile.h's TD_PAD), each
    * work-item's own rows into registers */
   int S = W * (TD_RQ + 1);
@@ -73,7 +65,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
   for (int u = 0; u < TD_RQ; u++) {
     long r = r0 + t + u * W;
     scalar va, vd, vc, vf;
-    td_reg_row(TD_SRC_ARGS, sh, sys, r, n, s, b, &va, &vd, &vc, &vf);
+    td_reg_row(TD_SRC_ARGS, sys, r, n, b, &va, &vd, &vc, &vf);
     /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
     z = S_FMA(S_FMA(S_FMA(S_FMA(z, va, S_ZERO), vd, S_ZERO), vc, S_ZERO), vf, S_ZERO);
     if (save != 0 && r < n) save[sys * n + r] = vf;
@@ -164,11 +156,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
   if (!S_ISFINITE(z)) *bad_nf = 1;
   if (!S_ISFINITE(zx)) *bad_sg = 1;
   BARRIER();
-#ifdef TD_REG_NOCHECK
-  if (0) {
-#else
   if (*bad_nf || *bad_sg) {
-#endif
     if (t == 0) flags[*bad_nf ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
     return;
   }
@@ -177,8 +165,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
   for (int u = 0; u < TD_RQ; u++) {
     long r = r0 + t + u * W;
     if (r < n)
-      b[sh ? sys * sstride + r : td_rhs_index(TD_SRC_ARGS, sys, r)] =
-          sm[TD_PAD(t + u * W, TD_RLQ)];
+      b[td_rhs_index(TD_SRC_ARGS, sys, r)] = sm[TD_PAD(t + u * W, TD_RLQ)];
   }
 }
 
@@ -193,7 +180,7 @@ TD_REG_KERNEL void td_reg_solve(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL 
                                 GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad_nf, bad_sg;
-  td_reg_body(TD_SRC_ARGS, shift != 0, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags,
+  td_reg_body(TD_SRC_ARGS, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags,
               sm, &bad_nf, &bad_sg);
 }
 
@@ -205,7 +192,7 @@ TD_REG_KERNEL void td_reg_fwd(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL s
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad_nf, bad_sg;
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;
-  td_reg_body(TD_SRC_ARGS, shift != 0, TD_REG_FWD, n, sys, r0, g, cnt, b, 0, recs, flags, sm,
+  td_reg_body(TD_SRC_ARGS, TD_REG_FWD, n, sys, r0, g, cnt, b, 0, recs, flags, sm,
               &bad_nf, &bad_sg);
 }
 
@@ -215,7 +202,7 @@ KERNEL_MAXW(PSCR_COMPLEX ? 384 : 512) void td_reg_bwd(TD_SRC_PARAMS, long n, lon
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad_nf, bad_sg;
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;
-  td_reg_body(TD_SRC_ARGS, shift != 0, TD_REG_BWD, n, sys, r0, g, cnt, b, 0, outs, flags, sm,
+  td_reg_body(TD_SRC_ARGS, TD_REG_BWD, n, sys, r0, g, cnt, b, 0, outs, flags, sm,
               &bad_nf, &bad_sg);
 }
 
