@@ -73,10 +73,10 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
   return td_module(j);
 }
 
-/* td_reg_solve (td_reg.h): q = TD_RQ rows per work-item in registers, local
+/* td_reg.h's kernels: q = TD_RQ rows per work-item in registers, local
  * memory for the tile's four arrays (4 (q + 1) scalars a work-item), then
- * the merge tree (16). W at most 512 and the kernel's own limit (its
- * registers: 640 real, 384 complex on the H100). */
+ * the merge tree (16). W at most 512 and the kernel's own limit (set by its
+ * registers: KERNEL_MAXW, 640 real and 384 complex work-items). */
 static int reg_q(const td_job *j) { return j->par.complex_ ? 4 : 8; }
 static size_t reg_scalars(const td_job *j, int W) {
   int q = reg_q(j);
