@@ -171,7 +171,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long
 
 /* Real: at most 640 work-items caps the registers at 102 (nvcc's choice, 128,
  * halves the groups an SM at W = 64 and does not fit W = 512). Complex keeps
- * its 156 (a cap spills), so W <= 384: the host asks the kernel's limit. */
+ * its ~150 (a 128 cap spills), so W <= 384: the host asks the kernel's limit. */
 #define TD_REG_KERNEL KERNEL_MAXW(PSCR_COMPLEX ? 384 : 640)
 
 /* One group of W work-items per system of n <= W TD_RQ rows: every input read
@@ -187,23 +187,25 @@ TD_REG_KERNEL void td_reg_solve(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL 
 /* Passes 1 and 3 of a system of nt tiles of W TD_RQ rows (td_tile.h's
  * td_tile_fwd / td_tile_bwd, the reduced system between them by
  * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt. */
+DEVICE void td_reg_pass(TD_SRC_PARAMS, int mode, long n, long nt, long cnt, GLOBAL scalar *b,
+                        GLOBAL scalar *io, GLOBAL int *flags, LOCAL_P scalar *sm,
+                        LOCAL_P int *bad_nf, LOCAL_P int *bad_sg) {
+  long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;
+  td_reg_body(TD_SRC_ARGS, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, bad_nf, bad_sg);
+}
+
 TD_REG_KERNEL void td_reg_fwd(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *b,
                               GLOBAL scalar *recs, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad_nf, bad_sg;
-  long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;
-  td_reg_body(TD_SRC_ARGS, TD_REG_FWD, n, sys, r0, g, cnt, b, 0, recs, flags, sm,
-              &bad_nf, &bad_sg);
+  td_reg_pass(TD_SRC_ARGS, TD_REG_FWD, n, nt, cnt, b, recs, flags, sm, &bad_nf, &bad_sg);
 }
 
-/* (at most 512 work-items: 128 registers, where 102 would spill) */
-KERNEL_MAXW(PSCR_COMPLEX ? 384 : 512) void td_reg_bwd(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *outs,
+TD_REG_KERNEL void td_reg_bwd(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *outs,
                               GLOBAL scalar *b, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad_nf, bad_sg;
-  long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;
-  td_reg_body(TD_SRC_ARGS, TD_REG_BWD, n, sys, r0, g, cnt, b, 0, outs, flags, sm,
-              &bad_nf, &bad_sg);
+  td_reg_pass(TD_SRC_ARGS, TD_REG_BWD, n, nt, cnt, b, outs, flags, sm, &bad_nf, &bad_sg);
 }
 
 #endif

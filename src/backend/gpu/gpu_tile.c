@@ -93,6 +93,13 @@ static int reg_shape(const td_job *j, long long n, int *W) {
   return 1;
 }
 
+/* Where local arrays are sized per shape: the module of td_reg.h's W work-items. */
+static pscr_status reg_module(td_job *j, int W) {
+  if (!j->g->static_local || !j->g->shrink_local) return PSCR_OK;
+  j->par.tile_local = (int)reg_scalars(j, W);
+  return td_module(j);
+}
+
 pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b,
                                int pivot) {
   pscr_status st = PSCR_OK;
@@ -100,12 +107,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   int W, lq, MW;
   int reg = !pivot && reg_shape(j, n, &W);
   if (reg || single_shape(j, n, &W, &lq)) {
-    if (reg && j->g->static_local && j->g->shrink_local) {
-      j->par.tile_local = (int)reg_scalars(j, W);
-      TRY(td_module(j));
-    } else if (!reg) {
-      TRY(shape_module(j, W, lq));
-    }
+    TRY(reg ? reg_module(j, W) : shape_module(j, W, lq));
     if (j->keep_b && batch > 1) { /* one system writes nothing on error: no copy then */
       size_t len = (size_t)n * (size_t)batch * j->esize;
       gpu_ptr w;
@@ -128,15 +130,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   }
   /* several tiles per system: td_reg_fwd / bwd (rows in registers) where they fit */
   multi_shape(j, &W, &lq, &MW);
-  if (!pivot && reg_shape(j, (long long)W * reg_q(j), &W)) {
-    reg = 1;
-    if (j->g->static_local && j->g->shrink_local) {
-      j->par.tile_local = (int)reg_scalars(j, W);
-      TRY(td_module(j));
-    }
-  } else {
-    TRY(shape_module(j, W, lq));
-  }
+  reg = !pivot && reg_shape(j, (long long)W * reg_q(j), &W);
+  TRY(reg ? reg_module(j, W) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;
   long long C = 2 * (long long)MW;
   long long Pc[TD_MAX_LEVELS], cnt[TD_MAX_LEVELS];
