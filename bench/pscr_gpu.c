@@ -100,26 +100,16 @@ pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value);
 
 /* --tune name=value,...: every pair goes to the backend's tuning call. */
 static pscr_status apply_tuning(pscr_context *ctx, pscr_backend bk, const char *list) {
-  for (const char *p = list; p && *p;) {
-    char name[32];
-    const char *eq = strchr(p, '='), *end = strchr(p, ',');
-    if (eq == NULL || (end && end < eq) || (size_t)(eq - p) >= sizeof name)
-      return PSCR_ERR_INVALID_ARGUMENT;
-    memcpy(name, p, (size_t)(eq - p));
-    name[eq - p] = '\0';
-    int value = atoi(eq + 1);
-    pscr_status st = PSCR_ERR_BACKEND_UNAVAILABLE;
+  pscr_status (*tune)(pscr_context *, const char *, int) = NULL;
 #if PSCR_WITH_CUDA_TUNE
-    if (bk == PSCR_BACKEND_CUDA) st = pscr_cuda_tune(ctx, name, value);
+  if (bk == PSCR_BACKEND_CUDA) tune = pscr_cuda_tune;
 #endif
 #if PSCR_WITH_OPENCL_TUNE
-    if (bk == PSCR_BACKEND_OPENCL) st = pscr_opencl_tune(ctx, name, value);
+  if (bk == PSCR_BACKEND_OPENCL) tune = pscr_opencl_tune;
 #endif
-    (void)ctx, (void)bk, (void)value;
-    if (st != PSCR_OK) return st;
-    p = end ? end + 1 : NULL;
-  }
-  return PSCR_OK;
+  (void)bk;
+  if (tune == NULL) return list && *list ? PSCR_ERR_BACKEND_UNAVAILABLE : PSCR_OK;
+  return pt_apply_tuning(ctx, tune, list);
 }
 
 static void usage(FILE *out) {

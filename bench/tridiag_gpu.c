@@ -365,13 +365,8 @@ int main(int argc, char **argv) {
   if (argc > 4 && strcmp(argv[1], "case") == 0) {
     /* PSCR_BENCH_TUNE="name=value,...": tuning of the CUDA backend for this case */
     const char *tune = getenv("PSCR_BENCH_TUNE");
-    for (const char *p = tune; p && *p && pscr_cuda_tune != NULL;) {
-      char name[64];
-      int value, len;
-      if (sscanf(p, "%63[^=]=%d%n", name, &value, &len) != 2) break;
-      if (pscr_cuda_tune(B.ctx, name, value) != PSCR_OK) fprintf(stderr, "tune %s=%d refused\n", name, value);
-      p += len + (p[len] == ',');
-    }
+    if (tune && *tune && (pscr_cuda_tune == NULL || pt_apply_tuning(B.ctx, pscr_cuda_tune, tune) != PSCR_OK))
+      fprintf(stderr, "PSCR_BENCH_TUNE=%s refused\n", tune);
     pscr_td_algorithm alg = PSCR_TD_CR_PCR_THOMAS;
     for (int a = 0; argc > 5 && a <= PSCR_TD_GSPIKE; a++)
       if (strcmp(argv[5], pscr_td_algorithm_name((pscr_td_algorithm)a)) == 0) alg = (pscr_td_algorithm)a;

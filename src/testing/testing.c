@@ -21,6 +21,23 @@ void pt_rng_seed(pt_rng *r, uint64_t seed) {
   }
 }
 
+pscr_status pt_apply_tuning(pscr_context *ctx,
+                            pscr_status (*tune)(pscr_context *, const char *, int),
+                            const char *list) {
+  for (const char *p = list; p && *p;) {
+    char name[32];
+    const char *eq = strchr(p, '='), *end = strchr(p, ',');
+    if (eq == NULL || (end && end < eq) || (size_t)(eq - p) >= sizeof name)
+      return PSCR_ERR_INVALID_ARGUMENT;
+    memcpy(name, p, (size_t)(eq - p));
+    name[eq - p] = '\0';
+    pscr_status st = tune(ctx, name, atoi(eq + 1));
+    if (st != PSCR_OK) return st;
+    p = end ? end + 1 : NULL;
+  }
+  return PSCR_OK;
+}
+
 uint64_t pt_fresh_seed(void) {
   const char *env = getenv("PSCR_TEST_SEED");
   uint64_t seed;

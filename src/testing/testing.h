@@ -15,6 +15,12 @@
 extern "C" {
 #endif
 
+/* ---- benchmarks: a tuning list "name=value,..." given pair by pair to tune (a backend's
+ * pscr_*_tune); INVALID_ARGUMENT for a malformed list, else the first refusal ---- */
+pscr_status pt_apply_tuning(pscr_context *ctx,
+                            pscr_status (*tune)(pscr_context *, const char *, int),
+                            const char *list);
+
 /* ---- random numbers: xoshiro256**; seed from PSCR_TEST_SEED or the clock ---- */
 typedef struct { uint64_t s[4]; } pt_rng;
 void pt_rng_seed(pt_rng *r, uint64_t seed);
