@@ -23,8 +23,10 @@ for c in $NCU_CASES; do
   timeout 200 ncu -k $k --launch-skip 3 --launch-count 1 --set full --import-source no -o "$OUT/ncu-$k-$what" \
     $B/bench_tridiag_gpu case $what $n $batch > /dev/null 2>&1
   ncu -i "$OUT/ncu-$k-$what.ncu-rep" --print-details all > "$OUT/ncu-$k-$what.txt" 2>&1
+  ncu -i "$OUT/ncu-$k-$what.ncu-rep" --page source --csv --print-source sass > "$OUT/sass-$k-$what.csv" 2>&1
   rm -f "$OUT/ncu-$k-$what.ncu-rep"
   echo "== $k $what $n x $batch"
   grep -E "^ *(Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Warp Cycles Per Issued|Issued Ipc|Executed Instructions  |Memory Throughput|DRAM Throughput|Dynamic Shared Memory Per|L1/TEX Hit)" "$OUT/ncu-$k-$what.txt" | sed 's/  */ /g' | head -24
   grep -E "Stall|stall" "$OUT/ncu-$k-$what.txt" | grep -oE "(on|by) [a-z ]+ [a-z]*[^.]*(cycles|%)[^.]*" | head -6
+  python3 "$(dirname "$0")/sass_mix.py" "$OUT/sass-$k-$what.csv"
 done

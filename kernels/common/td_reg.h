@@ -30,18 +30,6 @@
 #endif
 #define TD_RLQ (TD_RQ == 16 ? 4 : TD_RQ == 8 ? 3 : TD_RQ == 4 ? 2 : 1)
 
-/* Row r of system sys (td_rows.h's sources), an identity row past n. */
-DEVICE void td_reg_row(TD_SRC_PARAMS, long sys, long r, long n, const GLOBAL scalar *b, scalar *a,
-                       scalar *d, scalar *c, scalar *f) {
-  *a = S_ZERO;
-  *d = S_ONE;
-  *c = S_ZERO;
-  *f = S_ZERO;
-  if (r >= n) return;
-  td_row_ok(TD_SRC_ARGS, sys, r, n, a, d, c); /* its finiteness test: the caller's sum */
-  *f = b[td_rhs_index(TD_SRC_ARGS, sys, r)];
-}
-
 /* The tile of rows r0 .. r0 + W q - 1 of system sys (rows past n are
  * identity rows; only a system's last tile has them, and its last row has no
  * super-diagonal, so they stay decoupled). mode TD_REG_SOLVE: the whole system
@@ -61,19 +49,21 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long
   /* 1. the tile through local memory (padded as td_tile.h's TD_PAD), each
    * work-item's own rows into registers */
   int S = W * (TD_RQ + 1);
+  scalar va[TD_RQ], vd[TD_RQ], vc[TD_RQ], vf[TD_RQ];
 #pragma unroll
-  for (int u = 0; u < TD_RQ; u++) {
+  for (int u = 0; u < TD_RQ; u++)
+    td_row_fetch(TD_SRC_ARGS, sys, r0 + t + u * W, n, b, &va[u], &vd[u], &vc[u], &vf[u]);
+#pragma unroll
+  for (int u = 0; u < TD_RQ; u++) { /* the stores after every load: they may alias */
     long r = r0 + t + u * W;
-    scalar va, vd, vc, vf;
-    td_reg_row(TD_SRC_ARGS, sys, r, n, b, &va, &vd, &vc, &vf);
     /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
-    z = S_FMA(S_FMA(S_FMA(S_FMA(z, va, S_ZERO), vd, S_ZERO), vc, S_ZERO), vf, S_ZERO);
-    if (save != 0 && r < n) save[sys * n + r] = vf;
+    z = S_FMA(S_FMA(S_FMA(S_FMA(z, va[u], S_ZERO), vd[u], S_ZERO), vc[u], S_ZERO), vf[u], S_ZERO);
+    if (save != 0 && r < n) save[sys * n + r] = vf[u];
     int p = TD_PAD(t + u * W, TD_RLQ);
-    sm[p] = va;
-    sm[S + p] = vd;
-    sm[2 * S + p] = vc;
-    sm[3 * S + p] = vf;
+    sm[p] = va[u];
+    sm[S + p] = vd[u];
+    sm[2 * S + p] = vc[u];
+    sm[3 * S + p] = vf[u];
   }
   BARRIER();
   /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d, c, f

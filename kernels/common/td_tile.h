@@ -78,15 +78,8 @@ DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int 
     scalar a[8], d[8], c[8], f[8];
 #pragma unroll
     for (int u = 0; u < 8; u++) {
-      int i = i0 + u * W;
-      a[u] = S_ZERO;
-      d[u] = S_ONE;
-      c[u] = S_ZERO;
-      f[u] = S_ZERO;
-      if (i < rows && r0 + i >= 0) {
-        ok &= td_row_ok(TD_SRC_ARGS, sys, r0 + i, n, &a[u], &d[u], &c[u]);
-        f[u] = b[td_rhs_index(TD_SRC_ARGS, sys, r0 + i)];
-      }
+      int i = i0 + u * W, oku = td_row_fetch(TD_SRC_ARGS, sys, r0 + i, n, b, &a[u], &d[u], &c[u], &f[u]);
+      ok &= i < rows ? oku : 1;
     }
 #pragma unroll
     for (int u = 0; u < 8; u++) {
@@ -308,19 +301,14 @@ DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, i
  * every node's outside values (xl at nd[6 NS + k], xr at nd[7 NS + k]). */
 DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
-  int levels = 0, cnt = cnt0, top = 0;
-  while (cnt > 1) {
-    top += cnt;
-    cnt = (cnt + 1) / 2;
+  int levels = 0, offp = 0; /* offp: the root's index, the sum of the level sizes below it */
+  for (int cnt = cnt0; cnt > 1; cnt = (cnt + 1) / 2) {
+    offp += cnt;
     levels++;
   }
   for (int lev = levels - 1; lev >= 0; lev--) {
-    int offc = 0, cntc = cnt0; /* offset and size of level lev */
-    for (int l = 0; l < lev; l++) {
-      offc += cntc;
-      cntc = (cntc + 1) / 2;
-    }
-    int offp = offc + cntc, cntp = (cntc + 1) / 2;
+    /* level lev has ceil(cnt0 / 2^lev) nodes and ends where its parents start */
+    int cntc = (cnt0 + (1 << lev) - 1) >> lev, offc = offp - cntc, cntp = (cntc + 1) / 2;
     for (int k = t; k < cntp; k += W) {
       scalar xl = nd[6 * NS + offp + k], xr = nd[7 * NS + offp + k];
       int l = offc + 2 * k, r = l + 1;
@@ -339,6 +327,7 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
       nd[7 * NS + r] = xr;
     }
     BARRIER();
+    offp = offc;
   }
 }
 

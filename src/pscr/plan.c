@@ -85,19 +85,21 @@ static pscr_status dev_upload(pscr_plan *p, const void *host, size_t count, void
   return st;
 }
 
+/* The factors' device copies. The off-diagonals get n entries (the last 0):
+ * the GPU's tridiagonal rows read du[n-1] unconditionally (td_rows.h). */
 static pscr_status copy_factors(pscr_plan *p, const pscr_problem *pb) {
   size_t e = pscr_dtype_size(p->dtype);
   for (int d = 0; d < p->ndim; d++) {
     const pscr_factor *f = &pb->dim[d];
     size_t no = f->n - 1;
-    void *zeros = calloc(f->n, e);
-    if (zeros == NULL) return PSCR_ERR_OUT_OF_MEMORY;
-    const void *src[4] = {f->a_diag, no ? f->a_off : zeros, f->m_diag,
-                          no && f->m_off ? f->m_off : zeros};
-    size_t cnt[4] = {f->n, no ? no : 1, f->n, no ? no : 1};
-    pscr_status st = PSCR_OK;
-    for (int k = 0; k < 4 && st == PSCR_OK; k++) st = dev_upload(p, src[k], cnt[k], &p->fac[d][k]);
-    free(zeros);
+    char *ao = calloc(f->n, e), *mo = calloc(f->n, e);
+    pscr_status st = ao && mo ? PSCR_OK : PSCR_ERR_OUT_OF_MEMORY;
+    if (st == PSCR_OK && no) memcpy(ao, f->a_off, no * e);
+    if (st == PSCR_OK && no && f->m_off) memcpy(mo, f->m_off, no * e);
+    const void *src[4] = {f->a_diag, ao, f->m_diag, mo};
+    for (int k = 0; k < 4 && st == PSCR_OK; k++) st = dev_upload(p, src[k], f->n, &p->fac[d][k]);
+    free(ao);
+    free(mo);
     if (st != PSCR_OK) return st;
   }
   return PSCR_OK;
