@@ -37,15 +37,6 @@ KERNEL void pscr_probe(GLOBAL scalar *out) {
   }
 }
 
-/* Row i of A_last + sg M_last (sub-diagonals asub, msub at i; msub, mo null: M diagonal). */
-DEVICE void pscr_row(const GLOBAL scalar *asub, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
-                     const GLOBAL scalar *msub, const GLOBAL scalar *md, const GLOBAL scalar *mo,
-                     scalar sg, long i, long n, scalar *a, scalar *d, scalar *c) {
-  *d = S_FMA(ad[i], sg, md[i]);
-  *a = i == 0 ? S_ZERO : msub != 0 ? S_FMA(asub[i], sg, msub[i]) : asub[i];
-  *c = i + 1 == n ? S_ZERO : mo != 0 ? S_FMA(ao[i], sg, mo[i]) : ao[i];
-}
-
 /* Excess form (lqx = lq + 16: the host's choice for complex problems, i.e.
  * Helmholtz, whose shifts make the systems indefinite): exs = asub + n holds the row excess
  * of A_last and M_last and a sign g_i per row (3 n scalars after the
@@ -258,6 +249,7 @@ DEVICE int pscr_tile_up(long n, int lq, int pivot, const GLOBAL scalar *asub,
     dk[k] = k < nrd ? dp[k] * n : 0;
     wk[k] = k < nrd ? w[2 + k] : S_ZERO;
   }
+  int nodom_t = 0;
   for (int i0 = t; i0 < rows; i0 += PSCR_TILE_U * W) {
     scalar aa[PSCR_TILE_U], dd[PSCR_TILE_U], cc[PSCR_TILE_U], ff[PSCR_TILE_U];
     /* unrolled: complex rows were left on the stack (local memory);
@@ -267,26 +259,24 @@ DEVICE int pscr_tile_up(long n, int lq, int pivot, const GLOBAL scalar *asub,
 #endif
     for (int u = 0; u < PSCR_TILE_U; u++) { /* (26) / (28) in the load */
       int i = i0 + u * W;
-      long r = r0 + i;
+      long r = r0 + (i < rows ? i : rows - 1); /* clamped, so that no branch orders the loads */
       scalar f = S_ZERO;
-      aa[u] = dd[u] = cc[u] = S_ZERO;
-      if (i < rows) {
-        pscr_row(asub, ad, ao, msub, md, mo, sg, r, n, &aa[u], &dd[u], &cc[u]);
-        for (int k = 0; k < PSCR_TILE_RD; k++)
-          if (k < nrd) f = S_FMA(f, wk[k], xp[dk[k] + r]);
-        for (long k = PSCR_TILE_RD; k < nrd; k++) f = S_FMA(f, w[2 + k], xp[dp[k] * n + r]);
-        if (has_s) f = S_FMS(f, ws, gs[r]);
-        if (has_e) f = S_FMS(f, we, gs[n + r]);
-        if (ex) { /* G (A + sg M) G, G f, the excess s in place of d (after the check) */
-          double g0 = S_REAL_PART(exs[2 * n + r]);
-          double gm = r > 0 ? g0 * S_REAL_PART(exs[2 * n + r - 1]) : 0.0;
-          double gp = r + 1 < n ? g0 * S_REAL_PART(exs[2 * n + r + 1]) : 0.0;
-          if (pivot < 0 && !(S_ABS(dd[u]) > S_ABS1(aa[u]) + S_ABS1(cc[u]))) *nodom = 1;
-          aa[u] = S_SCALE(gm, aa[u]);
-          cc[u] = S_SCALE(gp, cc[u]);
-          dd[u] = S_FMA(exs[r], sg, exs[n + r]);
-          f = S_SCALE(g0, f);
-        }
+      /* row r of A_last + sg M_last */
+      td_coef_row(asub, ad, ao, msub, md, mo, sg, r, r, n, &aa[u], &dd[u], &cc[u]);
+      for (int k = 0; k < PSCR_TILE_RD; k++)
+        if (k < nrd) f = S_FMA(f, wk[k], xp[dk[k] + r]);
+      for (long k = PSCR_TILE_RD; k < nrd; k++) f = S_FMA(f, w[2 + k], xp[dp[k] * n + r]);
+      if (has_s) f = S_FMS(f, ws, gs[r]);
+      if (has_e) f = S_FMS(f, we, gs[n + r]);
+      if (pivot < 0 && !(S_ABS(dd[u]) > S_ABS1(aa[u]) + S_ABS1(cc[u]))) nodom_t = 1;
+      if (ex) { /* G (A + sg M) G, G f, the excess s in place of d (after the check) */
+        double g0 = S_REAL_PART(exs[2 * n + r]);
+        double gm = r > 0 ? g0 * S_REAL_PART(exs[2 * n + r - 1]) : 0.0;
+        double gp = r + 1 < n ? g0 * S_REAL_PART(exs[2 * n + r + 1]) : 0.0;
+        aa[u] = S_SCALE(gm, aa[u]);
+        cc[u] = S_SCALE(gp, cc[u]);
+        dd[u] = S_FMA(exs[r], sg, exs[n + r]);
+        f = S_SCALE(g0, f);
       }
       ff[u] = f;
     }
@@ -296,7 +286,6 @@ DEVICE int pscr_tile_up(long n, int lq, int pivot, const GLOBAL scalar *asub,
     for (int u = 0; u < PSCR_TILE_U; u++) {
       int i = i0 + u * W;
       if (i >= rows) break;
-      if (!ex && pivot < 0 && !(S_ABS(dd[u]) > S_ABS1(aa[u]) + S_ABS1(cc[u]))) *nodom = 1;
       int pi = (int)TD_PAD(i, lq);
       sa[pi] = aa[u];
       sd[pi] = dd[u];
@@ -304,6 +293,7 @@ DEVICE int pscr_tile_up(long n, int lq, int pivot, const GLOBAL scalar *asub,
       sx[pi] = ff[u];
     }
   }
+  if (nodom_t) *nodom = 1;
   BARRIER();
   *piv = pivot >= 0 ? pivot : *nodom;
   int o = t * (q + 1), mm = rows - t * q, P = (rows + q - 1) / q;

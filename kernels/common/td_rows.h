@@ -22,26 +22,30 @@ DEVICE long td_rhs_index(TD_SRC_PARAMS, long sys, long r) {
   return sys * sstride + (r + 1) * rstep - 1;
 }
 
-/* The coefficients (a: sub, d: diagonal, c: super) of row r of n, 0 <= r < n;
- * returns 0 on NaN/Inf. Branch-free: the loads are unconditional (dl[0] and
- * du[n-1] exist and are ignored, tridiag.h) or predicated on a uniform null
- * test, the couplings outside the system are selected away. Per-row branches
+/* Row r of n of A + s M at array index i (a: sub, d: diagonal, c: super);
+ * M's arrays may be null (mdl and mdu: M diagonal; all three: plain A, s = 0).
+ * Returns 0 on NaN/Inf. Branch-free: the loads are unconditional (dl[0] and
+ * du[n-1] exist and are ignored, tridiag.h) or predicated on uniform null
+ * tests, the couplings outside the system are selected away. Per-row branches
  * made nvcc issue the rows of a tile one memory latency after another (ncu,
  * td_reg_fwd: 63 % of the instructions and 74 % of the stalls were the load). */
-DEVICE int td_row_ok(TD_SRC_PARAMS, long sys, long r, long n, scalar *a, scalar *d, scalar *c) {
-  int sh = shift != 0;
-  long i = sh ? r : sys * sstride + (r + 1) * rstep - 1;
-  scalar aa = cdl[i], dd = cd[i], cc = cdu[i];
-  if (sh) { /* uniform: A + shift M */
-    scalar s = shift[sys], ma = mdl != 0 ? mdl[i] : S_ZERO, mc = mdu != 0 ? mdu[i] : S_ZERO;
-    dd = S_FMA(dd, s, md[i]);
-    aa = mdl != 0 ? S_FMA(aa, s, ma) : aa;
-    cc = mdu != 0 ? S_FMA(cc, s, mc) : cc;
-  }
+DEVICE int td_coef_row(const GLOBAL scalar *cdl, const GLOBAL scalar *cd, const GLOBAL scalar *cdu,
+                       const GLOBAL scalar *mdl, const GLOBAL scalar *md, const GLOBAL scalar *mdu,
+                       scalar s, long i, long r, long n, scalar *a, scalar *d, scalar *c) {
+  scalar ma = mdl != 0 ? mdl[i] : S_ZERO, mm = md != 0 ? md[i] : S_ZERO;
+  scalar mc = mdu != 0 ? mdu[i] : S_ZERO;
+  scalar aa = S_FMA(cdl[i], s, ma), dd = S_FMA(cd[i], s, mm), cc = S_FMA(cdu[i], s, mc);
   *a = r > 0 ? aa : S_ZERO;
   *d = dd;
   *c = r + 1 < n ? cc : S_ZERO;
   return S_ISFINITE(*a) && S_ISFINITE(dd) && S_ISFINITE(*c);
+}
+
+/* The coefficients of row r of system sys (0 <= r < n); returns 0 on NaN/Inf. */
+DEVICE int td_row_ok(TD_SRC_PARAMS, long sys, long r, long n, scalar *a, scalar *d, scalar *c) {
+  int sh = shift != 0;
+  long i = sh ? r : sys * sstride + (r + 1) * rstep - 1;
+  return td_coef_row(cdl, cd, cdu, mdl, md, mdu, sh ? shift[sys] : S_ZERO, i, r, n, a, d, c);
 }
 
 /* td_row_ok, raising the non-finite flag on NaN/Inf. */
