@@ -2,11 +2,12 @@
 # A/B of the GPU tridiagonal engine in one device call: bench_tridiag_gpu's bar
 # cases on this tree and on a base tree (ab-base/, made here by
 # `git archive BASE | tar -x -C ab-base`), alternating, same machine.
-# Usage: OUT=$OUT [CASES=...] bash tools/device_ab.sh
-TARGETS=${TARGETS:-bench_tridiag_gpu} . "$(dirname "$0")/device_env.sh"
+# With PCASES="problem:n ...", bench_pscr_gpu rows too (CUDA solve ms, residual).
+# Usage: OUT=$OUT [CASES=...] [PCASES=...] bash tools/device_ab.sh
+TARGETS=${TARGETS:-"bench_tridiag_gpu bench_pscr_gpu"} . "$(dirname "$0")/device_env.sh"
 CASES=${CASES:-"batch:512:16384 batch:4096:4096 batch:16384:1024 batch:8192:8192 shifted:512:16384 shifted:4096:4096 shifted:8192:8192 shifted:16384:1024 one:67108864:1"}
 if [ -d ab-base ]; then
-  (cd ab-base && B=build-lane OUT="$OUT/base" TARGETS=bench_tridiag_gpu . tools/device_env.sh) || echo BASE BUILD FAILED
+  (cd ab-base && B=build-lane OUT="$OUT/base" TARGETS="bench_tridiag_gpu bench_pscr_gpu" . tools/device_env.sh) || echo BASE BUILD FAILED
 fi
 row() { # tree label case
   IFS=: read -r what n batch alg mat <<< "$3"
@@ -19,4 +20,16 @@ for l in sys.stdin:
 for c in $CASES; do
   row . new "$c"
   [ -d ab-base ] && row ab-base base "$c"
+done
+prow() { # tree label problem:n
+  IFS=: read -r pb n <<< "$3"
+  LD_LIBRARY_PATH=$1/build-lane timeout 200 $1/build-lane/bench_pscr_gpu --backends cuda --problems $pb \
+    --min-n $n --max-n $n --min-n3 $n --max-n3 $n --reps ${PREPS:-11} --xfer-reps 0 2>> "$OUT/ab-err.log" |
+    grep '"solve_ms"' | tee -a "$OUT/ab-p$2.jsonl" | python3 -c 'import json,sys
+for l in sys.stdin:
+  r=json.loads(l); print("%-5s %-12s %6d %9.3f ms  residual %.2e" % (sys.argv[1], r["problem"], r["n"], r["solve_ms"], r["rel_residual"]))' "$2"
+}
+for c in ${PCASES:-}; do
+  prow . new "$c"
+  [ -d ab-base ] && prow ab-base base "$c"
 done
