@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # A/B of the GPU tridiagonal engine in one device call: bench_tridiag_gpu's bar
-# cases on this tree and on a base tree (ab-base/, made here by
-# `git archive BASE | tar -x -C ab-base`), alternating, same machine.
+# cases on this tree and on base trees (TREES="new=. base=ab-base ...", each made
+# here by `git archive COMMIT | tar -x -C DIR`), alternating, same machine.
 # With PCASES="problem:n ...", bench_pscr_gpu rows too (CUDA solve ms, residual).
 # Usage: OUT=$OUT [CASES=...] [PCASES=...] bash tools/device_ab.sh
 TARGETS=${TARGETS:-"bench_tridiag_gpu bench_pscr_gpu"} . "$(dirname "$0")/device_env.sh"
 CASES=${CASES:-"batch:512:16384 batch:4096:4096 batch:16384:1024 batch:8192:8192 shifted:512:16384 shifted:4096:4096 shifted:8192:8192 shifted:16384:1024 one:67108864:1"}
-if [ -d ab-base ]; then
-  (cd ab-base && B=build-lane OUT="$OUT/base" TARGETS="bench_tridiag_gpu bench_pscr_gpu" . tools/device_env.sh) || echo BASE BUILD FAILED
-fi
+# TREES: label=dir pairs, this tree first; every other dir is built here
+TREES=${TREES:-"new=. base=ab-base"}
+for tr in $TREES; do
+  d=${tr#*=}
+  [ "$d" = . ] || [ ! -d "$d" ] ||
+    (cd "$d" && B=build-lane OUT="$OUT/${tr%%=*}" TARGETS="bench_tridiag_gpu bench_pscr_gpu" . tools/device_env.sh) ||
+    echo "$d BUILD FAILED"
+done
 row() { # tree label case
   IFS=: read -r what n batch alg mat <<< "$3"
   LD_LIBRARY_PATH=$1/build-lane timeout 120 $1/build-lane/bench_tridiag_gpu case $what $n $batch ${alg:-cr_pcr_thomas} ${mat:-dominant} \
@@ -18,8 +23,7 @@ for l in sys.stdin:
   r=json.loads(l); print("%-5s %-8s %9d x %6d %-16s %-8s %8.4f ms  floor x %5.2f" % (sys.argv[1], r["what"], r["n"], r["batch"], r["alg"], r["matrix"], r["median_ms"], r["floor_ratio"]))' "$2"
 }
 for c in $CASES; do
-  row . new "$c"
-  [ -d ab-base ] && row ab-base base "$c"
+  for tr in $TREES; do [ -d "${tr#*=}" ] && row "${tr#*=}" "${tr%%=*}" "$c"; done
 done
 prow() { # tree label problem:n
   IFS=: read -r pb n <<< "$3"
@@ -30,6 +34,5 @@ for l in sys.stdin:
   r=json.loads(l); print("%-5s %-12s %6d %9.3f ms  residual %.2e" % (sys.argv[1], r["problem"], r["n"], r["solve_ms"], r["rel_residual"]))' "$2"
 }
 for c in ${PCASES:-}; do
-  prow . new "$c"
-  [ -d ab-base ] && prow ab-base base "$c"
+  for tr in $TREES; do [ -d "${tr#*=}" ] && prow "${tr#*=}" "${tr%%=*}" "$c"; done
 done

@@ -358,6 +358,12 @@ DEVICE void pscr_tile_put(const GLOBAL long *gd, const GLOBAL long *b, const GLO
   }
 }
 
+/* The multi-tile kernels: at most 512 work-items a group caps their
+ * registers at 128, as before the loads of PSCR_TILE_U rows overlapped (162
+ * uncapped: 12 groups of 32 an SM instead of 16). The host asks each
+ * kernel's limit. */
+#define PSCR_TILE_KERNEL KERNEL_MAXW(512)
+
 #define PSCR_TILE_UP(r0, rows)                                                                     \
   pscr_tile_up(n, lq, pivot, asub, ad, ao, msub, md, mo, xp, dp, nrd, w, sg, gs, has_s, has_e, r0, \
                rows, exs, sm, &bad, &nodom, &piv, &vlast, &v2, &pm)
@@ -403,7 +409,7 @@ KERNEL void pscr_tile_task(PSCR_TILE_PARAMS, GLOBAL scalar *acc, long nacc, long
  * task t0 + (g / ntile) % nt of vector g / ntile / nt writes, per eigenpair,
  * its tile's record (field f at recs[f * cnt + sys * ntile + tile], system
  * sys = p * ne + eigenpair - e0, the group's order). */
-KERNEL void pscr_tile_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+PSCR_TILE_KERNEL void pscr_tile_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                           GLOBAL scalar *recs, GLOBAL int *flags) {
   PSCR_TILE_LQ;
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
@@ -430,7 +436,7 @@ KERNEL void pscr_tile_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long c
 
 /* Pass 3: every tile again with its outside values (xl at outs[gi], xr at
  * outs[cnt + gi]), the sums of its rows accumulated and stored. */
-KERNEL void pscr_tile_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+PSCR_TILE_KERNEL void pscr_tile_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                           const GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
                           GLOBAL int *flags) {
   PSCR_TILE_LQ;

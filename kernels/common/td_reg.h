@@ -49,21 +49,24 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long
   /* 1. the tile through local memory (padded as td_tile.h's TD_PAD), each
    * work-item's own rows into registers */
   int S = W * (TD_RQ + 1);
-  scalar va[TD_RQ], vd[TD_RQ], vc[TD_RQ], vf[TD_RQ];
 #pragma unroll
-  for (int u = 0; u < TD_RQ; u++)
-    td_row_fetch(TD_SRC_ARGS, sys, r0 + t + u * W, n, b, &va[u], &vd[u], &vc[u], &vf[u]);
+  for (int u0 = 0; u0 < TD_RQ; u0 += TD_LOAD_U) { /* TD_LOAD_U rows in flight */
+    scalar va[TD_LOAD_U], vd[TD_LOAD_U], vc[TD_LOAD_U], vf[TD_LOAD_U];
 #pragma unroll
-  for (int u = 0; u < TD_RQ; u++) { /* the stores after every load: they may alias */
-    long r = r0 + t + u * W;
-    /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
-    z = S_FMA(S_FMA(S_FMA(S_FMA(z, va[u], S_ZERO), vd[u], S_ZERO), vc[u], S_ZERO), vf[u], S_ZERO);
-    if (save != 0 && r < n) save[sys * n + r] = vf[u];
-    int p = TD_PAD(t + u * W, TD_RLQ);
-    sm[p] = va[u];
-    sm[S + p] = vd[u];
-    sm[2 * S + p] = vc[u];
-    sm[3 * S + p] = vf[u];
+    for (int u = 0; u < TD_LOAD_U; u++)
+      td_row_fetch(TD_SRC_ARGS, sys, r0 + t + (u0 + u) * W, n, b, &va[u], &vd[u], &vc[u], &vf[u]);
+#pragma unroll
+    for (int u = 0; u < TD_LOAD_U; u++) { /* the stores after the loads: they may alias */
+      long r = r0 + t + (u0 + u) * W;
+      /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
+      z = S_FMA(S_FMA(S_FMA(S_FMA(z, va[u], S_ZERO), vd[u], S_ZERO), vc[u], S_ZERO), vf[u], S_ZERO);
+      if (save != 0 && r < n) save[sys * n + r] = vf[u];
+      int p = TD_PAD(t + (u0 + u) * W, TD_RLQ);
+      sm[p] = va[u];
+      sm[S + p] = vd[u];
+      sm[2 * S + p] = vc[u];
+      sm[3 * S + p] = vf[u];
+    }
   }
   BARRIER();
   /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d, c, f

@@ -64,6 +64,12 @@ DEVICE double td_max(double a, double b) { return a > b ? a : b; }
 
 #define TD_PAD(i, lq) ((i) + ((i) >> (lq)))
 
+/* Rows a work-item loads before it stores any (td_row_fetch's loads are
+ * unconditional, so they overlap): 4 keeps the tile kernels at their register
+ * budget (8 took td_tile_solve from 94 to 152 registers, halving its groups
+ * an SM). */
+#define TD_LOAD_U 4
+
 /* Coalesced load of rows r0 .. r0 + rows - 1 of system sys into A, D, C, X;
  * with save set, b's rows are also copied to save[sys * n + row]. Returns 0
  * if an entry is NaN/Inf. */
@@ -71,18 +77,18 @@ DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int 
                         LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar *sc,
                         LOCAL_P scalar *sx, const GLOBAL scalar *b, GLOBAL scalar *save) {
   int W = (int)LOCAL_SIZE(), ok = 1;
-  /* 8 rows per work-item in flight before the first store; rows before the
-   * system (r0 + i < 0: the shifted partition grid of td_gspike.h) are
-   * identity rows */
-  for (int i0 = (int)LOCAL_ID(); i0 < rows; i0 += 8 * W) {
-    scalar a[8], d[8], c[8], f[8];
+  /* TD_LOAD_U rows per work-item in flight before the first store; rows
+   * before the system (r0 + i < 0: the shifted partition grid of td_gspike.h)
+   * are identity rows */
+  for (int i0 = (int)LOCAL_ID(); i0 < rows; i0 += TD_LOAD_U * W) {
+    scalar a[TD_LOAD_U], d[TD_LOAD_U], c[TD_LOAD_U], f[TD_LOAD_U];
 #pragma unroll
-    for (int u = 0; u < 8; u++) {
+    for (int u = 0; u < TD_LOAD_U; u++) {
       int i = i0 + u * W, oku = td_row_fetch(TD_SRC_ARGS, sys, r0 + i, n, b, &a[u], &d[u], &c[u], &f[u]);
       ok &= i < rows ? oku : 1;
     }
 #pragma unroll
-    for (int u = 0; u < 8; u++) {
+    for (int u = 0; u < TD_LOAD_U; u++) {
       int i = i0 + u * W;
       if (i < rows) {
         int p = TD_PAD(i, lq);

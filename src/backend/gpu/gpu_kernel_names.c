@@ -43,8 +43,9 @@ int pscr_gpu_kernel_names(char (*names)[64], int max) {
     char *s = strip(pscr_kernel_files[f].text);
     if (s == NULL) return -1;
     for (char *p = strstr(s, "KERNEL"); p; p = strstr(p + 6, "KERNEL")) {
-      if (p > s && ident(p[-1])) continue;
       char *q = p + 6;
+      /* a qualifier macro named *_KERNEL (TD_REG_KERNEL: its #define is stripped) */
+      if (p > s && ident(p[-1]) && (p[-1] != '_' || ident(*q))) continue;
       /* KERNEL, or KERNEL_BOUNDED(W, B) / KERNEL_MAXW(W): skip the qualifier's arguments */
       if (strncmp(q, "_BOUNDED(", 9) == 0 || strncmp(q, "_MAXW(", 6) == 0) {
         q = strchr(q, ')');
