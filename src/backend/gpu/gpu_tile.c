@@ -27,6 +27,18 @@ static int pow2_at_least(long long v) {
 
 static int max_group(const td_job *j) { return j->g->max_wg < 1024 ? (int)j->g->max_wg : 1024; }
 
+/* max_group, or less where the kernels' registers allow fewer work-items (a
+ * larger group fails to launch). */
+static int kernel_group(const td_job *j, const char *k1, const char *k2) {
+  int cap = max_group(j);
+  const char *names[2] = {k1, k2};
+  for (int i = 0; i < 2 && j->g->kernel_wg; i++) {
+    int k = names[i] ? j->g->kernel_wg(j->g, names[i]) : 0;
+    if (k >= 32 && k < cap) cap = k;
+  }
+  return cap;
+}
+
 /* One tile per system when it fits: smallest power-of-2 group (>= 32) for
  * q rows per work-item, q doubled while the group would exceed 1024 or the
  * local memory. Returns 0 if no single tile fits. */
@@ -35,7 +47,7 @@ static int single_shape(const td_job *j, long long n, int *W, int *lq) {
     long long need = (n + (1 << l) - 1) >> l;
     int w = pow2_at_least(need);
     if (w < 32) w = 32;
-    if (w > max_group(j)) continue;
+    if (w > kernel_group(j, "td_tile_solve", NULL)) continue;
     if (tile_bytes(j, w, l) <= j->limit) {
       *W = w;
       *lq = l;
@@ -49,11 +61,11 @@ static int single_shape(const td_job *j, long long n, int *W, int *lq) {
 static void multi_shape(const td_job *j, int *W, int *lq, int *MW) {
   *W = j->g->tune.tile_w;
   *lq = td_log2i(j->g->tune.tile_q);
-  while (*W > max_group(j)) *W /= 2;
+  while (*W > kernel_group(j, "td_tile_fwd", "td_tile_bwd")) *W /= 2;
   while (*W > 32 && tile_bytes(j, *W, *lq) > j->limit) *W /= 2;
   while (*lq > 1 && tile_bytes(j, *W, *lq) > j->limit) (*lq)--;
   *MW = j->g->tune.merge_w;
-  while (*MW > max_group(j)) *MW /= 2;
+  while (*MW > kernel_group(j, "td_tile_gup", "td_tile_gdown")) *MW /= 2;
   while (*MW > 32 && (size_t)(32 * *MW) * j->esize > j->limit) *MW /= 2;
 }
 
@@ -85,8 +97,7 @@ static size_t reg_scalars(const td_job *j, int W) {
 static int reg_shape(const td_job *j, long long n, int *W) {
   int q = reg_q(j), w = pow2_at_least((n + q - 1) / q);
   if (w < 32) w = 32;
-  int kw = j->g->kernel_wg ? j->g->kernel_wg(j->g, "td_reg_solve") : 0; /* its register limit */
-  if (!j->g->tune.tile_reg || w > 512 || w > max_group(j) || (kw > 0 && w > kw) ||
+  if (!j->g->tune.tile_reg || w > 512 || w > kernel_group(j, "td_reg_solve", NULL) ||
       reg_scalars(j, w) * j->esize > j->limit)
     return 0;
   *W = w;
