@@ -6,33 +6,36 @@
 # Usage: OUT=$OUT [CASES=...] [PCASES=...] bash tools/device_ab.sh
 TARGETS=${TARGETS:-"bench_tridiag_gpu bench_pscr_gpu"} . "$(dirname "$0")/device_env.sh"
 CASES=${CASES:-"batch:512:16384 batch:4096:4096 batch:16384:1024 batch:8192:8192 shifted:512:16384 shifted:4096:4096 shifted:8192:8192 shifted:16384:1024 one:67108864:1"}
-# TREES: label=dir pairs, this tree first; every other dir is built here
+# TREES: label=dir[@-DX=1,-DY=2] (module defines through PSCR_KERNEL_DEFINES),
+# this tree first; every other dir is built here
 TREES=${TREES:-"new=. base=ab-base"}
+dir_of() { local d=${1#*=}; echo "${d%%@*}"; }
+defs_of() { case $1 in *@*) echo "${1#*@}" | tr , ' ';; esac; }
 for tr in $TREES; do
-  d=${tr#*=}
+  d=$(dir_of "$tr")
   [ "$d" = . ] || [ ! -d "$d" ] ||
     (cd "$d" && B=build-lane OUT="$OUT/${tr%%=*}" TARGETS="bench_tridiag_gpu bench_pscr_gpu" . tools/device_env.sh) ||
     echo "$d BUILD FAILED"
 done
 row() { # tree label case
   IFS=: read -r what n batch alg mat <<< "$3"
-  LD_LIBRARY_PATH=$1/build-lane timeout 120 $1/build-lane/bench_tridiag_gpu case $what $n $batch ${alg:-cr_pcr_thomas} ${mat:-dominant} \
+  LD_LIBRARY_PATH=$1/build-lane PSCR_KERNEL_DEFINES="$DEFS" timeout 120 $1/build-lane/bench_tridiag_gpu case $what $n $batch ${alg:-cr_pcr_thomas} ${mat:-dominant} \
     2>> "$OUT/ab-err.log" | grep -v '"copy"' | tee -a "$OUT/ab-$2.jsonl" |
     python3 -c 'import json,sys
 for l in sys.stdin:
   r=json.loads(l); print("%-5s %-8s %9d x %6d %-16s %-8s %8.4f ms  floor x %5.2f" % (sys.argv[1], r["what"], r["n"], r["batch"], r["alg"], r["matrix"], r["median_ms"], r["floor_ratio"]))' "$2"
 }
 for c in $CASES; do
-  for tr in $TREES; do [ -d "${tr#*=}" ] && row "${tr#*=}" "${tr%%=*}" "$c"; done
+  for tr in $TREES; do d=$(dir_of "$tr"); [ -d "$d" ] && DEFS=$(defs_of "$tr") row "$d" "${tr%%=*}" "$c"; done
 done
 prow() { # tree label problem:n
   IFS=: read -r pb n <<< "$3"
-  LD_LIBRARY_PATH=$1/build-lane timeout 200 $1/build-lane/bench_pscr_gpu --backends cuda --problems $pb \
+  LD_LIBRARY_PATH=$1/build-lane PSCR_KERNEL_DEFINES="$DEFS" timeout 200 $1/build-lane/bench_pscr_gpu --backends cuda --problems $pb \
     --min-n $n --max-n $n --min-n3 $n --max-n3 $n --reps ${PREPS:-11} --xfer-reps 0 2>> "$OUT/ab-err.log" |
     grep '"solve_ms"' | tee -a "$OUT/ab-p$2.jsonl" | python3 -c 'import json,sys
 for l in sys.stdin:
   r=json.loads(l); print("%-5s %-12s %6d %9.3f ms  residual %.2e" % (sys.argv[1], r["problem"], r["n"], r["solve_ms"], r["rel_residual"]))' "$2"
 }
 for c in ${PCASES:-}; do
-  for tr in $TREES; do [ -d "${tr#*=}" ] && prow "${tr#*=}" "${tr%%=*}" "$c"; done
+  for tr in $TREES; do d=$(dir_of "$tr"); [ -d "$d" ] && DEFS=$(defs_of "$tr") prow "$d" "${tr%%=*}" "$c"; done
 done

@@ -362,7 +362,7 @@ DEVICE void pscr_tile_put(const GLOBAL long *gd, const GLOBAL long *b, const GLO
  * registers at 128, as before the loads of PSCR_TILE_U rows overlapped (162
  * uncapped: 12 groups of 32 an SM instead of 16). The host asks each
  * kernel's limit. */
-#define PSCR_TILE_KERNEL KERNEL_MAXW(512)
+#define PSCR_TILE_KERNEL KERNEL_MAXW(PSCR_COMPLEX ? 256 : 512) /* complex: a 128 cap spills */
 
 #define PSCR_TILE_UP(r0, rows)                                                                     \
   pscr_tile_up(n, lq, pivot, asub, ad, ao, msub, md, mo, xp, dp, nrd, w, sg, gs, has_s, has_e, r0, \

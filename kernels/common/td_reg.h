@@ -28,6 +28,11 @@
 #ifndef TD_RQ
 #define TD_RQ (PSCR_COMPLEX ? 4 : 8)
 #endif
+/* Rows a work-item loads before it stores any: all 8 (real) need 96
+ * registers and spill 24-32 bytes, 4 spill 8-12 (A/B: -DTD_REG_LOAD_U=4). */
+#ifndef TD_REG_LOAD_U
+#define TD_REG_LOAD_U TD_RQ
+#endif
 #define TD_RLQ (TD_RQ == 16 ? 4 : TD_RQ == 8 ? 3 : TD_RQ == 4 ? 2 : 1)
 
 /* The tile of rows r0 .. r0 + W q - 1 of system sys (rows past n are
@@ -50,13 +55,13 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long
    * work-item's own rows into registers */
   int S = W * (TD_RQ + 1);
 #pragma unroll
-  for (int u0 = 0; u0 < TD_RQ; u0 += TD_LOAD_U) { /* TD_LOAD_U rows in flight */
-    scalar va[TD_LOAD_U], vd[TD_LOAD_U], vc[TD_LOAD_U], vf[TD_LOAD_U];
+  for (int u0 = 0; u0 < TD_RQ; u0 += TD_REG_LOAD_U) { /* TD_REG_LOAD_U rows in flight */
+    scalar va[TD_REG_LOAD_U], vd[TD_REG_LOAD_U], vc[TD_REG_LOAD_U], vf[TD_REG_LOAD_U];
 #pragma unroll
-    for (int u = 0; u < TD_LOAD_U; u++)
+    for (int u = 0; u < TD_REG_LOAD_U; u++)
       td_row_fetch(TD_SRC_ARGS, sys, r0 + t + (u0 + u) * W, n, b, &va[u], &vd[u], &vc[u], &vf[u]);
 #pragma unroll
-    for (int u = 0; u < TD_LOAD_U; u++) { /* the stores after the loads: they may alias */
+    for (int u = 0; u < TD_REG_LOAD_U; u++) { /* the stores after the loads: they may alias */
       long r = r0 + t + (u0 + u) * W;
       /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
       z = S_FMA(S_FMA(S_FMA(S_FMA(z, va[u], S_ZERO), vd[u], S_ZERO), vc[u], S_ZERO), vf[u], S_ZERO);

@@ -32,9 +32,10 @@ DEVICE long td_rhs_index(TD_SRC_PARAMS, long sys, long r) {
 DEVICE int td_coef_row(const GLOBAL scalar *cdl, const GLOBAL scalar *cd, const GLOBAL scalar *cdu,
                        const GLOBAL scalar *mdl, const GLOBAL scalar *md, const GLOBAL scalar *mdu,
                        scalar s, long i, long r, long n, scalar *a, scalar *d, scalar *c) {
-  scalar ma = mdl != 0 ? mdl[i] : S_ZERO, mm = md != 0 ? md[i] : S_ZERO;
-  scalar mc = mdu != 0 ? mdu[i] : S_ZERO;
-  scalar aa = S_FMA(cdl[i], s, ma), dd = S_FMA(cd[i], s, mm), cc = S_FMA(cdu[i], s, mc);
+  scalar aa = cdl[i], dd = cd[i], cc = cdu[i];
+  if (mdl != 0) aa = S_FMA(aa, s, mdl[i]);
+  if (md != 0) dd = S_FMA(dd, s, md[i]);
+  if (mdu != 0) cc = S_FMA(cc, s, mdu[i]);
   *a = r > 0 ? aa : S_ZERO;
   *d = dd;
   *c = r + 1 < n ? cc : S_ZERO;

@@ -68,7 +68,9 @@ DEVICE double td_max(double a, double b) { return a > b ? a : b; }
  * unconditional, so they overlap): 4 keeps the tile kernels at their register
  * budget (8 took td_tile_solve from 94 to 152 registers, halving its groups
  * an SM). */
+#ifndef TD_LOAD_U
 #define TD_LOAD_U 4
+#endif
 
 /* Coalesced load of rows r0 .. r0 + rows - 1 of system sys into A, D, C, X;
  * with save set, b's rows are also copied to save[sys * n + row]. Returns 0
