@@ -2,7 +2,7 @@
 """Instruction mix of one kernel from `ncu --page source --csv --print-source sass`:
 executed warp instructions by opcode and by barrier-delimited region (the
 phases of a tile kernel), with the stall samples of each region.
-Usage: sass_mix.py FILE.csv"""
+Usage: sass_mix.py FILE.csv [N: also the N lines with the most stall samples]"""
 import csv, sys, collections
 
 rows = list(csv.reader(open(sys.argv[1])))
@@ -15,7 +15,7 @@ ei = [i for i, c in enumerate(h) if c.startswith('Instructions Executed')][0]
 ci = [i for i, c in enumerate(h) if c.startswith('Warp Stall Sampling (All')]
 ci = ci[0] if ci else None
 num = lambda v: float(v.replace(',', '') or 0)
-ops, regions = collections.Counter(), []
+ops, regions, lines = collections.Counter(), [], []
 cur = [0, 0.0, 0.0, '']
 for r in rows:
     src = r[si].strip()
@@ -24,6 +24,7 @@ for r in rows:
     e = num(r[ei]); s = num(r[ci]) if ci is not None else 0
     ops[op.split('.')[0]] += e
     cur[1] += e; cur[2] += s
+    lines.append((s, e, cur[0], src))
     if op.startswith('BAR') or op == 'EXIT':
         cur[3] = src[:40]; regions.append(cur); cur = [len(regions), 0.0, 0.0, '']
 regions.append(cur)
@@ -35,3 +36,8 @@ print('regions (ending at a barrier): warp instr, share, stall share')
 for i, e, s, end in regions:
     if e > 0.005 * tot:
         print(f'  {i:3d} {e:12.4g} {100 * e / tot:5.1f}% {100 * s / stot:5.1f}%  -> {end}')
+top = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+if top:
+    print('hottest lines: stall share, warp instr, region')
+    for s_, e, reg, src in sorted(lines, key=lambda x: -x[0])[:top]:
+        print(f'  {100 * s_ / stot:5.1f}% {e:10.3g} r{reg:<3d} {src[:70]}')
