@@ -65,11 +65,11 @@ DEVICE double td_max(double a, double b) { return a > b ? a : b; }
 #define TD_PAD(i, lq) ((i) + ((i) >> (lq)))
 
 /* Rows a work-item loads before it stores any (td_row_fetch's loads are
- * unconditional, so they overlap): 4 keeps the tile kernels at their register
- * budget (8 took td_tile_solve from 94 to 152 registers, halving its groups
- * an SM). */
+ * unconditional, so they overlap). H100, SPIKE_DIAG_PIVOT: 2 rows beat 1 and
+ * 4 by 9-11 % (one system 2^26 3.24x against 3.49x floor at 4, batch 8192 x
+ * 8192 3.64x against 3.94x); 8 took td_tile_solve from 94 to 152 registers. */
 #ifndef TD_LOAD_U
-#define TD_LOAD_U 4
+#define TD_LOAD_U 2
 #endif
 
 /* Coalesced load of rows r0 .. r0 + rows - 1 of system sys into A, D, C, X;
