@@ -57,10 +57,10 @@ static int single_shape(const td_job *j, long long n, int *W, int *lq) {
   return 0;
 }
 
-/* The multi-tile shape and the merge group. */
-static void multi_shape(const td_job *j, int *W, int *lq, int *MW) {
+/* The multi-tile shape (q rows per work-item at most) and the merge group. */
+static void multi_shape(const td_job *j, int q, int *W, int *lq, int *MW) {
   *W = j->g->tune.tile_w;
-  *lq = td_log2i(j->g->tune.tile_q);
+  *lq = td_log2i(q);
   while (*W > kernel_group(j, "td_tile_fwd", "td_tile_bwd")) *W /= 2;
   while (*W > 32 && tile_bytes(j, *W, *lq) > j->limit) *W /= 2;
   while (*lq > 1 && tile_bytes(j, *W, *lq) > j->limit) (*lq)--;
@@ -72,7 +72,7 @@ static void multi_shape(const td_job *j, int *W, int *lq, int *MW) {
 void gpu_td_tile_params(td_job *j) {
   if (!j->g->static_local) return;
   int W, lq, MW;
-  multi_shape(j, &W, &lq, &MW);
+  multi_shape(j, j->g->tune.tile_q, &W, &lq, &MW);
   j->par.tw = MW;
   /* one module for every shape, or (shrink_local) the multi-tile one by default */
   j->par.tile_local = j->g->shrink_local ? (int)tile_scalars(W, lq) : (int)(j->limit / j->esize);
@@ -140,7 +140,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     goto cleanup;
   }
   /* several tiles per system: td_reg_fwd / bwd (rows in registers) where they fit */
-  multi_shape(j, &W, &lq, &MW);
+  multi_shape(j, pivot ? j->g->tune.tile_mq : j->g->tune.tile_q, &W, &lq, &MW);
   reg = !pivot && reg_shape(j, (long long)W * reg_q(j), &W);
   TRY(reg ? reg_module(j, W) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;

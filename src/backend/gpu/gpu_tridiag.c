@@ -30,6 +30,7 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
 void gpu_td_tuning_default(gpu_td_tuning *t) {
   *t = (gpu_td_tuning){.thomas_wg = 128,
                        .tile_q = 8,
+                       .tile_mq = 4,
                        .tile_w = 128,
                        .merge_w = 256,
                        .gs_q = 16,
@@ -55,6 +56,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->thomas_wg = value;
   else if (strcmp(name, "tile_q") == 0 && value >= 2 && value <= 64 && pow2(value))
     t->tile_q = value;
+  else if (strcmp(name, "tile_mq") == 0 && value >= 2 && value <= 64 && pow2(value))
+    t->tile_mq = value;
   else if (strcmp(name, "tile_w") == 0 && value % 32 == 0 && value <= 1024)
     t->tile_w = value;
   else if (strcmp(name, "merge_w") == 0 && value % 32 == 0 && value <= 512)

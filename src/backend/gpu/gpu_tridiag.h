@@ -62,6 +62,9 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size);
 typedef struct {
   int thomas_wg; /* work-group of the THOMAS kernels (one work-item per system) */
   int tile_q;    /* rows per work-item of the tiled engine (power of 2) */
+  int tile_mq;   /* the same for SPIKE_DIAG_PIVOT's multi-tile passes (H100: q = 4 beat 8
+                  * by 5-8 %, one system 2^26 3.08x floor dominant, 3.32x random; one
+                  * tile keeps tile_q: batch 1024 x 1024 3.95x at q = 4, 3.66x at 8) */
   int tile_w;    /* work-items per tile of the multi-tile passes */
   int merge_w;   /* work-items of the tile-record merge (2x records each) */
   int gs_q;      /* g-Spike rows per level-0 partition (power of 2) */
