@@ -1,8 +1,8 @@
 /* The single-source kernels compile with NVRTC to PTX for both dtypes (no
  * GPU needed; CUDA modules have no other variant, local arrays are sized by
- * each launch), and the PTX holds every KERNEL entry point of kernels/common
- * (the names read from the embedded sources). Skipped (77) in builds
- * without CUDA. */
+ * each launch), the PTX holds every KERNEL entry point of kernels/common
+ * (the names read from the embedded sources), and the names hold every entry
+ * of the PTX. Skipped (77) in builds without CUDA. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +36,19 @@ int main(void) {
       PT_CHECK(ptx != NULL && size > 0 && strstr(ptx, name) != NULL, "complex=%d: PTX lacks %s", z,
                name);
     }
+    /* ... and the parser finds every entry of the PTX: a kernel it misses has no
+     * OpenCL coverage check (td_reg_* went unseen behind TD_REG_KERNEL) */
+    int entries = 0;
+    for (const char *p = ptx ? strstr(ptx, ".entry ") : NULL; p; p = strstr(p + 7, ".entry ")) {
+      const char *b = p + 7, *end = b;
+      while (*end && *end != '(' && *end != ' ' && *end != '\n') end++;
+      int found = 0;
+      for (int e = 0; e < count && e < MAX_KERNELS && !found; e++)
+        found = strlen(names[e]) == (size_t)(end - b) && strncmp(names[e], b, (size_t)(end - b)) == 0;
+      PT_CHECK(found, "complex=%d: the kernel-name parser misses %.*s", z, (int)(end - b), b);
+      entries++;
+    }
+    PT_CHECK(entries >= count, "complex=%d: %d PTX entries, %d kernels parsed", z, entries, count);
     free(ptx);
     free(log);
   }
