@@ -204,16 +204,6 @@ static pscr_status upload_sub_excess(pscr_plan *p, const pscr_factor *f, void **
   return st;
 }
 
-/* maxw, or less where the kernels' registers allow fewer work-items. */
-static int kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2) {
-  const char *names[2] = {k1, k2};
-  for (int i = 0; i < 2 && g->kernel_wg; i++) {
-    int k = names[i] ? g->kernel_wg(g, names[i]) : 0;
-    if (k >= 32 && k < maxw) maxw = k;
-  }
-  return maxw;
-}
-
 /* The fused multi-tile shape (tuned pscr_tw x pscr_tq rows, halved to fit: on
  * the H100 32 work-items beat 128 by 15-25 % at 2D 4095^2 and 8191^2,
  * Poisson and Helmholtz, as more tiles are in flight; complex: q = 4 beat 8
@@ -225,8 +215,8 @@ static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw,
   gpu_pscr *s = p->impl;
   size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1];
   int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, w = g->tune.pscr_tw, lq = 1;
-  int tmax = kernel_cap(g, maxw, "pscr_tile_fwd", "pscr_tile_bwd");
-  maxw = kernel_cap(g, maxw, "td_tile_gup", "td_tile_gdown");
+  int tmax = gpu_kernel_cap(g, maxw, "pscr_tile_fwd", "pscr_tile_bwd");
+  maxw = gpu_kernel_cap(g, maxw, "td_tile_gup", "td_tile_gdown");
   int tq = g->tune.pscr_tq ? g->tune.pscr_tq : p->dtype == PSCR_C128 ? 4 : 8;
   while ((1 << (lq + 1)) <= tq) lq++;
   while (w > tmax) w /= 2;
@@ -302,7 +292,7 @@ static pscr_status choose_fused(pscr_plan *p, gpu_device *g, size_t sys) {
     cap = cap < lim ? cap : lim, cap1 = cap1 < lim ? cap1 : lim;
   }
   int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, lq0 = 1;
-  maxw = kernel_cap(g, maxw, "pscr_tile_task", NULL);
+  maxw = gpu_kernel_cap(g, maxw, "pscr_tile_task", NULL);
   int lqmax = p->ndim == 3 ? 3 : 2;
   while ((1 << (lq0 + 1)) <= g->tune.tile_q && lq0 < lqmax) lq0++;
   for (int lq = lq0; lq <= 6; lq++) {

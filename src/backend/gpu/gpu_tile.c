@@ -27,27 +27,21 @@ static int pow2_at_least(long long v) {
 
 static int max_group(const td_job *j) { return j->g->max_wg < 1024 ? (int)j->g->max_wg : 1024; }
 
-/* max_group, or less where the kernels' registers allow fewer work-items (a
- * larger group fails to launch). */
+/* max_group, bounded by the kernels' registers. */
 static int kernel_group(const td_job *j, const char *k1, const char *k2) {
-  int cap = max_group(j);
-  const char *names[2] = {k1, k2};
-  for (int i = 0; i < 2 && j->g->kernel_wg; i++) {
-    int k = names[i] ? j->g->kernel_wg(j->g, names[i]) : 0;
-    if (k >= 32 && k < cap) cap = k;
-  }
-  return cap;
+  return gpu_kernel_cap(j->g, max_group(j), k1, k2);
 }
 
 /* One tile per system when it fits: smallest power-of-2 group (>= 32) for
  * q rows per work-item, q doubled while the group would exceed 1024 or the
  * local memory. Returns 0 if no single tile fits. */
 static int single_shape(const td_job *j, long long n, int *W, int *lq) {
+  int cap = kernel_group(j, "td_tile_solve", NULL);
   for (int l = td_log2i(j->g->tune.tile_q); l <= 6; l++) {
     long long need = (n + (1 << l) - 1) >> l;
     int w = pow2_at_least(need);
     if (w < 32) w = 32;
-    if (w > kernel_group(j, "td_tile_solve", NULL)) continue;
+    if (w > cap) continue;
     if (tile_bytes(j, w, l) <= j->limit) {
       *W = w;
       *lq = l;
@@ -61,11 +55,11 @@ static int single_shape(const td_job *j, long long n, int *W, int *lq) {
 static void multi_shape(const td_job *j, int q, int *W, int *lq, int *MW) {
   *W = j->g->tune.tile_w;
   *lq = td_log2i(q);
-  while (*W > kernel_group(j, "td_tile_fwd", "td_tile_bwd")) *W /= 2;
+  for (int cap = kernel_group(j, "td_tile_fwd", "td_tile_bwd"); *W > cap;) *W /= 2;
   while (*W > 32 && tile_bytes(j, *W, *lq) > j->limit) *W /= 2;
   while (*lq > 1 && tile_bytes(j, *W, *lq) > j->limit) (*lq)--;
   *MW = j->g->tune.merge_w;
-  while (*MW > kernel_group(j, "td_tile_gup", "td_tile_gdown")) *MW /= 2;
+  for (int cap = kernel_group(j, "td_tile_gup", "td_tile_gdown"); *MW > cap;) *MW /= 2;
   while (*MW > 32 && (size_t)(32 * *MW) * j->esize > j->limit) *MW /= 2;
 }
 

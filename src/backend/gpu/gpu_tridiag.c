@@ -42,6 +42,15 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .tile_reg = 1};
 }
 
+int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2) {
+  const char *names[2] = {k1, k2};
+  for (int i = 0; i < 2 && g->kernel_wg; i++) {
+    int k = names[i] ? g->kernel_wg(g, names[i]) : 0;
+    if (k >= 32 && k < maxw) maxw = k;
+  }
+  return maxw;
+}
+
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
 
 pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {

@@ -128,6 +128,10 @@ struct gpu_device {
   pscr_status (*timer_stop)(gpu_device *g, double *seconds);
 };
 
+/* maxw, or less where kernel k1's or k2's registers (kernel_wg of the current
+ * module; k2 may be NULL) allow fewer work-items: a larger group fails to launch. */
+int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2);
+
 /* Where the rows come from (kernels/common/td_rows.h): the user's diagonals
  * (shift null) or A + shift[s] M (shift set; mdl/mdu may be null). */
 typedef struct {
