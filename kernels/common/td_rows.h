@@ -74,15 +74,4 @@ DEVICE int td_row_fetch(TD_SRC_PARAMS, long sys, long r, long n, const GLOBAL sc
   return ok;
 }
 
-/* The coupling of row r to the row before it (r > 0), for SPIKE partitions. */
-DEVICE scalar td_row_sub(TD_SRC_PARAMS, long sys, long r) {
-  if (shift != 0) return mdl != 0 ? S_FMA(cdl[r], shift[sys], mdl[r]) : cdl[r];
-  return cdl[sys * sstride + (r + 1) * rstep - 1];
-}
-/* The coupling of row r to the row after it (r < n - 1). */
-DEVICE scalar td_row_sup(TD_SRC_PARAMS, long sys, long r) {
-  if (shift != 0) return mdu != 0 ? S_FMA(cdu[r], shift[sys], mdu[r]) : cdu[r];
-  return cdu[sys * sstride + (r + 1) * rstep - 1];
-}
-
 #endif
