@@ -21,9 +21,7 @@ row() { # tree label case
   IFS=: read -r what n batch alg mat <<< "$3"
   LD_LIBRARY_PATH=$1/build-lane PSCR_KERNEL_DEFINES="$DEFS" timeout 120 $1/build-lane/bench_tridiag_gpu case $what $n $batch ${alg:-cr_pcr_thomas} ${mat:-dominant} \
     2>> "$OUT/ab-err.log" | grep -v '"copy"' | tee -a "$OUT/ab-$2.jsonl" |
-    python3 -c 'import json,sys
-for l in sys.stdin:
-  r=json.loads(l); print("%-5s %-8s %9d x %6d %-16s %-8s %8.4f ms  floor x %5.2f" % (sys.argv[1], r["what"], r["n"], r["batch"], r["alg"], r["matrix"], r["median_ms"], r["floor_ratio"]))' "$2"
+    python3 "$(dirname "$0")/td_table.py" "$2"
 }
 for c in $CASES; do
   for tr in $TREES; do d=$(dir_of "$tr"); [ -d "$d" ] && DEFS=$(defs_of "$tr") row "$d" "${tr%%=*}" "$c"; done

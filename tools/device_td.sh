@@ -11,9 +11,7 @@ for c in $CASES; do
   IFS=: read -r what n batch alg mat <<< "$c"
   PSCR_BENCH_TUNE=${tune#-} timeout 120 $B/bench_tridiag_gpu case $what $n $batch ${alg:-cr_pcr_thomas} ${mat:-dominant} \
     2>> "$OUT/td-err.log" | grep -v '"copy"' | tee -a "$OUT/td.jsonl" |
-    python3 -c 'import json,sys
-for l in sys.stdin:
-  r=json.loads(l); print("%-8s %9d x %6d %-16s %-8s %8.4f ms  %7.1f GB/s  floor x %5.2f" % (r["what"], r["n"], r["batch"], r["alg"], r["matrix"], r["median_ms"], r["gbps"], r["floor_ratio"]))'
+    python3 "$(dirname "$0")/td_table.py"
 done
 done
 [ "${NCU:-0}" = 1 ] || exit 0
