@@ -67,6 +67,10 @@ KERNEL void pscr_probe(GLOBAL scalar *out) {
       const GLOBAL scalar *lambda, const GLOBAL scalar *shift, int back, GLOBAL scalar *bnd,       \
       long bps
 
+#define PSCR_TILE_ARGS                                                                             \
+  n, lqx, pivot, asub, ad, ao, msub, md, mo, x, xs, lev_n, gd, blk, task, t0, nt, comp, lambda,    \
+      shift, back, bnd, bps
+
 /* A work-group's task (tn of vector p) and where its data lie. */
 #define PSCR_TILE_TASK(tn, p)                                                                      \
   const GLOBAL long *tk = gd + task + 4 * (tn);                                                    \
@@ -345,16 +349,18 @@ DEVICE void pscr_tile_down(int lq, int rows, int piv, unsigned long pm, scalar v
   }
 }
 
-/* The task's sums of rows r0 .. r0+rows-1 to their destination or partial-sum slot. */
+/* The task's sums of rows r0 .. r0+rows-1 to their destination or partial-sum
+ * slot; sum k of row i at sacc[k * ld + TD_PAD(i, plq)] (PSCR_NOPAD: at i). */
+#define PSCR_NOPAD 30
 DEVICE void pscr_tile_put(const GLOBAL long *gd, const GLOBAL long *b, const GLOBAL long *tk,
                           int back, long nout, long p, GLOBAL scalar *x, long xs, GLOBAL scalar *vs,
                           long vps, GLOBAL scalar *acc, long nacc, long accq, long n, long r0,
-                          int rows, const LOCAL_P scalar *sacc, long ld) {
+                          int rows, const LOCAL_P scalar *sacc, long ld, int plq) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   for (long k = 0; k < nout; k++) {
     GLOBAL scalar *dst = tk[3] < 0 ? pscr_dst(gd, b, back, k, p, x, xs, vs, vps, n)
                                    : acc + ((p * nacc + tk[3]) * accq + k) * n;
-    for (int i = t; i < rows; i += W) dst[r0 + i] = sacc[k * ld + i];
+    for (int i = t; i < rows; i += W) dst[r0 + i] = sacc[k * ld + TD_PAD(i, plq)];
   }
 }
 
@@ -402,7 +408,7 @@ KERNEL void pscr_tile_task(PSCR_TILE_PARAMS, GLOBAL scalar *acc, long nacc, long
     if (t == 0) flags[TD_FLAG_SINGULAR] = 1;
     return;
   }
-  pscr_tile_put(gd, b, tk, back, nout, p, x, xs, bnd, bps, acc, nacc, accq, n, 0, rows, sacc, n);
+  pscr_tile_put(gd, b, tk, back, nout, p, x, xs, bnd, bps, acc, nacc, accq, n, 0, rows, sacc, n, PSCR_NOPAD);
 }
 
 /* Pass 1 of systems of ntile tiles of T rows: group g = tile g % ntile of
@@ -472,7 +478,7 @@ PSCR_TILE_KERNEL void pscr_tile_bwd(PSCR_TILE_PARAMS, long e0, long ne, long nti
     if (t == 0) flags[TD_FLAG_SINGULAR] = 1;
     return;
   }
-  pscr_tile_put(gd, b, tk, back, nout, p, x, xs, bnd, bps, acc, nacc, accq, n, r0, rows, sacc, T);
+  pscr_tile_put(gd, b, tk, back, nout, p, x, xs, bnd, bps, acc, nacc, accq, n, r0, rows, sacc, T, PSCR_NOPAD);
 }
 
 #endif

@@ -258,8 +258,8 @@ DEVICE scalar td_junction_ex(const LOCAL_P scalar *nd, int NS, int l, int r) {
  * just outside S); at the junction the last unknown bL of L and the first tR
  * of R satisfy [1 vLb; wRt 1] [bL; tR] = [yLb - wLb xl; yRt - vRt xr],
  * D = 1 - vLb wRt (seed 001 section II). */
-DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex) {
-  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
+DEVICE int td_merge_up_w(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex, int W,
+                         int t) {
   int off = 0, cnt = cnt0;
   while (cnt > 1) {
     int cp = (cnt + 1) / 2, op = off + cnt;
@@ -305,10 +305,16 @@ DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, i
   return off;
 }
 
+/* The merge by the whole work-group; the _w forms take W work-items t =
+ * 0 .. W-1 of a sub-group (every sub-group of the group merges as many
+ * nodes, so that all meet the same barriers). */
+DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex) {
+  return td_merge_up_w(nd, NS, cnt0, bad, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID());
+}
+
 /* Step 2, down: with the root's outside values at nd[6NS + root], nd[7NS + root],
  * every node's outside values (xl at nd[6 NS + k], xr at nd[7 NS + k]). */
-DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
-  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
+DEVICE void td_merge_down_w(LOCAL_P scalar *nd, int NS, int cnt0, int ex, int W, int t) {
   int levels = 0, offp = 0; /* offp: the root's index, the sum of the level sizes below it */
   for (int cnt = cnt0; cnt > 1; cnt = (cnt + 1) / 2) {
     offp += cnt;
@@ -337,6 +343,10 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
     BARRIER();
     offp = offc;
   }
+}
+
+DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
+  td_merge_down_w(nd, NS, cnt0, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID());
 }
 
 /* The steps shared by the one-pass, forward and backward tile kernels: load,

@@ -43,4 +43,5 @@ static inline double td_rcp_approx(double x) {
 #include "common/td_gspike.h"
 #include "common/pscr_stages.h"
 #include "common/pscr_tile.h"
+#include "common/pscr_reg.h"
 #include "common/pscr_lane.h"

@@ -156,25 +156,27 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   size_t t0 = gs->tofs[gr->b0], nt = gs->tofs[gr->b1] - t0;
   size_t groups = a->batch * nt, es = pscr_dtype_size(a->plan->dtype);
   gpu_arg args[40];
-  int k = tile_args(a, t0, nt, args);
+  int k = tile_args(a, t0, nt, args), wg = s->reg ? s->reg_wg : s->tile_w;
   if (groups == 0) return PSCR_OK;
+  if (s->reg) args[k++] = GPU_INT(s->reg_lsw); /* pscr_reg.h: the sub-group width */
   if (s->fused == 1) {
     gpu_arg tail[] = {GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq),
                       GPU_PTR(g->flags)};
     for (int j = 0; j < NARGS(tail); j++) args[k++] = tail[j];
-    return g->launch(g, "pscr_tile_task", groups * (size_t)s->tile_w, s->tile_w, s->tile_local, k,
-                     args);
+    return g->launch(g, s->reg ? "pscr_reg_task" : "pscr_tile_task", groups * (size_t)wg, wg,
+                     s->tile_local, k, args);
   }
   long ne = (long)(gr->e1 - gr->e0), cnt[PSCR_GPU_LEVELS];
   for (int l = 0; l <= s->levels; l++) cnt[l] = (long)a->batch * ne * s->pc[l];
-  size_t items = groups * (size_t)s->ntile * (size_t)s->tile_w;
+  size_t items = groups * (size_t)s->ntile * (size_t)wg;
   pscr_status st;
   {
     gpu_arg tail[] = {GPU_LONG(gr->e0),        GPU_LONG(ne),
                       GPU_LONG(s->ntile),      GPU_LONG(cnt[0]),
                       GPU_PTR(dp(s->recs[0])), GPU_PTR(g->flags)};
     for (int j = 0; j < NARGS(tail); j++) args[k + j] = tail[j];
-    TRY(g->launch(g, "pscr_tile_fwd", items, s->tile_w, s->tile_local, k + NARGS(tail), args));
+    TRY(g->launch(g, s->reg ? "pscr_reg_fwd" : "pscr_tile_fwd", items, wg, s->tile_local,
+                  k + NARGS(tail), args));
   }
   for (int l = 0; l < s->levels; l++) { /* the tiles' reduced systems (td_tile.h) */
     gpu_arg m[] = {GPU_LONG(s->pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(dp(s->recs[l])),
@@ -196,7 +198,8 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
       GPU_PTR(dp(s->outs[0])), GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq),
       GPU_PTR(g->flags)};
   for (int j = 0; j < NARGS(tail); j++) args[k + j] = tail[j];
-  return g->launch(g, "pscr_tile_bwd", items, s->tile_w, s->tile_local, k + NARGS(tail), args);
+  return g->launch(g, s->reg ? "pscr_reg_bwd" : "pscr_tile_bwd", items, wg, s->tile_local,
+                   k + NARGS(tail), args);
 }
 
 /* The lane engine (pscr_lane.h): a work-item per system, PSCR_GPU_LANE_W

@@ -30,6 +30,7 @@
 #define PSCR_GPU_CHUNK 32    /* eigenpairs per partial sum of (24)/(27), at most */
 #define PSCR_GPU_CHUNK_MIN 4 /* ... and at least, where a step has few tasks */
 #define PSCR_GPU_TASKS 8192  /* tasks a step should have (work-groups of the fused kernels) */
+#define PSCR_GPU_REG_RD 3     /* PR_RD of pscr_reg.h: rows D a block may have there */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
 #define PSCR_GPU_LEVELS 16 /* record-merge levels of the fused multi-tile solves */
@@ -72,6 +73,9 @@ typedef struct {
    * fused = 0: unfused stages; fused = 3: the lane engine (pscr_lane.h), with
    * the row excess exc (exa, exm: 2 n) and the checkpoints ckp */
   int fused, tile_w, tile_lq, pivot;
+  /* reg = 1: the fused kernels are pscr_reg.h's (tiles of 2^reg_lsw work-items
+   * x 8 rows, reg_wg / 2^reg_lsw systems side by side in a group of reg_wg) */
+  int reg, reg_lsw, reg_wg;
   size_t tile_local;
   /* excess form of the fused kernels (pscr_tile.h): sub[0] then holds the
    * row excess of A_last, M_last and the row signs after the sub-diagonal

@@ -56,12 +56,12 @@ static int push(longs *a, int64_t x) {
  * eigenpairs' systems one after another: 32 per task left the H100 with
  * 512 work-groups at 2D 4095^2 (a wave and a third); more, shorter tasks
  * cost only more partial sums (stage_y2b). */
-static size_t task_chunk(const pscr_step *st, size_t batch) {
+static size_t task_chunk(const pscr_step *st, size_t batch, size_t tiles) {
   size_t c = PSCR_GPU_CHUNK;
   for (; c > PSCR_GPU_CHUNK_MIN; c /= 2) {
     size_t tasks = 0;
     for (size_t b = 0; b < st->nblocks; b++) tasks += ceil_div(st->blocks[b].m, c);
-    if (tasks * (batch ? batch : 1) >= PSCR_GPU_TASKS) break;
+    if (tasks * (batch ? batch : 1) * tiles >= PSCR_GPU_TASKS) break;
   }
   return c;
 }
@@ -76,10 +76,14 @@ static size_t block_parts(const pscr_block *bl, size_t chunk, int lane) {
 
 /* One step's guiding data appended to g; innermost: tasks of at most
  * task_chunk eigenpairs (lane engine: its work-groups), blocks of several
- * get partial-sum slots. */
-static pscr_status guide_step(const pscr_step *st, int inner, int lane, size_t batch, longs *g,
-                              gpu_pscr_step *gs) {
-  size_t chunk = lane ? PSCR_GPU_LANE_W : inner ? task_chunk(st, batch) : PSCR_GPU_CHUNK;
+ * get partial-sum slots. tiles: work-groups per task (pscr_reg.h's tiles of
+ * a system, which share a task's rows among its eigenpairs: it counts groups,
+ * not tasks), 0: tasks. */
+static pscr_status guide_step(const pscr_step *st, int inner, int lane, size_t batch,
+                              size_t tiles, longs *g, gpu_pscr_step *gs) {
+  size_t chunk = lane    ? PSCR_GPU_LANE_W
+                 : inner ? task_chunk(st, batch, tiles ? tiles : 1)
+                         : PSCR_GPU_CHUNK;
   size_t dpos = g->n,
          nd_total =
              st->nblocks ? st->blocks[st->nblocks - 1].d + st->blocks[st->nblocks - 1].nd : 0;
@@ -204,34 +208,23 @@ static pscr_status upload_sub_excess(pscr_plan *p, const pscr_factor *f, void **
   return st;
 }
 
-/* The fused multi-tile shape (tuned pscr_tw x pscr_tq rows, halved to fit: on
- * the H100 32 work-items beat 128 by 15-25 % at 2D 4095^2 and 8191^2,
- * Poisson and Helmholtz, as more tiles are in flight; complex: q = 4 beat 8
- * by 16 % on Helmholtz 2047^2 .. 8191^2 (C128: 40 KB a tile at q = 8, 5
- * groups an SM); real: q = 8 (q = 4: CUDA 1-4 % faster, OpenCL 24 % slower)) and
- * the record merge: its levels and buffers for sys systems; fused stays 0
- * where none fits. */
-static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw, size_t sys) {
+/* The tiles' record merge (td_tile_gup / td_tile_gdown) of sys systems of
+ * s->ntile tiles: its groups of 2 merge_w records, levels and buffers
+ * (tw: the module's TD_TW where local arrays are static); fused = 2 where
+ * it fits, else it stays 0. */
+static pscr_status record_merge(pscr_plan *p, gpu_device *g, int tw, size_t sys) {
   gpu_pscr *s = p->impl;
-  size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1];
-  int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, w = g->tune.pscr_tw, lq = 1;
-  int tmax = gpu_kernel_cap(g, maxw, "pscr_tile_fwd", "pscr_tile_bwd");
+  size_t e = pscr_dtype_size(p->dtype);
+  int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024;
   maxw = gpu_kernel_cap(g, maxw, "td_tile_gup", "td_tile_gdown");
-  int tq = g->tune.pscr_tq ? g->tune.pscr_tq : p->dtype == PSCR_C128 ? 4 : 8;
-  while ((1 << (lq + 1)) <= tq) lq++;
-  while (w > tmax) w /= 2;
-  while (w > 32 && tile_need(s, w, lq, (size_t)w << lq) > cap) w /= 2;
-  while (lq > 1 && tile_need(s, w, lq, (size_t)w << lq) > cap) lq--;
   int mw = g->static_local ? tw : g->tune.merge_w;
   if (!g->static_local)
     while (mw > 32 && (mw > maxw || (size_t)(32 * mw) * e > g->local_bytes)) mw /= 2;
-  if (tile_need(s, w, lq, (size_t)w << lq) > cap || mw < 1 || mw > maxw) return PSCR_OK;
+  if (mw < 1 || mw > maxw) return PSCR_OK;
   if (s->ex) mw /= 2; /* td_tile_gup / gdown in excess form: 10 fields x 4 mw within 32 TD_TW */
   if (mw < 1) return PSCR_OK;
-  s->tile_w = w, s->tile_lq = lq, s->merge_w = mw;
-  s->tile_t = (int64_t)w << lq, s->ntile = ((int64_t)n + s->tile_t - 1) / s->tile_t;
+  s->merge_w = mw;
   s->merge_local = g->static_local ? 0 : (size_t)((s->ex ? 40 : 32) * mw) * e;
-  s->tile_local = g->static_local ? 0 : tile_need(s, w, lq, (size_t)s->tile_t) * e;
   s->pc[0] = s->ntile, s->levels = 0;
   while (s->pc[s->levels] > 1 && s->levels < PSCR_GPU_LEVELS - 1) {
     s->pc[s->levels + 1] = (s->pc[s->levels] + 2 * mw - 1) / (2 * mw);
@@ -244,6 +237,68 @@ static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw,
   }
   if (st == PSCR_OK) s->fused = 2;
   return st;
+}
+
+/* The fused multi-tile shape (tuned pscr_tw x pscr_tq rows, halved to fit: on
+ * the H100 32 work-items beat 128 by 15-25 % at 2D 4095^2 and 8191^2,
+ * Poisson and Helmholtz, as more tiles are in flight; complex: q = 4 beat 8
+ * by 16 % on Helmholtz 2047^2 .. 8191^2 (C128: 40 KB a tile at q = 8, 5
+ * groups an SM); real: q = 8 (q = 4: CUDA 1-4 % faster, OpenCL 24 % slower)),
+ * then the record merge; fused stays 0 where none fits. */
+static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw, size_t sys) {
+  gpu_pscr *s = p->impl;
+  size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1];
+  int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, w = g->tune.pscr_tw, lq = 1;
+  int tmax = gpu_kernel_cap(g, maxw, "pscr_tile_fwd", "pscr_tile_bwd");
+  int tq = g->tune.pscr_tq ? g->tune.pscr_tq : p->dtype == PSCR_C128 ? 4 : 8;
+  while ((1 << (lq + 1)) <= tq) lq++;
+  while (w > tmax) w /= 2;
+  while (w > 32 && tile_need(s, w, lq, (size_t)w << lq) > cap) w /= 2;
+  while (lq > 1 && tile_need(s, w, lq, (size_t)w << lq) > cap) lq--;
+  if (tile_need(s, w, lq, (size_t)w << lq) > cap) return PSCR_OK;
+  s->tile_w = w, s->tile_lq = lq;
+  s->tile_t = (int64_t)w << lq, s->ntile = ((int64_t)n + s->tile_t - 1) / s->tile_t;
+  s->tile_local = g->static_local ? 0 : tile_need(s, w, lq, (size_t)s->tile_t) * e;
+  return record_merge(p, g, tw, sys);
+}
+
+/* pscr_reg.h's local scalars: PR_F = 6 + PSCR_GPU_REG_RD fields of sw (8 + 1),
+ * then E node areas of 8 x 2 sw. */
+static size_t reg_need(int sw, int E) {
+  return (size_t)(6 + PSCR_GPU_REG_RD) * 9 * (size_t)sw + 16 * (size_t)sw * (size_t)E;
+}
+
+/* The work-items per system of pscr_reg.h's tiles: one tile where n <= 8
+ * pscr_rsw rows, else tiles of 8 pscr_rsw. */
+static int reg_sw(const pscr_plan *p, const gpu_device *g) {
+  size_t n = p->n[p->ndim - 1];
+  int sw = g->tune.pscr_rsw;
+  return n <= 8 * (size_t)sw ? pow2_at_least(ceil_div(n, 8)) : sw;
+}
+
+/* pscr_reg.h's shape within the kernels' limits and cap local scalars: one
+ * tile (fused = 1) or several and the record merge (fused = 2); fused stays 0
+ * where none fits. */
+static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, int tw, size_t sys) {
+  gpu_pscr *s = p->impl;
+  size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1];
+  int sw = reg_sw(p, g), wg = g->tune.pscr_rwg, lsw = 0;
+  int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024;
+  maxw = gpu_kernel_cap(g, maxw, "pscr_reg_fwd", "pscr_reg_bwd");
+  maxw = gpu_kernel_cap(g, maxw, "pscr_reg_task", NULL);
+  if (wg > maxw) wg = maxw;
+  if (wg < sw) wg = sw;
+  while (wg > sw && reg_need(sw, wg / sw) > cap) wg /= 2;
+  if (wg > maxw || reg_need(sw, wg / sw) > cap) return PSCR_OK;
+  while ((1 << lsw) < sw) lsw++;
+  s->reg_lsw = lsw, s->reg_wg = wg, s->tile_w = sw, s->tile_lq = 3;
+  s->tile_local = g->static_local ? 0 : reg_need(sw, wg / sw) * e;
+  s->tile_t = (int64_t)sw * 8, s->ntile = ((int64_t)n + s->tile_t - 1) / s->tile_t;
+  if (s->ntile == 1) {
+    s->fused = 1;
+    return PSCR_OK;
+  }
+  return record_merge(p, g, tw, sys);
 }
 
 /* The fused innermost kernels (pscr_tile.h) with AUTO and CR_PCR_THOMAS: one
@@ -285,6 +340,11 @@ static pscr_status choose_fused(pscr_plan *p, gpu_device *g, size_t sys) {
    * may use the device's local memory, in a module of its own (mod_local);
    * with the default module's arrays, 3D 361^3 .. 511^3 fell to the slower
    * multi-tile path (H100: OpenCL 2.1-2.3x CUDA's time) */
+  if (s->reg) { /* pscr_reg.h where it fits, else the tiles below */
+    pscr_status st = choose_reg(p, g, cap, tw, sys);
+    if (st != PSCR_OK || s->fused) return st;
+    s->reg = 0;
+  }
   size_t cap1 = cap;
   if (g->static_local && g->shrink_local && g->local_bytes > 256) cap1 = (g->local_bytes - 256) / e;
   if (g->tune.pscr_local > 0) { /* the tuned cap, as OpenCL's module reserve */
@@ -347,6 +407,20 @@ static int real_definite(const pscr_plan *p, const pscr_problem *pb) {
   double bound = ga >= 0 ? ga / mhi : ga / mlo, smin = pb->c_re; /* bound <= lambda_min */
   for (int L = 0; L < p->ndim - 1; L++) smin += p->lev[L].lambda_min;
   return smin + bound > 64 * DBL_EPSILON * (fabs(smin) + amax / mlo);
+}
+
+/* pscr_reg.h's kernels (no pivoting): real data with CR_PCR_THOMAS, or AUTO
+ * where every innermost matrix is provably definite (real_definite), and
+ * blocks of at most PSCR_GPU_REG_RD rows D. */
+static int reg_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_device *g) {
+  if (!g->tune.pscr_reg || p->dtype != PSCR_F64) return 0;
+  if (p->innermost == PSCR_TD_AUTO ? !real_definite(p, pb)
+                                   : p->innermost != PSCR_TD_CR_PCR_THOMAS)
+    return 0;
+  const pscr_level *in = &p->lev[p->ndim - 2];
+  for (int i = 0; i < in->nsteps; i++)
+    if (in->steps[i].max_nd > PSCR_GPU_REG_RD) return 0;
+  return 1;
 }
 
 /* Which innermost engine: 0 the tiles, 1 the lane engine (kernels/common/
@@ -412,13 +486,16 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   gpu_device g;
   pscr_status st = gpu_pscr_device(p, &g);
   int lane = st == PSCR_OK ? lane_engine(p, pb, &g) : 0;
+  s->reg = st == PSCR_OK && !lane && reg_engine(p, pb, &g);
+  /* pscr_reg.h: tiles of 8 sw rows a system, each a work-group of its task */
+  size_t tiles = s->reg ? ceil_div(p->n[p->ndim - 1], 8 * (size_t)reg_sw(p, &g)) : 0;
   s->lane_check = lane == 2 ? (g.tune.pscr_lane == 2 ? 2 : 1) : 0; /* 2: pivoting everywhere (tests) */
   for (int L = 0; L < nlev && st == PSCR_OK; L++) {
     s->steps[L] = calloc((size_t)p->lev[L].nsteps, sizeof *s->steps[L]);
     if (s->steps[L] == NULL) st = PSCR_ERR_OUT_OF_MEMORY;
     for (int i = 0; i < p->lev[L].nsteps && st == PSCR_OK; i++)
       st = guide_step(&p->lev[L].steps[i], p->lev[L].innermost, lane && p->lev[L].innermost,
-                      p->lev[L].batch_max, &gd, &s->steps[L][i]);
+                      p->lev[L].batch_max, tiles, &gd, &s->steps[L][i]);
   }
   if (st == PSCR_OK) st = upload(p, gd.v, gd.n * sizeof *gd.v, &s->guide);
   free(gd.v);

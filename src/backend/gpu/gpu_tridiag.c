@@ -39,6 +39,9 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_w = 1024,
                        .pscr_tw = 32,
                        .pscr_lane = 3,
+                       .pscr_reg = 1,
+                       .pscr_rsw = 32,
+                       .pscr_rwg = 128,
                        .tile_reg = 1};
 }
 
@@ -59,6 +62,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_lane = value;
   else if (strcmp(name, "tile_reg") == 0 && (value == 0 || value == 1))
     t->tile_reg = value;
+  else if (strcmp(name, "pscr_reg") == 0 && (value == 0 || value == 1))
+    t->pscr_reg = value;
   else if (value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;
   else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)
@@ -81,6 +86,10 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_tw = value;
   else if (strcmp(name, "pscr_tq") == 0 && value >= 2 && value <= 64 && pow2(value))
     t->pscr_tq = value;
+  else if (strcmp(name, "pscr_rsw") == 0 && value >= 4 && value <= 512 && pow2(value))
+    t->pscr_rsw = value;
+  else if (strcmp(name, "pscr_rwg") == 0 && value >= 32 && value <= 512 && pow2(value))
+    t->pscr_rwg = value;
   else if (strcmp(name, "pscr_local") == 0 && value >= 4096)
     t->pscr_local = value;
   else if (strcmp(name, "gs_gp") == 0 && value >= 2 && value <= 32)

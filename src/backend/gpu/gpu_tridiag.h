@@ -78,6 +78,10 @@ typedef struct {
                    * device's; 49152 on CUDA: OpenCL's shapes on NVIDIA, for A/B runs) */
   int tile_reg;  /* 1 (default): one-tile CR_PCR_THOMAS systems with their rows in registers
                   * (td_reg.h), 0: on the local-memory tiles (td_tile.h) */
+  int pscr_reg;  /* 1 (default): real PSCR innermost systems that need no pivoting on the
+                  * fused kernels with rows in registers (pscr_reg.h), 0: pscr_tile.h's */
+  int pscr_rsw;  /* pscr_reg.h: work-items per system (sub-group; x 8 rows: a tile) */
+  int pscr_rwg;  /* pscr_reg.h: work-items a group (pscr_rwg / pscr_rsw systems side by side) */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;

@@ -1,0 +1,217 @@
+/* The fused innermost PSCR stages of pscr_tile.h for systems that need no
+ * pivoting (real data where the plan proves every A_last + s M_last
+ * positive definite, or CR_PCR_THOMAS asked for), built as td_reg.h:
+ *   - a work-group holds E sub-groups of SW work-items; sub-group j solves
+ *     eigenpairs l0 + j, l0 + j + E, ... of its task, so E systems of the
+ *     same tile are in flight side by side;
+ *   - the tile's rows of A_last, M_last and of the right-hand-side vectors of
+ *     (26) / (28) are loaded into local memory once per work-group and
+ *     shared by all its eigenpairs (pscr_tile.h loads them once per
+ *     eigenpair, from L2 at the sizes that matter);
+ *   - each work-item keeps its partition of PR_Q rows and their factors in
+ *     registers (Thomas with both spikes, seed 001 eqs. (3)-(7)), the
+ *     partitions merge by td_merge_up_w / td_merge_down_w in the sub-group's
+ *     node area, and the sums (24) / (27) of the eigenpairs stay in
+ *     registers until the task ends.
+ * A_last and M_last are symmetric (the plan's factors), so a row's
+ * sub-diagonal is the previous row's super-diagonal. Rows past n are
+ * identity rows. A zero pivot gives a NaN reciprocal (S_RCP) that reaches
+ * the records or x: SINGULAR. The host takes pscr_tile.h's kernels where
+ * a block has more than PR_RD rows D (radix > 4).
+ * Local memory: PR_F fields of SW (PR_Q + 1) scalars (a slot for the row
+ * above each partition, then its rows), then E node areas of 8 x 2 SW. */
+#ifndef PSCR_PSCR_REG_H
+#define PSCR_PSCR_REG_H
+
+#include "common/pscr_tile.h"
+
+#define PR_LQ 3
+#define PR_Q (1 << PR_LQ)
+#define PR_RD 3          /* rows D of a block (radix - 1 at radix 4) */
+#define PR_F (6 + PR_RD) /* fields: ad, ao, md, mo, X_0 .. X_RD-1, K^u, K^u (28) */
+#define PR_ONE 0         /* the whole system in one tile */
+#define PR_FWD 1         /* pass 1: the tiles' records to io */
+#define PR_BWD 2         /* pass 3: outside values from io */
+
+DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long e0, long ne,
+                          long cnt, GLOBAL scalar *io, GLOBAL scalar *acc, long nacc, long accq,
+                          GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad) {
+  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt;
+  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), SW = 1 << lsw, E = WG >> lsw;
+  int j = t >> lsw, i = t & (SW - 1), S2 = SW * (PR_Q + 1), NS = 2 * SW;
+  long T = (long)SW << PR_LQ, r0 = kt * T;
+  int rows = (int)(n - r0 < T ? n - r0 : T), P = (rows + PR_Q - 1) >> PR_LQ;
+  PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
+  long nout = back ? nrd : 2, dk[PR_RD];
+  LOCAL_P scalar *nd = sm + PR_F * S2 + j * 8 * NS;
+  for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
+  /* 1. the tile's rows, once: field f of tile row e at f S2 + pos(e), the
+   * slot before each partition's rows holds the super-diagonals of the row above */
+  if (t == 0) {
+    *bad = 0;
+    sm[S2] = r0 > 0 ? ao[r0 - 1] : S_ZERO;
+    sm[3 * S2] = r0 > 0 && mo ? mo[r0 - 1] : S_ZERO;
+  }
+  for (int e = t; e < (int)T; e += WG) {
+    long r = r0 + e;
+    int in = r < n, ps = (e >> PR_LQ) * (PR_Q + 1) + 1 + (e & (PR_Q - 1));
+    scalar vo = r + 1 < n ? ao[r] : S_ZERO, vmo = r + 1 < n && mo ? mo[r] : S_ZERO;
+    sm[ps] = in ? ad[r] : S_ONE;
+    sm[S2 + ps] = vo;
+    sm[2 * S2 + ps] = in ? md[r] : S_ZERO;
+    sm[3 * S2 + ps] = vmo;
+    for (int k = 0; k < PR_RD; k++) sm[(4 + k) * S2 + ps] = in && k < nrd ? xp[dk[k] + r] : S_ZERO;
+    sm[(4 + PR_RD) * S2 + ps] = in && has_s ? gs[r] : S_ZERO;
+    sm[(5 + PR_RD) * S2 + ps] = in && has_e ? gs[n + r] : S_ZERO;
+    if ((e & (PR_Q - 1)) == PR_Q - 1 && ps + 1 < S2) { /* the next partition's row above */
+      sm[S2 + ps + 1] = vo;
+      sm[3 * S2 + ps + 1] = vmo;
+    }
+  }
+  scalar xa[PR_RD][PR_Q]; /* the task's sums (24) / (27) of the work-item's rows */
+#pragma unroll
+  for (int m = 0; m < PR_RD; m++)
+#pragma unroll
+    for (int k = 0; k < PR_Q; k++) xa[m][k] = S_ZERO;
+  BARRIER();
+  const LOCAL_P scalar *rp = sm + i * (PR_Q + 1);
+  for (long l0 = tk[1]; l0 < tk[2]; l0 += E) {
+    long l = l0 + j;
+    int act = l < tk[2];
+    if (!act) l = tk[1]; /* a spare sub-group solves a copy and keeps nothing */
+    const GLOBAL scalar *w = comp + b[PB_COMP] + l * nr;
+    scalar sg = S_ADD(c0, lambda[b[PB_EIG] + l]), wk[PR_RD];
+    scalar ws = has_s ? w[0] : S_ZERO, we = has_e ? w[1] : S_ZERO;
+#pragma unroll
+    for (int m = 0; m < PR_RD; m++) wk[m] = m < nrd ? w[2 + m] : S_ZERO;
+    /* 2. rows of A_last + sg M_last and (26) / (28) from local memory;
+     * Thomas with both spikes as td_reg.h's step 2 */
+    scalar u[PR_Q], y[PR_Q], v[PR_Q], cprev = S_ZERO, vlast = S_ZERO;
+    scalar gk = S_FMA(rp[S2], sg, rp[3 * S2]), bk, fk;
+#pragma unroll
+    for (int k = 0; k < PR_Q; k++) {
+      int ps = 1 + k;
+      scalar d = S_FMA(rp[ps], sg, rp[2 * S2 + ps]), c = S_FMA(rp[S2 + ps], sg, rp[3 * S2 + ps]);
+      scalar f = S_ZERO;
+#pragma unroll
+      for (int m = 0; m < PR_RD; m++) f = S_FMA(f, wk[m], rp[(4 + m) * S2 + ps]);
+      f = S_FMS(S_FMS(f, ws, rp[(4 + PR_RD) * S2 + ps]), we, rp[(5 + PR_RD) * S2 + ps]);
+      if (k == 0) {
+        bk = d;
+        fk = f;
+      } else { /* Schur complement of row k - 1 onto row k */
+        bk = S_FMS(d, cprev, u[k - 1]);
+        fk = S_FMS(f, cprev, y[k - 1]);
+        gk = S_NEG(S_MUL(cprev, v[k - 1]));
+      }
+      scalar r = S_RCP(bk);
+      u[k] = k + 1 < PR_Q ? S_MUL(c, r) : S_ZERO;
+      y[k] = S_MUL(fk, r);
+      v[k] = S_MUL(gk, r);
+      if (k + 1 == PR_Q) vlast = S_MUL(c, r); /* the right spike */
+      cprev = c;
+    }
+    scalar yt = y[PR_Q - 1], wt = v[PR_Q - 1], vt = vlast;
+#pragma unroll
+    for (int k = PR_Q - 2; k >= 0; k--) {
+      yt = S_FMS(y[k], u[k], yt);
+      wt = S_FMS(v[k], u[k], wt);
+      vt = S_NEG(S_MUL(u[k], vt));
+    }
+    BARRIER(); /* the previous eigenpair's nodes are read */
+    if (i < P) {
+      nd[TD_NODE_YT * NS + i] = yt;
+      nd[TD_NODE_YB * NS + i] = y[PR_Q - 1];
+      nd[TD_NODE_WT * NS + i] = wt;
+      nd[TD_NODE_WB * NS + i] = v[PR_Q - 1];
+      nd[TD_NODE_VT * NS + i] = vt;
+      nd[TD_NODE_VB * NS + i] = vlast;
+    }
+    BARRIER();
+    /* 3. the partitions' reduced system: records up, outside values down */
+    int root = td_merge_up_w(nd, NS, P, bad, 0, SW, i);
+    long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
+    if (mode == PR_FWD) {
+      if (act && i < 6) {
+        scalar rv = nd[i * NS + root];
+        io[i * cnt + gi] = rv;
+        if (!S_ISFINITE(rv)) *bad = 1;
+      }
+      continue;
+    }
+    if (i == 0) {
+      nd[6 * NS + root] = mode == PR_BWD ? io[gi] : S_ZERO;
+      nd[7 * NS + root] = mode == PR_BWD ? io[cnt + gi] : S_ZERO;
+    }
+    BARRIER();
+    td_merge_down_w(nd, NS, P, 0, SW, i);
+    scalar xl = S_ZERO, xr = S_ZERO, zx = S_ZERO, wo[PR_RD];
+    if (i < P) {
+      xl = nd[6 * NS + i];
+      xr = nd[7 * NS + i];
+    }
+#pragma unroll
+    for (int m = 0; m < PR_RD; m++) wo[m] = act && m < nout ? w[(back ? 2 : 0) + m] : S_ZERO;
+    /* 4. x = y - w xl - u x_next (- v xr on the last row), summed on the fly */
+    scalar xv = S_FMS(S_FMS(y[PR_Q - 1], v[PR_Q - 1], xl), vlast, xr);
+#pragma unroll
+    for (int k = PR_Q - 1; k >= 0; k--) {
+      if (k < PR_Q - 1) xv = S_FMS(S_FMS(y[k], v[k], xl), u[k], xv);
+      zx = S_FMA(zx, xv, S_ZERO);
+#pragma unroll
+      for (int m = 0; m < PR_RD; m++) xa[m][k] = S_FMA(xa[m][k], wo[m], xv);
+    }
+    if (!S_ISFINITE(zx)) *bad = 1; /* a zero pivot's NaN */
+  }
+  BARRIER();
+  if (*bad) {
+    if (t == 0) flags[TD_FLAG_SINGULAR] = 1;
+    return;
+  }
+  if (mode == PR_FWD) return;
+  /* 5. the sub-groups' sums added in local memory (the rows are done with), then out */
+  for (int jj = 0; jj < E; jj++) {
+    if (j == jj)
+#pragma unroll
+      for (int m = 0; m < PR_RD; m++)
+#pragma unroll
+        for (int k = 0; k < PR_Q; k++) {
+          int ps = m * S2 + i * (PR_Q + 1) + k; /* TD_PAD of row i PR_Q + k */
+          if (m < nout) sm[ps] = jj ? S_ADD(sm[ps], xa[m][k]) : xa[m][k];
+        }
+    BARRIER();
+  }
+  pscr_tile_put(gd, b, tk, back, nout, p, x, xs, bnd, bps, acc, nacc, accq, n, r0, rows, sm, S2,
+                PR_LQ);
+}
+
+/* 128 registers (at most 512 work-items a group) */
+#define PSCR_REG_KERNEL KERNEL_MAXW(512)
+
+/* A system of one tile (n <= SW PR_Q): group g = task t0 + g % nt of vector g / nt. */
+PSCR_REG_KERNEL void pscr_reg_task(PSCR_TILE_PARAMS, int lsw, GLOBAL scalar *acc, long nacc,
+                                   long accq, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad;
+  pscr_reg_body(PSCR_TILE_ARGS, lsw, PR_ONE, 1, 0, 0, 0, 0, acc, nacc, accq, flags, sm, &bad);
+}
+
+/* Passes 1 and 3 of systems of ntile tiles (pscr_tile_fwd / pscr_tile_bwd's
+ * groups, records and outside values). */
+PSCR_REG_KERNEL void pscr_reg_fwd(PSCR_TILE_PARAMS, int lsw, long e0, long ne, long ntile, long cnt,
+                                  GLOBAL scalar *recs, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad;
+  pscr_reg_body(PSCR_TILE_ARGS, lsw, PR_FWD, ntile, e0, ne, cnt, recs, 0, 0, 0, flags, sm, &bad);
+}
+
+PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, int lsw, long e0, long ne, long ntile, long cnt,
+                                  GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
+                                  GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad;
+  pscr_reg_body(PSCR_TILE_ARGS, lsw, PR_BWD, ntile, e0, ne, cnt, outs, acc, nacc, accq, flags, sm,
+                &bad);
+}
+
+#endif
