@@ -15,7 +15,11 @@
  *     registers until the task ends.
  * A_last and M_last are symmetric (the plan's factors), so a row's
  * sub-diagonal is the previous row's super-diagonal. Rows past n are
- * identity rows. A zero pivot gives a NaN reciprocal (S_RCP) that reaches
+ * identity rows, decoupled (row n - 1 has no super-diagonal), so every tile
+ * merges SW partitions: a compile-time count in the multi-tile kernels
+ * (SW = PR_TSW), whose merge loops unroll. A sub-group of one warp syncs
+ * by WARP_BARRIER only: the E warps of a group run apart between the
+ * tile's load and the final sums. A zero pivot gives a NaN reciprocal (S_RCP) that reaches
  * the records or x: SINGULAR. The host takes pscr_tile.h's kernels where
  * a block has more than PR_RD rows D (radix > 4).
  * Local memory: PR_F fields of SW (PR_Q + 1) scalars (a slot for the row
@@ -33,14 +37,23 @@
 #define PR_FWD 1         /* pass 1: the tiles' records to io */
 #define PR_BWD 2         /* pass 3: outside values from io */
 
+/* The sub-group's barrier (one warp: WARP_BARRIER) */
+#define PR_SYNC()                                                                                  \
+  do {                                                                                             \
+    if (warp)                                                                                      \
+      WARP_BARRIER();                                                                              \
+    else                                                                                           \
+      BARRIER();                                                                                   \
+  } while (0)
+
 DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long e0, long ne,
                           long cnt, GLOBAL scalar *io, GLOBAL scalar *acc, long nacc, long accq,
                           GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad) {
   long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt;
   int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), SW = 1 << lsw, E = WG >> lsw;
-  int j = t >> lsw, i = t & (SW - 1), S2 = SW * (PR_Q + 1), NS = 2 * SW;
+  int j = t >> lsw, i = t & (SW - 1), S2 = SW * (PR_Q + 1), NS = 2 * SW, warp = SW == 32;
   long T = (long)SW << PR_LQ, r0 = kt * T;
-  int rows = (int)(n - r0 < T ? n - r0 : T), P = (rows + PR_Q - 1) >> PR_LQ;
+  int rows = (int)(n - r0 < T ? n - r0 : T);
   PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
   long nout = back ? nrd : 2, dk[PR_RD];
   LOCAL_P scalar *nd = sm + PR_F * S2 + j * 8 * NS;
@@ -118,8 +131,8 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
       wt = S_FMS(v[k], u[k], wt);
       vt = S_NEG(S_MUL(u[k], vt));
     }
-    BARRIER(); /* the previous eigenpair's nodes are read */
-    if (i < P) {
+    PR_SYNC(); /* the previous eigenpair's nodes are read */
+    {
       nd[TD_NODE_YT * NS + i] = yt;
       nd[TD_NODE_YB * NS + i] = y[PR_Q - 1];
       nd[TD_NODE_WT * NS + i] = wt;
@@ -127,9 +140,9 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
       nd[TD_NODE_VT * NS + i] = vt;
       nd[TD_NODE_VB * NS + i] = vlast;
     }
-    BARRIER();
+    PR_SYNC();
     /* 3. the partitions' reduced system: records up, outside values down */
-    int root = td_merge_up_w(nd, NS, P, bad, 0, SW, i);
+    int root = td_merge_up_w(nd, NS, SW, bad, 0, SW, i, warp);
     long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
     if (mode == PR_FWD) {
       if (act && i < 6) {
@@ -143,13 +156,9 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
       nd[6 * NS + root] = mode == PR_BWD ? io[gi] : S_ZERO;
       nd[7 * NS + root] = mode == PR_BWD ? io[cnt + gi] : S_ZERO;
     }
-    BARRIER();
-    td_merge_down_w(nd, NS, P, 0, SW, i);
-    scalar xl = S_ZERO, xr = S_ZERO, zx = S_ZERO, wo[PR_RD];
-    if (i < P) {
-      xl = nd[6 * NS + i];
-      xr = nd[7 * NS + i];
-    }
+    PR_SYNC();
+    td_merge_down_w(nd, NS, SW, 0, SW, i, warp);
+    scalar xl = nd[6 * NS + i], xr = nd[7 * NS + i], zx = S_ZERO, wo[PR_RD];
 #pragma unroll
     for (int m = 0; m < PR_RD; m++) wo[m] = act && m < nout ? w[(back ? 2 : 0) + m] : S_ZERO;
     /* 4. x = y - w xl - u x_next (- v xr on the last row), summed on the fly */
@@ -185,8 +194,11 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
                 PR_LQ);
 }
 
-/* 128 registers (at most 512 work-items a group) */
-#define PSCR_REG_KERNEL KERNEL_MAXW(512)
+/* 128 registers (at most 512 work-items a group; -DPSCR_REG_MAXW=256 for A/B) */
+#ifndef PSCR_REG_MAXW
+#define PSCR_REG_MAXW 512
+#endif
+#define PSCR_REG_KERNEL KERNEL_MAXW(PSCR_REG_MAXW)
 
 /* A system of one tile (n <= SW PR_Q): group g = task t0 + g % nt of vector g / nt. */
 PSCR_REG_KERNEL void pscr_reg_task(PSCR_TILE_PARAMS, int lsw, GLOBAL scalar *acc, long nacc,
@@ -196,22 +208,24 @@ PSCR_REG_KERNEL void pscr_reg_task(PSCR_TILE_PARAMS, int lsw, GLOBAL scalar *acc
   pscr_reg_body(PSCR_TILE_ARGS, lsw, PR_ONE, 1, 0, 0, 0, 0, acc, nacc, accq, flags, sm, &bad);
 }
 
-/* Passes 1 and 3 of systems of ntile tiles (pscr_tile_fwd / pscr_tile_bwd's
- * groups, records and outside values). */
-PSCR_REG_KERNEL void pscr_reg_fwd(PSCR_TILE_PARAMS, int lsw, long e0, long ne, long ntile, long cnt,
+/* Passes 1 and 3 of systems of ntile tiles of 8 PR_TSW rows (pscr_tile_fwd
+ * / pscr_tile_bwd's groups, records and outside values). */
+#define PR_TLSW 5 /* PR_TSW = 32: one warp a system (H100: 64 was 12 % slower) */
+PSCR_REG_KERNEL void pscr_reg_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                                   GLOBAL scalar *recs, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
-  pscr_reg_body(PSCR_TILE_ARGS, lsw, PR_FWD, ntile, e0, ne, cnt, recs, 0, 0, 0, flags, sm, &bad);
+  pscr_reg_body(PSCR_TILE_ARGS, PR_TLSW, PR_FWD, ntile, e0, ne, cnt, recs, 0, 0, 0, flags, sm,
+                &bad);
 }
 
-PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, int lsw, long e0, long ne, long ntile, long cnt,
+PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                                   GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
                                   GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
-  pscr_reg_body(PSCR_TILE_ARGS, lsw, PR_BWD, ntile, e0, ne, cnt, outs, acc, nacc, accq, flags, sm,
-                &bad);
+  pscr_reg_body(PSCR_TILE_ARGS, PR_TLSW, PR_BWD, ntile, e0, ne, cnt, outs, acc, nacc, accq, flags,
+                sm, &bad);
 }
 
 #endif

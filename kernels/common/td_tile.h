@@ -259,7 +259,7 @@ DEVICE scalar td_junction_ex(const LOCAL_P scalar *nd, int NS, int l, int r) {
  * of R satisfy [1 vLb; wRt 1] [bL; tR] = [yLb - wLb xl; yRt - vRt xr],
  * D = 1 - vLb wRt (seed 001 section II). */
 DEVICE int td_merge_up_w(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex, int W,
-                         int t) {
+                         int t, int warp) {
   int off = 0, cnt = cnt0;
   while (cnt > 1) {
     int cp = (cnt + 1) / 2, op = off + cnt;
@@ -298,7 +298,10 @@ DEVICE int td_merge_up_w(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad,
         nd[9 * NS + g] = S_FMS(zRb, wRb, S_MUL(S_FMS(zLb, vLb, zRt), rD));
       }
     }
-    BARRIER();
+    if (warp)
+      WARP_BARRIER();
+    else
+      BARRIER();
     off = op;
     cnt = cp;
   }
@@ -307,14 +310,16 @@ DEVICE int td_merge_up_w(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad,
 
 /* The merge by the whole work-group; the _w forms take W work-items t =
  * 0 .. W-1 of a sub-group (every sub-group of the group merges as many
- * nodes, so that all meet the same barriers). */
+ * nodes, so that all meet the same barriers), warp = 1 where the sub-group
+ * is one warp (W = 32 from a multiple of 32): WARP_BARRIER()s. */
 DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex) {
-  return td_merge_up_w(nd, NS, cnt0, bad, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID());
+  return td_merge_up_w(nd, NS, cnt0, bad, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID(), 0);
 }
 
 /* Step 2, down: with the root's outside values at nd[6NS + root], nd[7NS + root],
  * every node's outside values (xl at nd[6 NS + k], xr at nd[7 NS + k]). */
-DEVICE void td_merge_down_w(LOCAL_P scalar *nd, int NS, int cnt0, int ex, int W, int t) {
+DEVICE void td_merge_down_w(LOCAL_P scalar *nd, int NS, int cnt0, int ex, int W, int t,
+                            int warp) {
   int levels = 0, offp = 0; /* offp: the root's index, the sum of the level sizes below it */
   for (int cnt = cnt0; cnt > 1; cnt = (cnt + 1) / 2) {
     offp += cnt;
@@ -340,13 +345,16 @@ DEVICE void td_merge_down_w(LOCAL_P scalar *nd, int NS, int cnt0, int ex, int W,
       nd[6 * NS + r] = S_MUL(S_FMS(el, vLb, er), rD); /* bL */
       nd[7 * NS + r] = xr;
     }
-    BARRIER();
+    if (warp)
+      WARP_BARRIER();
+    else
+      BARRIER();
     offp = offc;
   }
 }
 
 DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
-  td_merge_down_w(nd, NS, cnt0, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID());
+  td_merge_down_w(nd, NS, cnt0, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID(), 0);
 }
 
 /* The steps shared by the one-pass, forward and backward tile kernels: load,

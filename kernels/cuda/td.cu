@@ -14,6 +14,7 @@
 #define LOCAL __shared__
 #define LOCAL_P
 #define BARRIER() __syncthreads()
+#define WARP_BARRIER() __syncwarp()
 #define LOCAL_ID() ((long)threadIdx.x)
 #define GROUP_ID() ((long)blockIdx.x)
 #define LOCAL_SIZE() ((long)blockDim.x)

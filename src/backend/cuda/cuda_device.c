@@ -12,7 +12,7 @@
 
 #include "backend/cuda/cuda_backend.h"
 
-#define MAX_ARGS 40 /* gpu_pscr.c passes pscr_reg_bwd 33 */
+#define MAX_ARGS 40 /* pscr_reg_bwd takes 32 */
 /* dynamic shared memory a launch may take: the opt-in limit less a margin
  * for the kernels' static __shared__ words */
 #define STATIC_SMEM 1024

@@ -158,7 +158,7 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   gpu_arg args[40];
   int k = tile_args(a, t0, nt, args), wg = s->reg ? s->reg_wg : s->tile_w;
   if (groups == 0) return PSCR_OK;
-  if (s->reg) args[k++] = GPU_INT(s->reg_lsw); /* pscr_reg.h: the sub-group width */
+  if (s->reg && s->fused == 1) args[k++] = GPU_INT(s->reg_lsw); /* pscr_reg_task's sub-group */
   if (s->fused == 1) {
     gpu_arg tail[] = {GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq),
                       GPU_PTR(g->flags)};

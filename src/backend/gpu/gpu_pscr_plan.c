@@ -269,11 +269,11 @@ static size_t reg_need(int sw, int E) {
 }
 
 /* The work-items per system of pscr_reg.h's tiles: one tile where n <= 8
- * pscr_rsw rows, else tiles of 8 pscr_rsw. */
+ * pscr_rsw rows, else tiles of 8 PSCR_GPU_REG_TSW (its PR_TSW). */
 static int reg_sw(const pscr_plan *p, const gpu_device *g) {
   size_t n = p->n[p->ndim - 1];
   int sw = g->tune.pscr_rsw;
-  return n <= 8 * (size_t)sw ? pow2_at_least(ceil_div(n, 8)) : sw;
+  return n <= 8 * (size_t)sw ? pow2_at_least(ceil_div(n, 8)) : PSCR_GPU_REG_TSW;
 }
 
 /* pscr_reg.h's shape within the kernels' limits and cap local scalars: one

@@ -94,7 +94,7 @@ static pscr_status dev_module(gpu_device *g, const gpu_td_params *p) {
   return ocl_program_get(s, TD_ROOT, defines, &s->current);
 }
 
-#define MAX_ARGS 40 /* gpu_pscr.c passes pscr_reg_bwd 33 */
+#define MAX_ARGS 40 /* pscr_reg_bwd takes 32 */
 
 static int dev_kernel_wg(gpu_device *g, const char *name) {
   ocl_state *s = g->impl;

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# One device call for pscr_reg.h (fused PSCR kernels, rows in registers): the CUDA PSCR test,
+# memcheck over one solve, then solve ms for each ROW (problem:n:tune[:defines]; tune "-" =
+# defaults) of bench_pscr_gpu on CUDA. Usage: OUT=$OUT [ROWS=...] bash tools/device_reg.sh
+TARGETS="bench_pscr_gpu cuda_test_cuda_pscr" source tools/device_env.sh
+[ "${TEST:-1}" = 1 ] && { timeout ${T_TEST:-200} $B/tests/cuda_test_cuda_pscr > "$OUT/test.log" 2>&1
+  echo "cuda_test_cuda_pscr rc $?: $(grep -E 'checks|worst' "$OUT/test.log" | tr '\n' ' ')"; }
+for tool in ${SAN:-memcheck racecheck}; do
+  timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $B/bench_pscr_gpu \
+    --backends cuda --problems poisson2d,poisson3d --min-n 1023 --max-n 1023 --min-n3 63 --max-n3 63 \
+    --reps 3 --xfer-reps 0 --tune pscr_lane=0 > "$OUT/$tool.log" 2>&1
+  echo "$tool rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool.log" | tr '\n' ' ')"
+done
+for r in ${ROWS:-poisson2d:8191:-}; do
+  IFS=: read -r pb n tune defs <<< "$r"
+  a=(); [ "$tune" != - ] && a=(--tune "$tune")
+  PSCR_KERNEL_DEFINES="${defs//,/ }" timeout 120 $B/bench_pscr_gpu --backends cuda --problems $pb \
+    --min-n $n --max-n $n --min-n3 $n --max-n3 $n --reps ${REPS:-7} --xfer-reps 0 "${a[@]}" 2>> "$OUT/err.log" |
+    grep '"solve_ms"' | python3 -c 'import json,sys
+for l in sys.stdin:
+  r=json.loads(l); print("%-12s %5d %-28s %-22s %9.3f ms  residual %.2e" % (r["problem"], r["n"], sys.argv[1], sys.argv[2], r["solve_ms"], r["rel_residual"]))' "$tune" "$defs"
+done
