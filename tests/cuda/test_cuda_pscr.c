@@ -30,6 +30,12 @@ int main(void) {
    * the tiles for most of it) */
   PT_CHECK_STATUS(gc_tune(&E, "pscr_lane", 1), PSCR_OK);
   gc_small_suite(&E);
+  /* and on pscr_tile.h's kernels where the default takes pscr_reg.h's (real
+   * systems proven definite) */
+  PT_CHECK_STATUS(gc_tune(&E, "pscr_lane", 0), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(&E, "pscr_reg", 0), PSCR_OK);
+  gc_small_suite(&E);
+  PT_CHECK_STATUS(gc_tune(&E, "pscr_reg", 1), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(&E, "pscr_lane", 3), PSCR_OK);
   gc_helmholtz_residual(&E);
   if (small == NULL || strcmp(small, "1") != 0) {

@@ -45,8 +45,9 @@ int main(void) {
   gc_small_suite(&E);
   gc_helmholtz_residual(&E);
   gc_engine_suite(&E);
-  /* the default engine (pscr_lane = 3): the tiles for real 2D, the lanes for
-   * complex 3D, the plain lanes for real 3D proven definite */
+  /* the default engine (pscr_lane = 3): the tiles for real 2D (pscr_reg.h's
+   * where proven definite), the lanes for complex 3D, the plain lanes for real
+   * 3D proven definite */
   static const size_t d2[2] = {33, 40}, d3[3] = {9, 9, 9}, d3r[3] = {5, 7, 110};
   unsigned long lanes0 = pscr_opencl_launch_count(E.gpu, "pscr_lane_task");
   unsigned long pl0 = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
@@ -63,8 +64,28 @@ int main(void) {
            "default engine: %lu + %lu lane launches for real 2D (0 expected), %lu for complex 3D, "
            "%lu plain for real 3D 9^3 (0 expected), %lu for 5 x 7 x 110",
            lanes1 - lanes0, pl1 - pl0, lanes2 - lanes1, pl2a - pl1, pl2 - pl2a);
+  /* real systems proven definite, and CR_PCR_THOMAS: pscr_reg.h's kernels,
+   * one tile (40 rows) and 9 tiles (2100 rows), not pscr_tile.h's */
+  static const size_t r2[2] = {5, 2100};
+  unsigned long rt0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_task");
+  unsigned long rf0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwd");
+  unsigned long tt0 = pscr_opencl_launch_count(E.gpu, "pscr_tile_task") +
+                      pscr_opencl_launch_count(E.gpu, "pscr_tile_bwd");
+  E.c_add = 1e5; /* 1D Poisson of 2100 rows: condition ~n^2 without a shift */
+  gc_case(&E, PSCR_F64, 2, d2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_case(&E, PSCR_F64, 2, r2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_case(&E, PSCR_F64, 2, r2, PT_POISSON, 3, PSCR_TD_CR_PCR_THOMAS, 0);
+  E.c_add = 0;
+  unsigned long rt = pscr_opencl_launch_count(E.gpu, "pscr_reg_task") - rt0;
+  unsigned long rf = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwd") - rf0;
+  unsigned long tt = pscr_opencl_launch_count(E.gpu, "pscr_tile_task") +
+                     pscr_opencl_launch_count(E.gpu, "pscr_tile_bwd") - tt0;
+  PT_CHECK(rt > 0 && rf > 0 && tt == 0,
+           "real definite systems: %lu one-tile, %lu multi-tile pscr_reg launches, %lu tile ones",
+           rt, rf, tt);
   /* the small suite again on the lane engine (the default took the tiles for
-   * most of it above), then the tiles for the rest */
+   * most of it above), then the tiles (pscr_tile.h's, also for real data) for
+   * the rest */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_lane", 1), PSCR_OK);
   unsigned long plain0 = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
   gc_small_suite(&E);
@@ -72,6 +93,7 @@ int main(void) {
   PT_CHECK(pscr_opencl_launch_count(E.gpu, "pscr_lane_plain") > plain0,
            "pscr_lane_plain launched on the lane engine's real problems");
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_lane", 0), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_reg", 0), PSCR_OK);
   /* tiles of 32 work-items: the fused solves over several tiles (and merge levels) */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_tw", 32), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_w", 32), PSCR_OK);
