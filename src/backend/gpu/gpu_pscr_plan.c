@@ -56,12 +56,12 @@ static int push(longs *a, int64_t x) {
  * eigenpairs' systems one after another: 32 per task left the H100 with
  * 512 work-groups at 2D 4095^2 (a wave and a third); more, shorter tasks
  * cost only more partial sums (stage_y2b). */
-static size_t task_chunk(const pscr_step *st, size_t batch, size_t tiles) {
+static size_t task_chunk(const pscr_step *st, size_t batch, size_t tiles, size_t target) {
   size_t c = PSCR_GPU_CHUNK;
   for (; c > PSCR_GPU_CHUNK_MIN; c /= 2) {
     size_t tasks = 0;
     for (size_t b = 0; b < st->nblocks; b++) tasks += ceil_div(st->blocks[b].m, c);
-    if (tasks * (batch ? batch : 1) * tiles >= PSCR_GPU_TASKS) break;
+    if (tasks * (batch ? batch : 1) * tiles >= target) break;
   }
   return c;
 }
@@ -78,11 +78,11 @@ static size_t block_parts(const pscr_block *bl, size_t chunk, int lane) {
  * task_chunk eigenpairs (lane engine: its work-groups), blocks of several
  * get partial-sum slots. tiles: work-groups per task (pscr_reg.h's tiles of
  * a system, which share a task's rows among its eigenpairs: it counts groups,
- * not tasks), 0: tasks. */
+ * not tasks, up to target), 0: tasks. */
 static pscr_status guide_step(const pscr_step *st, int inner, int lane, size_t batch,
-                              size_t tiles, longs *g, gpu_pscr_step *gs) {
+                              size_t tiles, size_t target, longs *g, gpu_pscr_step *gs) {
   size_t chunk = lane    ? PSCR_GPU_LANE_W
-                 : inner ? task_chunk(st, batch, tiles ? tiles : 1)
+                 : inner ? task_chunk(st, batch, tiles ? tiles : 1, target)
                          : PSCR_GPU_CHUNK;
   size_t dpos = g->n,
          nd_total =
@@ -495,7 +495,8 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     if (s->steps[L] == NULL) st = PSCR_ERR_OUT_OF_MEMORY;
     for (int i = 0; i < p->lev[L].nsteps && st == PSCR_OK; i++)
       st = guide_step(&p->lev[L].steps[i], p->lev[L].innermost, lane && p->lev[L].innermost,
-                      p->lev[L].batch_max, tiles, &gd, &s->steps[L][i]);
+                      p->lev[L].batch_max, tiles,
+                      s->reg ? (size_t)g.tune.pscr_rgroups : PSCR_GPU_TASKS, &gd, &s->steps[L][i]);
   }
   if (st == PSCR_OK) st = upload(p, gd.v, gd.n * sizeof *gd.v, &s->guide);
   free(gd.v);

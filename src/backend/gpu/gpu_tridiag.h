@@ -82,6 +82,8 @@ typedef struct {
                   * fused kernels with rows in registers (pscr_reg.h), 0: pscr_tile.h's */
   int pscr_rsw;  /* pscr_reg.h: work-items per system (sub-group; x 8 rows: a tile) */
   int pscr_rwg;  /* pscr_reg.h: work-items a group (pscr_rwg / pscr_rsw systems side by side) */
+  int pscr_rgroups; /* pscr_reg.h: work-groups a step should have (tasks of fewer eigenpairs
+                     * until then, down to PSCR_GPU_CHUNK_MIN) */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;
