@@ -50,14 +50,16 @@ static int push(longs *a, int64_t x) {
   return 1;
 }
 
-/* Eigenpairs per task of an innermost step: at most PSCR_GPU_CHUNK, fewer
- * (down to PSCR_GPU_CHUNK_MIN) until the step has PSCR_GPU_TASKS tasks over
- * the batch. A task is one work-group of the fused kernels solving its
- * eigenpairs' systems one after another: 32 per task left the H100 with
+/* Eigenpairs per task of an innermost step: at most cmax (PSCR_GPU_CHUNK),
+ * fewer (down to PSCR_GPU_CHUNK_MIN) until the step has target
+ * (PSCR_GPU_TASKS) tasks over the batch, times tiles work-groups a task. A
+ * task is one work-group of the fused kernels solving its eigenpairs'
+ * systems one after another: 32 per task left the H100 with
  * 512 work-groups at 2D 4095^2 (a wave and a third); more, shorter tasks
  * cost only more partial sums (stage_y2b). */
-static size_t task_chunk(const pscr_step *st, size_t batch, size_t tiles, size_t target) {
-  size_t c = PSCR_GPU_CHUNK;
+static size_t task_chunk(const pscr_step *st, size_t batch, size_t tiles, size_t target,
+                         size_t cmax) {
+  size_t c = cmax;
   for (; c > PSCR_GPU_CHUNK_MIN; c /= 2) {
     size_t tasks = 0;
     for (size_t b = 0; b < st->nblocks; b++) tasks += ceil_div(st->blocks[b].m, c);
@@ -80,9 +82,10 @@ static size_t block_parts(const pscr_block *bl, size_t chunk, int lane) {
  * a system, which share a task's rows among its eigenpairs: it counts groups,
  * not tasks, up to target), 0: tasks. */
 static pscr_status guide_step(const pscr_step *st, int inner, int lane, size_t batch,
-                              size_t tiles, size_t target, longs *g, gpu_pscr_step *gs) {
+                              size_t tiles, size_t target, size_t cmax, longs *g,
+                              gpu_pscr_step *gs) {
   size_t chunk = lane    ? PSCR_GPU_LANE_W
-                 : inner ? task_chunk(st, batch, tiles ? tiles : 1, target)
+                 : inner ? task_chunk(st, batch, tiles ? tiles : 1, target, cmax)
                          : PSCR_GPU_CHUNK;
   size_t dpos = g->n,
          nd_total =
@@ -496,7 +499,8 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     for (int i = 0; i < p->lev[L].nsteps && st == PSCR_OK; i++)
       st = guide_step(&p->lev[L].steps[i], p->lev[L].innermost, lane && p->lev[L].innermost,
                       p->lev[L].batch_max, tiles,
-                      s->reg ? (size_t)g.tune.pscr_rgroups : PSCR_GPU_TASKS, &gd, &s->steps[L][i]);
+                      s->reg ? (size_t)g.tune.pscr_rgroups : PSCR_GPU_TASKS,
+                      s->reg ? (size_t)g.tune.pscr_rchunk : PSCR_GPU_CHUNK, &gd, &s->steps[L][i]);
   }
   if (st == PSCR_OK) st = upload(p, gd.v, gd.n * sizeof *gd.v, &s->guide);
   free(gd.v);

@@ -42,7 +42,8 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_reg = 1,
                        .pscr_rsw = 32,
                        .pscr_rwg = 128,
-                       .pscr_rgroups = 8192,
+                       .pscr_rgroups = 1024,
+                       .pscr_rchunk = 128,
                        .tile_reg = 1};
 }
 
@@ -89,6 +90,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_tq = value;
   else if (strcmp(name, "pscr_rsw") == 0 && value >= 4 && value <= 512 && pow2(value))
     t->pscr_rsw = value;
+  else if (strcmp(name, "pscr_rchunk") == 0 && value >= 4 && value <= 1024 && pow2(value))
+    t->pscr_rchunk = value;
   else if (strcmp(name, "pscr_rgroups") == 0 && value >= 1)
     t->pscr_rgroups = value;
   else if (strcmp(name, "pscr_rwg") == 0 && value >= 32 && value <= 512 && pow2(value))

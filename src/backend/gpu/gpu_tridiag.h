@@ -84,6 +84,10 @@ typedef struct {
   int pscr_rwg;  /* pscr_reg.h: work-items a group (pscr_rwg / pscr_rsw systems side by side) */
   int pscr_rgroups; /* pscr_reg.h: work-groups a step should have (tasks of fewer eigenpairs
                      * until then, down to PSCR_GPU_CHUNK_MIN) */
+  int pscr_rchunk;  /* pscr_reg.h: eigenpairs a task, at most. H100, 2D Poisson, against 8192
+                     * and 32: 1024 and 128 took 8191^2 from 17.1 to 16.5 ms, 4095^2 from
+                     * 5.18 to 4.12, 2047^2 from 1.95 to 1.40 (the tile's rows loaded once
+                     * serve more eigenpairs) */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;
