@@ -17,11 +17,11 @@
  * sub-diagonal is the previous row's super-diagonal. Rows past n are
  * identity rows, decoupled (row n - 1 has no super-diagonal), so every tile
  * merges SW partitions: a compile-time count in the multi-tile kernels
- * (SW = PR_TSW), whose merge loops unroll. A sub-group of one warp syncs
+ * (SW = 2^PR_TLSW), whose merge loops unroll. A sub-group of one warp syncs
  * by WARP_BARRIER only: the E warps of a group run apart between the
- * tile's load and the final sums. A zero pivot gives a NaN reciprocal (S_RCP) that reaches
- * the records or x: SINGULAR. The host takes pscr_tile.h's kernels where
- * a block has more than PR_RD rows D (radix > 4).
+ * tile's load and the final sums. A zero pivot gives a NaN reciprocal
+ * (S_RCP) that reaches the records or x: SINGULAR. The host takes
+ * pscr_tile.h's kernels where a block has more than PR_RD rows D (radix > 4).
  * Local memory: PR_F fields of SW (PR_Q + 1) scalars (a slot for the row
  * above each partition, then its rows), then E node areas of 8 x 2 SW. */
 #ifndef PSCR_PSCR_REG_H
@@ -32,7 +32,7 @@
 #define PR_LQ 3
 #define PR_Q (1 << PR_LQ)
 #define PR_RD 3          /* rows D of a block (radix - 1 at radix 4) */
-#define PR_F (6 + PR_RD) /* fields: ad, ao, md, mo, X_0 .. X_RD-1, K^u, K^u (28) */
+#define PR_F (6 + PR_RD) /* fields: ad, ao, md, mo, X_0 .. X_RD-1, K̂ u, Ǩ u of (28) */
 #define PR_ONE 0         /* the whole system in one tile */
 #define PR_FWD 1         /* pass 1: the tiles' records to io */
 #define PR_BWD 2         /* pass 3: outside values from io */
@@ -208,9 +208,9 @@ PSCR_REG_KERNEL void pscr_reg_task(PSCR_TILE_PARAMS, int lsw, GLOBAL scalar *acc
   pscr_reg_body(PSCR_TILE_ARGS, lsw, PR_ONE, 1, 0, 0, 0, 0, acc, nacc, accq, flags, sm, &bad);
 }
 
-/* Passes 1 and 3 of systems of ntile tiles of 8 PR_TSW rows (pscr_tile_fwd
+/* Passes 1 and 3 of systems of ntile tiles of 8 x 32 rows (pscr_tile_fwd
  * / pscr_tile_bwd's groups, records and outside values). */
-#define PR_TLSW 5 /* PR_TSW = 32: one warp a system (H100: 64 was 12 % slower) */
+#define PR_TLSW 5 /* 32 work-items: one warp a system (H100: 64 was 12 % slower) */
 PSCR_REG_KERNEL void pscr_reg_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                                   GLOBAL scalar *recs, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);

@@ -31,7 +31,7 @@
 #define PSCR_GPU_CHUNK_MIN 4 /* ... and at least, where a step has few tasks */
 #define PSCR_GPU_TASKS 8192  /* tasks a step should have (work-groups of the fused kernels) */
 #define PSCR_GPU_REG_RD 3     /* PR_RD of pscr_reg.h: rows D a block may have there */
-#define PSCR_GPU_REG_TSW 32   /* PR_TSW of pscr_reg.h: work-items per tile of its passes */
+#define PSCR_GPU_REG_TSW 32   /* 2^PR_TLSW of pscr_reg.h: work-items per tile of its passes */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
 #define PSCR_GPU_LEVELS 16 /* record-merge levels of the fused multi-tile solves */

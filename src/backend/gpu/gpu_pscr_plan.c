@@ -272,7 +272,7 @@ static size_t reg_need(int sw, int E) {
 }
 
 /* The work-items per system of pscr_reg.h's tiles: one tile where n <= 8
- * pscr_rsw rows, else tiles of 8 PSCR_GPU_REG_TSW (its PR_TSW). */
+ * pscr_rsw rows, else tiles of 8 PSCR_GPU_REG_TSW (its 2^PR_TLSW). */
 static int reg_sw(const pscr_plan *p, const gpu_device *g) {
   size_t n = p->n[p->ndim - 1];
   int sw = g->tune.pscr_rsw;
