@@ -28,6 +28,7 @@
 #define PSCR_PSCR_REG_H
 
 #include "common/pscr_tile.h"
+#include "common/td_reg.h"
 
 #define PR_LQ 3
 #define PR_Q (1 << PR_LQ)
@@ -98,9 +99,10 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
 #pragma unroll
     for (int m = 0; m < PR_RD; m++) wk[m] = m < nrd ? w[2 + m] : S_ZERO;
     /* 2. rows of A_last + sg M_last and (26) / (28) from local memory;
-     * Thomas with both spikes as td_reg.h's step 2 */
-    scalar u[PR_Q], y[PR_Q], v[PR_Q], cprev = S_ZERO, vlast = S_ZERO;
-    scalar gk = S_FMA(rp[S2], sg, rp[3 * S2]), bk, fk;
+     * Thomas with both spikes (td_reg.h's td_spike_row); a row's
+     * sub-diagonal is the super-diagonal of the row above */
+    scalar u[PR_Q], y[PR_Q], v[PR_Q], vlast = S_ZERO, rec[6];
+    scalar a = S_FMA(rp[S2], sg, rp[3 * S2]);
 #pragma unroll
     for (int k = 0; k < PR_Q; k++) {
       int ps = 1 + k;
@@ -109,37 +111,12 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
 #pragma unroll
       for (int m = 0; m < PR_RD; m++) f = S_FMA(f, wk[m], rp[(4 + m) * S2 + ps]);
       f = S_FMS(S_FMS(f, ws, rp[(4 + PR_RD) * S2 + ps]), we, rp[(5 + PR_RD) * S2 + ps]);
-      if (k == 0) {
-        bk = d;
-        fk = f;
-      } else { /* Schur complement of row k - 1 onto row k */
-        bk = S_FMS(d, cprev, u[k - 1]);
-        fk = S_FMS(f, cprev, y[k - 1]);
-        gk = S_NEG(S_MUL(cprev, v[k - 1]));
-      }
-      scalar r = S_RCP(bk);
-      u[k] = k + 1 < PR_Q ? S_MUL(c, r) : S_ZERO;
-      y[k] = S_MUL(fk, r);
-      v[k] = S_MUL(gk, r);
-      if (k + 1 == PR_Q) vlast = S_MUL(c, r); /* the right spike */
-      cprev = c;
+      td_spike_row(k, PR_Q, a, d, c, f, u, y, v, &vlast);
+      a = c;
     }
-    scalar yt = y[PR_Q - 1], wt = v[PR_Q - 1], vt = vlast;
-#pragma unroll
-    for (int k = PR_Q - 2; k >= 0; k--) {
-      yt = S_FMS(y[k], u[k], yt);
-      wt = S_FMS(v[k], u[k], wt);
-      vt = S_NEG(S_MUL(u[k], vt));
-    }
+    td_spike_record(PR_Q, u, y, v, vlast, rec);
     PR_SYNC(); /* the previous eigenpair's nodes are read */
-    {
-      nd[TD_NODE_YT * NS + i] = yt;
-      nd[TD_NODE_YB * NS + i] = y[PR_Q - 1];
-      nd[TD_NODE_WT * NS + i] = wt;
-      nd[TD_NODE_WB * NS + i] = v[PR_Q - 1];
-      nd[TD_NODE_VT * NS + i] = vt;
-      nd[TD_NODE_VB * NS + i] = vlast;
-    }
+    for (int f = 0; f < 6; f++) nd[f * NS + i] = rec[f];
     PR_SYNC();
     /* 3. the partitions' reduced system: records up, outside values down */
     int root = td_merge_up_w(nd, NS, SW, bad, 0, SW, i, warp);
@@ -162,10 +139,10 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
 #pragma unroll
     for (int m = 0; m < PR_RD; m++) wo[m] = act && m < nout ? w[(back ? 2 : 0) + m] : S_ZERO;
     /* 4. x = y - w xl - u x_next (- v xr on the last row), summed on the fly */
-    scalar xv = S_FMS(S_FMS(y[PR_Q - 1], v[PR_Q - 1], xl), vlast, xr);
+    scalar xv = S_ZERO;
 #pragma unroll
     for (int k = PR_Q - 1; k >= 0; k--) {
-      if (k < PR_Q - 1) xv = S_FMS(S_FMS(y[k], v[k], xl), u[k], xv);
+      xv = td_spike_x(k, PR_Q, u, y, v, vlast, xl, xr, xv);
       zx = S_FMA(zx, xv, S_ZERO);
 #pragma unroll
       for (int m = 0; m < PR_RD; m++) xa[m][k] = S_FMA(xa[m][k], wo[m], xv);

@@ -37,6 +37,53 @@
 #endif
 #define TD_RLQ (TD_RQ == 16 ? 4 : TD_RQ == 8 ? 3 : TD_RQ == 4 ? 2 : 1)
 
+/* A partition of q rows in registers (seed 001 eqs. (3)-(7), Thomas with
+ * both spikes), row by row in an unrolled loop, shared with pscr_reg.h.
+ * Row k (a, d, c, f): the Schur complement of row k - 1 onto it, then u, y
+ * and the left spike w (started by a of row 0, the coupling to the left);
+ * on the last row c is the right spike's: vlast = c / pivot. A zero pivot
+ * gives a NaN reciprocal (S_RCP). */
+DEVICE void td_spike_row(int k, int q, scalar a, scalar d, scalar c, scalar f, scalar *u,
+                         scalar *y, scalar *w, scalar *vlast) {
+  scalar g = k == 0 ? a : S_NEG(S_MUL(a, w[k - 1]));
+  if (k > 0) {
+    d = S_FMS(d, a, u[k - 1]);
+    f = S_FMS(f, a, y[k - 1]);
+  }
+  scalar r = S_RCP(d);
+  u[k] = k + 1 < q ? S_MUL(c, r) : S_ZERO;
+  y[k] = S_MUL(f, r);
+  w[k] = S_MUL(g, r);
+  if (k + 1 == q) *vlast = S_MUL(c, r);
+}
+
+/* The partition's node record (fields TD_NODE_*: tops of y, w, v by the
+ * backward sweep, bottoms of the last row). */
+DEVICE void td_spike_record(int q, const scalar *u, const scalar *y, const scalar *w,
+                            scalar vlast, scalar *rec) {
+  scalar yt = y[q - 1], wt = w[q - 1], vt = vlast;
+#pragma unroll
+  for (int k = q - 2; k >= 0; k--) {
+    yt = S_FMS(y[k], u[k], yt);
+    wt = S_FMS(w[k], u[k], wt);
+    vt = S_NEG(S_MUL(u[k], vt));
+  }
+  rec[TD_NODE_YT] = yt;
+  rec[TD_NODE_YB] = y[q - 1];
+  rec[TD_NODE_WT] = wt;
+  rec[TD_NODE_WB] = w[q - 1];
+  rec[TD_NODE_VT] = vt;
+  rec[TD_NODE_VB] = vlast;
+}
+
+/* x of row k from its outside values xl, xr and xn = x of row k + 1:
+ * y - w xl - u xn (- v xr, the right spike, on the last row). */
+DEVICE scalar td_spike_x(int k, int q, const scalar *u, const scalar *y, const scalar *w,
+                         scalar vlast, scalar xl, scalar xr, scalar xn) {
+  scalar x = S_FMS(y[k], w[k], xl);
+  return k + 1 == q ? S_FMS(x, vlast, xr) : S_FMS(x, u[k], xn);
+}
+
 /* The tile of rows r0 .. r0 + W q - 1 of system sys (rows past n are
  * identity rows; only a system's last tile has them, and its last row has no
  * super-diagonal, so they stay decoupled). mode TD_REG_SOLVE: the whole system
@@ -80,43 +127,16 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long
    * of the work-item's rows as it goes; u, y and w stay in registers. The
    * partition's own last super-diagonal is the right spike's. */
   LOCAL_P const scalar *ra = sm + t * (TD_RQ + 1), *rd = ra + S, *rc = ra + 2 * S, *rf = ra + 3 * S;
-  scalar u[TD_RQ], y[TD_RQ], w[TD_RQ];
-  scalar wr = rc[TD_RQ - 1], bk = rd[0], fk = rf[0], g = ra[0], vlast = S_ZERO;
+  scalar u[TD_RQ], y[TD_RQ], w[TD_RQ], vlast = S_ZERO, rec[6];
 #pragma unroll
-  for (int k = 0; k < TD_RQ; k++) {
-    scalar r = S_RCP(bk);
-    u[k] = k + 1 < TD_RQ ? S_MUL(rc[k], r) : S_ZERO;
-    y[k] = S_MUL(fk, r);
-    w[k] = S_MUL(g, r);
-    if (k + 1 < TD_RQ) { /* Schur complement onto row k + 1 */
-      scalar a1 = ra[k + 1];
-      bk = S_FMS(rd[k + 1], a1, u[k]);
-      fk = S_FMS(rf[k + 1], a1, y[k]);
-      g = S_NEG(S_MUL(a1, w[k]));
-    } else {
-      vlast = S_MUL(wr, r);
-    }
-  }
-  /* the record: tops of y, w, v by the backward sweep, bottoms of the last row */
-  scalar yt = y[TD_RQ - 1], wt = w[TD_RQ - 1], vt = vlast;
-#pragma unroll
-  for (int k = TD_RQ - 2; k >= 0; k--) {
-    yt = S_FMS(y[k], u[k], yt);
-    wt = S_FMS(w[k], u[k], wt);
-    vt = S_NEG(S_MUL(u[k], vt));
-  }
+  for (int k = 0; k < TD_RQ; k++) td_spike_row(k, TD_RQ, ra[k], rd[k], rc[k], rf[k], u, y, w, &vlast);
+  td_spike_record(TD_RQ, u, y, w, vlast, rec);
   if (t == 0) *bad_nf = *bad_sg = 0;
   BARRIER(); /* the tile is read: its memory takes the records */
   long rows = n - r0 < (long)W * TD_RQ ? n - r0 : (long)W * TD_RQ;
   int P = (int)((rows + TD_RQ - 1) / TD_RQ);
-  if (t < P) {
-    sm[TD_NODE_YT * NS + t] = yt;
-    sm[TD_NODE_YB * NS + t] = y[TD_RQ - 1];
-    sm[TD_NODE_WT * NS + t] = wt;
-    sm[TD_NODE_WB * NS + t] = w[TD_RQ - 1];
-    sm[TD_NODE_VT * NS + t] = vt;
-    sm[TD_NODE_VB * NS + t] = vlast;
-  }
+  if (t < P)
+    for (int f = 0; f < 6; f++) sm[f * NS + t] = rec[f];
   BARRIER();
   /* 3. the records' reduced system, outside values down the tree */
   int root = td_merge_up(sm, NS, P, bad_sg, 0);
@@ -144,12 +164,10 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long
   }
   BARRIER();
   /* 4. x = y - w xl - u x_next (- v xr on the last row), stored coalesced */
-  scalar x = S_FMS(S_FMS(y[TD_RQ - 1], w[TD_RQ - 1], xl), vlast, xr), zx = S_ZERO;
-  sm[t * (TD_RQ + 1) + TD_RQ - 1] = x;
-  zx = S_FMA(zx, x, S_ZERO);
+  scalar x = S_ZERO, zx = S_ZERO;
 #pragma unroll
-  for (int k = TD_RQ - 2; k >= 0; k--) {
-    x = S_FMS(S_FMS(y[k], w[k], xl), u[k], x);
+  for (int k = TD_RQ - 1; k >= 0; k--) {
+    x = td_spike_x(k, TD_RQ, u, y, w, vlast, xl, xr, x);
     sm[t * (TD_RQ + 1) + k] = x;
     zx = S_FMA(zx, x, S_ZERO);
   }
