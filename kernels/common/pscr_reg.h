@@ -38,31 +38,33 @@
 #define PR_FWD 1         /* pass 1: the tiles' records to io */
 #define PR_BWD 2         /* pass 3: outside values from io */
 
+/* PR_GMERGE 1: the E sub-groups' merge trees side by side, merged by the
+ * whole group level by level (td_merge_up_w's roots = E), so a level's
+ * merges fill whole warps and the idle warps skip it; 0: each sub-group
+ * merges its own tree (a warp executes every level for one system). */
+#ifndef PR_GMERGE
+#define PR_GMERGE 1
+#endif
+
 /* The sub-group's barrier (one warp: WARP_BARRIER) */
 #define PR_SYNC()                                                                                  \
   do {                                                                                             \
-    if (warp)                                                                                      \
+    if (warp && !PR_GMERGE)                                                                        \
       WARP_BARRIER();                                                                              \
     else                                                                                           \
       BARRIER();                                                                                   \
   } while (0)
 
-DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long e0, long ne,
-                          long cnt, GLOBAL scalar *io, GLOBAL scalar *acc, long nacc, long accq,
-                          GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad) {
-  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt;
-  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), SW = 1 << lsw, E = WG >> lsw;
-  int j = t >> lsw, i = t & (SW - 1), S2 = SW * (PR_Q + 1), NS = 2 * SW, warp = SW == 32;
-  long T = (long)SW << PR_LQ, r0 = kt * T;
-  int rows = (int)(n - r0 < T ? n - r0 : T);
-  PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
-  long nout = back ? nrd : 2, dk[PR_RD];
-  LOCAL_P scalar *nd = sm + PR_F * S2 + j * 8 * NS;
-  for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
-  /* 1. the tile's rows, once: field f of tile row e at f S2 + pos(e), the
-   * slot before each partition's rows holds the super-diagonals of the row above */
+/* 1. The tile's rows r0 .. r0 + T - 1, once: field f of tile row e at
+ * f S2 + pos(e), pos(e) = (e / PR_Q) (PR_Q + 1) + 1 + e % PR_Q; the slot
+ * before each partition's rows holds the super-diagonals of the row above.
+ * Rows past n are identity rows (decoupled: row n - 1 has no super-diagonal). */
+DEVICE void pscr_reg_load(long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
+                          const GLOBAL scalar *md, const GLOBAL scalar *mo,
+                          const GLOBAL scalar *xp, const long *dk, const GLOBAL scalar *gs,
+                          int has_s, int has_e, long nrd, long r0, long T, int S2, int WG, int t,
+                          LOCAL_P scalar *sm) {
   if (t == 0) {
-    *bad = 0;
     sm[S2] = r0 > 0 ? ao[r0 - 1] : S_ZERO;
     sm[3 * S2] = r0 > 0 && mo ? mo[r0 - 1] : S_ZERO;
   }
@@ -82,6 +84,41 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
       sm[3 * S2 + ps + 1] = vmo;
     }
   }
+}
+
+/* Row ps of A_last + sg M_last (diagonal d, super-diagonal c) and its
+ * right-hand side f of (26) / (28): the weights wk of the rows D, minus ws,
+ * we times the boundary terms K̂ u, Ǩ u. */
+DEVICE void pscr_reg_row(const LOCAL_P scalar *rp, int S2, int ps, scalar sg, const scalar *wk,
+                         scalar ws, scalar we, scalar *d, scalar *c, scalar *f) {
+  *d = S_FMA(rp[ps], sg, rp[2 * S2 + ps]);
+  *c = S_FMA(rp[S2 + ps], sg, rp[3 * S2 + ps]);
+  scalar v = S_ZERO;
+#pragma unroll
+  for (int m = 0; m < PR_RD; m++) v = S_FMA(v, wk[m], rp[(4 + m) * S2 + ps]);
+  *f = S_FMS(S_FMS(v, ws, rp[(4 + PR_RD) * S2 + ps]), we, rp[(5 + PR_RD) * S2 + ps]);
+}
+
+DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long e0, long ne,
+                          long cnt, GLOBAL scalar *io, GLOBAL scalar *acc, long nacc, long accq,
+                          GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad) {
+  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt;
+  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), SW = 1 << lsw, E = WG >> lsw;
+  int j = t >> lsw, i = t & (SW - 1), S2 = SW * (PR_Q + 1), NS = 2 * SW, warp = SW == 32;
+  long T = (long)SW << PR_LQ, r0 = kt * T;
+  int rows = (int)(n - r0 < T ? n - r0 : T);
+  PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
+  long nout = back ? nrd : 2, dk[PR_RD];
+#if PR_GMERGE
+  int leaf = t, NN = E * NS, W = WG, roots = E, lw = t, mw = 0, jr = j; /* the group's trees */
+  LOCAL_P scalar *nd = sm + PR_F * S2;
+#else
+  int leaf = i, NN = NS, W = SW, roots = 1, lw = i, mw = warp, jr = 0; /* its own tree */
+  LOCAL_P scalar *nd = sm + PR_F * S2 + j * 8 * NS;
+#endif
+  for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
+  if (t == 0) *bad = 0;
+  pscr_reg_load(n, ad, ao, md, mo, xp, dk, gs, has_s, has_e, nrd, r0, T, S2, WG, t, sm);
   scalar xa[PR_RD][PR_Q]; /* the task's sums (24) / (27) of the work-item's rows */
 #pragma unroll
   for (int m = 0; m < PR_RD; m++)
@@ -105,37 +142,33 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
     scalar a = S_FMA(rp[S2], sg, rp[3 * S2]);
 #pragma unroll
     for (int k = 0; k < PR_Q; k++) {
-      int ps = 1 + k;
-      scalar d = S_FMA(rp[ps], sg, rp[2 * S2 + ps]), c = S_FMA(rp[S2 + ps], sg, rp[3 * S2 + ps]);
-      scalar f = S_ZERO;
-#pragma unroll
-      for (int m = 0; m < PR_RD; m++) f = S_FMA(f, wk[m], rp[(4 + m) * S2 + ps]);
-      f = S_FMS(S_FMS(f, ws, rp[(4 + PR_RD) * S2 + ps]), we, rp[(5 + PR_RD) * S2 + ps]);
+      scalar d, c, f;
+      pscr_reg_row(rp, S2, 1 + k, sg, wk, ws, we, &d, &c, &f);
       td_spike_row(k, PR_Q, a, d, c, f, u, y, v, &vlast);
       a = c;
     }
     td_spike_record(PR_Q, u, y, v, vlast, rec);
     PR_SYNC(); /* the previous eigenpair's nodes are read */
-    for (int f = 0; f < 6; f++) nd[f * NS + i] = rec[f];
+    for (int f = 0; f < 6; f++) nd[f * NN + leaf] = rec[f];
     PR_SYNC();
     /* 3. the partitions' reduced system: records up, outside values down */
-    int root = td_merge_up_w(nd, NS, SW, bad, 0, SW, i, warp);
+    int root = td_merge_up_w(nd, NN, roots * SW, bad, 0, W, lw, mw, roots) + jr;
     long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
     if (mode == PR_FWD) {
       if (act && i < 6) {
-        scalar rv = nd[i * NS + root];
+        scalar rv = nd[i * NN + root];
         io[i * cnt + gi] = rv;
         if (!S_ISFINITE(rv)) *bad = 1;
       }
       continue;
     }
     if (i == 0) {
-      nd[6 * NS + root] = mode == PR_BWD ? io[gi] : S_ZERO;
-      nd[7 * NS + root] = mode == PR_BWD ? io[cnt + gi] : S_ZERO;
+      nd[6 * NN + root] = mode == PR_BWD ? io[gi] : S_ZERO;
+      nd[7 * NN + root] = mode == PR_BWD ? io[cnt + gi] : S_ZERO;
     }
     PR_SYNC();
-    td_merge_down_w(nd, NS, SW, 0, SW, i, warp);
-    scalar xl = nd[6 * NS + i], xr = nd[7 * NS + i], zx = S_ZERO, wo[PR_RD];
+    td_merge_down_w(nd, NN, roots * SW, 0, W, lw, mw, roots);
+    scalar xl = nd[6 * NN + leaf], xr = nd[7 * NN + leaf], zx = S_ZERO, wo[PR_RD];
 #pragma unroll
     for (int m = 0; m < PR_RD; m++) wo[m] = act && m < nout ? w[(back ? 2 : 0) + m] : S_ZERO;
     /* 4. x = y - w xl - u x_next (- v xr on the last row), summed on the fly */
@@ -188,12 +221,73 @@ PSCR_REG_KERNEL void pscr_reg_task(PSCR_TILE_PARAMS, int lsw, GLOBAL scalar *acc
 /* Passes 1 and 3 of systems of ntile tiles of 8 x 32 rows (pscr_tile_fwd
  * / pscr_tile_bwd's groups, records and outside values). */
 #define PR_TLSW 5 /* 32 work-items: one warp a system (H100: 64 was 12 % slower) */
+/* Pass 1, a tile's record, with one eigenpair a work-item ("lane", as
+ * pscr_lane.h): the record needs no x, so a single forward sweep over the
+ * tile's rows (broadcast from local memory) yields it, with no partitions and
+ * no merge. Besides Thomas with the left spike (td_spike_row: x_k = y_k -
+ * w_k xl - u_k x_k+1), the top row is carried forward as x_0 = al - be xl -
+ * ga x_k+1 (al -= ga y_k, be -= ga w_k, ga = -ga u_k), from al = be = 0,
+ * ga = -1 and a row -1 with u = y = 0, w = -1 (so that row 0 gets w = a / d);
+ * the last row's u is the right spike. The same record as td_spike_record
+ * of the whole tile. */
+#ifndef PR_FWD_LANES
+#define PR_FWD_LANES 1
+#endif
+DEVICE void pscr_reg_rec_body(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+                              GLOBAL scalar *recs, GLOBAL int *flags, LOCAL_P scalar *sm) {
+  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt;
+  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), SW = 1 << PR_TLSW, S2 = SW * (PR_Q + 1);
+  long T = (long)SW << PR_LQ, r0 = kt * T, dk[PR_RD];
+  PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
+  for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
+  pscr_reg_load(n, ad, ao, md, mo, xp, dk, gs, has_s, has_e, nrd, r0, T, S2, WG, t, sm);
+  BARRIER();
+  for (long l = tk[1] + t; l < tk[2]; l += WG) {
+    const GLOBAL scalar *w = comp + b[PB_COMP] + l * nr;
+    scalar sg = S_ADD(c0, lambda[b[PB_EIG] + l]), wk[PR_RD];
+    scalar ws = has_s ? w[0] : S_ZERO, we = has_e ? w[1] : S_ZERO;
+#pragma unroll
+    for (int m = 0; m < PR_RD; m++) wk[m] = m < nrd ? w[2 + m] : S_ZERO;
+    scalar a = S_FMA(sm[S2], sg, sm[3 * S2]), u = S_ZERO, y = S_ZERO, wl = S_NEG(S_ONE);
+    scalar al = S_ZERO, be = S_ZERO, ga = S_NEG(S_ONE);
+    for (int q = 0; q < SW; q++) {
+#pragma unroll
+      for (int k = 0; k < PR_Q; k++) {
+        scalar d, c, f;
+        pscr_reg_row(sm, S2, q * (PR_Q + 1) + 1 + k, sg, wk, ws, we, &d, &c, &f);
+        scalar r = S_RCP(S_FMS(d, a, u));
+        y = S_MUL(S_FMS(f, a, y), r);
+        wl = S_NEG(S_MUL(S_MUL(a, wl), r));
+        u = S_MUL(c, r);
+        al = S_FMS(al, ga, y);
+        be = S_FMS(be, ga, wl);
+        ga = S_NEG(S_MUL(ga, u));
+        a = c;
+      }
+    }
+    long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
+    scalar rec[6];
+    rec[TD_NODE_YT] = al, rec[TD_NODE_YB] = y, rec[TD_NODE_WT] = be, rec[TD_NODE_WB] = wl;
+    rec[TD_NODE_VT] = ga, rec[TD_NODE_VB] = u;
+    scalar z = S_ZERO;
+    for (int f = 0; f < 6; f++) {
+      recs[f * cnt + gi] = rec[f];
+      z = S_FMA(z, rec[f], S_ZERO);
+    }
+    if (!S_ISFINITE(z)) flags[TD_FLAG_SINGULAR] = 1; /* a zero pivot's NaN */
+  }
+}
+
 PSCR_REG_KERNEL void pscr_reg_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                                   GLOBAL scalar *recs, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+#if PR_FWD_LANES
+  pscr_reg_rec_body(PSCR_TILE_ARGS, e0, ne, ntile, cnt, recs, flags, sm);
+#else
   LOCAL int bad;
   pscr_reg_body(PSCR_TILE_ARGS, PR_TLSW, PR_FWD, ntile, e0, ne, cnt, recs, 0, 0, 0, flags, sm,
                 &bad);
+#endif
 }
 
 PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,

@@ -257,11 +257,14 @@ DEVICE scalar td_junction_ex(const LOCAL_P scalar *nd, int NS, int l, int r) {
  * neighbours L, R keeps x_S = y_S - w_S xl - v_S xr (xl / xr: the solution
  * just outside S); at the junction the last unknown bL of L and the first tR
  * of R satisfy [1 vLb; wRt 1] [bL; tR] = [yLb - wLb xl; yRt - vRt xr],
- * D = 1 - vLb wRt (seed 001 section II). */
+ * D = 1 - vLb wRt (seed 001 section II). With roots > 1 the level holds
+ * the trees of roots systems side by side (system j's nodes of a level after
+ * system j - 1's), cnt0 = roots 2^k: the merge stops at their roots
+ * off + j, and a pair never spans two systems. */
 DEVICE int td_merge_up_w(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex, int W,
-                         int t, int warp) {
+                         int t, int warp, int roots) {
   int off = 0, cnt = cnt0;
-  while (cnt > 1) {
+  while (cnt > roots) {
     int cp = (cnt + 1) / 2, op = off + cnt;
     for (int k = t; k < cp; k += W) {
       int l = off + 2 * k, r = l + 1, g = op + k;
@@ -313,15 +316,15 @@ DEVICE int td_merge_up_w(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad,
  * nodes, so that all meet the same barriers), warp = 1 where the sub-group
  * is one warp (W = 32 from a multiple of 32): WARP_BARRIER()s. */
 DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex) {
-  return td_merge_up_w(nd, NS, cnt0, bad, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID(), 0);
+  return td_merge_up_w(nd, NS, cnt0, bad, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID(), 0, 1);
 }
 
 /* Step 2, down: with the root's outside values at nd[6NS + root], nd[7NS + root],
  * every node's outside values (xl at nd[6 NS + k], xr at nd[7 NS + k]). */
 DEVICE void td_merge_down_w(LOCAL_P scalar *nd, int NS, int cnt0, int ex, int W, int t,
-                            int warp) {
+                            int warp, int roots) {
   int levels = 0, offp = 0; /* offp: the root's index, the sum of the level sizes below it */
-  for (int cnt = cnt0; cnt > 1; cnt = (cnt + 1) / 2) {
+  for (int cnt = cnt0; cnt > roots; cnt = (cnt + 1) / 2) {
     offp += cnt;
     levels++;
   }
@@ -354,7 +357,7 @@ DEVICE void td_merge_down_w(LOCAL_P scalar *nd, int NS, int cnt0, int ex, int W,
 }
 
 DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
-  td_merge_down_w(nd, NS, cnt0, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID(), 0);
+  td_merge_down_w(nd, NS, cnt0, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID(), 0, 1);
 }
 
 /* The steps shared by the one-pass, forward and backward tile kernels: load,
