@@ -10,7 +10,8 @@ for d in "${sets[@]}"; do
     --csv --print-units base $B/bench_pscr_gpu --backends cuda --problems ${PB:-poisson2d} --min-n ${N:-8191} --max-n ${N:-8191} \
     --min-n3 ${N:-8191} --max-n3 ${N:-8191} --reps 3 --xfer-reps 0 --no-residual ${BARGS:-} > "$f" 2> "$f.err"
   echo "== defines '$d' (rc $?)"
-  python3 - "$f" <<'PY'
+  python3 "$(dirname "$0")/launch_table.py" "$f"
+: <<'PY'
 import csv, sys, collections
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
 if not rows: sys.exit()

@@ -221,40 +221,66 @@ PSCR_REG_KERNEL void pscr_reg_task(PSCR_TILE_PARAMS, int lsw, GLOBAL scalar *acc
 /* Passes 1 and 3 of systems of ntile tiles of 8 x 32 rows (pscr_tile_fwd
  * / pscr_tile_bwd's groups, records and outside values). */
 #define PR_TLSW 5 /* 32 work-items: one warp a system (H100: 64 was 12 % slower) */
-/* Pass 1, a tile's record, with one eigenpair a work-item ("lane", as
- * pscr_lane.h): the record needs no x, so a single forward sweep over the
- * tile's rows (broadcast from local memory) yields it, with no partitions and
- * no merge. Besides Thomas with the left spike (td_spike_row: x_k = y_k -
- * w_k xl - u_k x_k+1), the top row is carried forward as x_0 = al - be xl -
- * ga x_k+1 (al -= ga y_k, be -= ga w_k, ga = -ga u_k), from al = be = 0,
- * ga = -1 and a row -1 with u = y = 0, w = -1 (so that row 0 gets w = a / d);
- * the last row's u is the right spike. The same record as td_spike_record
- * of the whole tile. */
-#ifndef PR_FWD_LANES
-#define PR_FWD_LANES 1
-#endif
-DEVICE void pscr_reg_rec_body(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                              GLOBAL scalar *recs, GLOBAL int *flags, LOCAL_P scalar *sm) {
-  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt;
-  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), SW = 1 << PR_TLSW, S2 = SW * (PR_Q + 1);
-  long T = (long)SW << PR_LQ, r0 = kt * T, dk[PR_RD];
+PSCR_REG_KERNEL void pscr_reg_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+                                  GLOBAL scalar *recs, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad;
+  pscr_reg_body(PSCR_TILE_ARGS, PR_TLSW, PR_FWD, ntile, e0, ne, cnt, recs, 0, 0, 0, flags, sm,
+                &bad);
+}
+
+PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+                                  GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
+                                  GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad;
+  pscr_reg_body(PSCR_TILE_ARGS, PR_TLSW, PR_BWD, ntile, e0, ne, cnt, outs, acc, nacc, accq, flags,
+                sm, &bad);
+}
+
+/* Passes 1 and 3 with one eigenpair a work-item ("lanes", as pscr_lane.h),
+ * for the steps whose tasks hold many eigenpairs (the host's pscr_rlane):
+ * a work-group of WG lanes takes WG eigenpairs of its task at a time over
+ * the tile's rows, loaded into local memory once as above and read as
+ * broadcasts. No partitions and no merge tree: a lane sweeps all T rows.
+ * H100, 2D Poisson 8191^2, tasks of 128 eigenpairs: pass 1 in 166 against
+ * 416 us a launch; tasks of 3 eigenpairs leave lanes idle (1749 against
+ * 764 us), so the host keeps the warps there. */
+#define PR_T ((1 << PR_TLSW) * PR_Q) /* rows of a tile */
+#define PR_POS(e) (((e) >> PR_LQ) * (PR_Q + 1) + 1 + ((e) & (PR_Q - 1))) /* pscr_reg_load's */
+
+/* The task's eigenpair l: shift sg, weights wk of the rows D and ws, we of
+ * the boundary terms (pscr_reg_body's step 2). */
+#define PR_PAIR(l)                                                                                 \
+  const GLOBAL scalar *w = comp + b[PB_COMP] + (l)*nr;                                             \
+  scalar sg = S_ADD(c0, lambda[b[PB_EIG] + (l)]), wk[PR_RD];                                       \
+  scalar ws = has_s ? w[0] : S_ZERO, we = has_e ? w[1] : S_ZERO;                                   \
+  for (int m = 0; m < PR_RD; m++) wk[m] = m < nrd ? w[2 + m] : S_ZERO
+
+/* Pass 1: the record needs no x, so one forward sweep yields it. Thomas with
+ * the left spike as td_spike_row (x_k = y_k - w_k xl - u_k x_k+1), and the
+ * top row carried forward as x_0 = al - be xl - ga x_k+1 (al -= ga y_k,
+ * be -= ga w_k, ga = -ga u_k) from al = be = 0, ga = -1 and a row -1 with
+ * u = y = 0, w = -1 (row 0 then gets w = a / d); the last row's u is the
+ * right spike. The record td_spike_record gives for the whole tile. */
+PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+                                   GLOBAL scalar *recs, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, r0 = kt * PR_T, dk[PR_RD];
+  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), S2 = PR_T + (PR_T >> PR_LQ);
   PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
   for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
-  pscr_reg_load(n, ad, ao, md, mo, xp, dk, gs, has_s, has_e, nrd, r0, T, S2, WG, t, sm);
+  pscr_reg_load(n, ad, ao, md, mo, xp, dk, gs, has_s, has_e, nrd, r0, PR_T, S2, WG, t, sm);
   BARRIER();
   for (long l = tk[1] + t; l < tk[2]; l += WG) {
-    const GLOBAL scalar *w = comp + b[PB_COMP] + l * nr;
-    scalar sg = S_ADD(c0, lambda[b[PB_EIG] + l]), wk[PR_RD];
-    scalar ws = has_s ? w[0] : S_ZERO, we = has_e ? w[1] : S_ZERO;
-#pragma unroll
-    for (int m = 0; m < PR_RD; m++) wk[m] = m < nrd ? w[2 + m] : S_ZERO;
+    PR_PAIR(l);
     scalar a = S_FMA(sm[S2], sg, sm[3 * S2]), u = S_ZERO, y = S_ZERO, wl = S_NEG(S_ONE);
     scalar al = S_ZERO, be = S_ZERO, ga = S_NEG(S_ONE);
-    for (int q = 0; q < SW; q++) {
+    for (int q = 0; q < PR_T; q += PR_Q) {
 #pragma unroll
       for (int k = 0; k < PR_Q; k++) {
         scalar d, c, f;
-        pscr_reg_row(sm, S2, q * (PR_Q + 1) + 1 + k, sg, wk, ws, we, &d, &c, &f);
+        pscr_reg_row(sm, S2, PR_POS(q + k), sg, wk, ws, we, &d, &c, &f);
         scalar r = S_RCP(S_FMS(d, a, u));
         y = S_MUL(S_FMS(f, a, y), r);
         wl = S_NEG(S_MUL(S_MUL(a, wl), r));
@@ -266,10 +292,9 @@ DEVICE void pscr_reg_rec_body(PSCR_TILE_PARAMS, long e0, long ne, long ntile, lo
       }
     }
     long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
-    scalar rec[6];
+    scalar rec[6], z = S_ZERO;
     rec[TD_NODE_YT] = al, rec[TD_NODE_YB] = y, rec[TD_NODE_WT] = be, rec[TD_NODE_WB] = wl;
     rec[TD_NODE_VT] = ga, rec[TD_NODE_VB] = u;
-    scalar z = S_ZERO;
     for (int f = 0; f < 6; f++) {
       recs[f * cnt + gi] = rec[f];
       z = S_FMA(z, rec[f], S_ZERO);
@@ -278,25 +303,108 @@ DEVICE void pscr_reg_rec_body(PSCR_TILE_PARAMS, long e0, long ne, long ntile, lo
   }
 }
 
-PSCR_REG_KERNEL void pscr_reg_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                                  GLOBAL scalar *recs, GLOBAL int *flags) {
+/* Pass 3: with the tile's outside values xl, xr of its eigenpair a lane
+ * solves the tile as a plain system (Thomas, x_-1 = xl taken as y_-1 with
+ * u_-1 = 0, and x_T = xr: x_k = y_k - u_k x_k+1 down to the last row). The
+ * forward sweep keeps (u, y) before every chunk of PR_BR rows
+ * (checkpoints in local memory); the backward sweep recomputes each chunk in
+ * registers and substitutes back through it. A chunk's x go through local
+ * memory to the sums (24) / (27): work-item (k, part) adds the weighted x of
+ * row k over the PR_BR lanes of its part, then 3 PR_BR work-items add the
+ * parts. WG >= 4 PR_BR (the host's choice: 64 or 128).
+ * Local memory (pscr_reg_lanes_local): the tile (PR_F S2), the sums
+ * (PR_RD S2), the checkpoints (2 PR_NCH WG), the chunk's x (PR_BR (WG + 1)),
+ * the weights and the parts (2 PR_RD WG). */
+#define PR_BR 16                 /* rows of a chunk */
+#define PR_NCH (PR_T / PR_BR)    /* chunks of a tile */
+PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+                                   GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
+                                   GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
-#if PR_FWD_LANES
-  pscr_reg_rec_body(PSCR_TILE_ARGS, e0, ne, ntile, cnt, recs, flags, sm);
-#else
   LOCAL int bad;
-  pscr_reg_body(PSCR_TILE_ARGS, PR_TLSW, PR_FWD, ntile, e0, ne, cnt, recs, 0, 0, 0, flags, sm,
-                &bad);
-#endif
-}
-
-PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                                  GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
-                                  GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
-  LOCAL int bad;
-  pscr_reg_body(PSCR_TILE_ARGS, PR_TLSW, PR_BWD, ntile, e0, ne, cnt, outs, acc, nacc, accq, flags,
-                sm, &bad);
+  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, r0 = kt * PR_T, dk[PR_RD];
+  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), S2 = PR_T + (PR_T >> PR_LQ);
+  int rows = (int)(n - r0 < PR_T ? n - r0 : PR_T), LX = WG + 1;
+  PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
+  long nout = back ? nrd : 2;
+  LOCAL_P scalar *sums = sm + PR_F * S2, *ck = sums + PR_RD * S2, *xb = ck + 2 * PR_NCH * WG;
+  LOCAL_P scalar *wo = xb + PR_BR * LX, *part = wo + PR_RD * WG;
+  for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
+  if (t == 0) bad = 0;
+  pscr_reg_load(n, ad, ao, md, mo, xp, dk, gs, has_s, has_e, nrd, r0, PR_T, S2, WG, t, sm);
+  for (int e = t; e < PR_RD * S2; e += WG) sums[e] = S_ZERO;
+  int kr = t % PR_BR, pt = t / PR_BR, np = WG / PR_BR; /* the work-item's part of the sums */
+  scalar zx = S_ZERO;
+  for (long l0 = tk[1]; l0 < tk[2]; l0 += WG) {
+    long l = l0 + t;
+    int act = l < tk[2];
+    if (!act) l = tk[1]; /* a spare lane solves a copy and weighs it by 0 */
+    PR_PAIR(l);
+    for (int m = 0; m < PR_RD; m++) wo[m * WG + t] = act && m < nout ? w[(back ? 2 : 0) + m] : S_ZERO;
+    long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
+    scalar xn = outs[cnt + gi], u = S_ZERO, y = outs[gi];
+    BARRIER(); /* the tile is loaded (first pass), the last pass's parts are added */
+    scalar a = S_FMA(sm[S2], sg, sm[3 * S2]);
+    for (int ch = 0; ch < PR_NCH; ch++) { /* forward, checkpoints */
+      ck[2 * ch * WG + t] = u;
+      ck[(2 * ch + 1) * WG + t] = y;
+#pragma unroll
+      for (int k = 0; k < PR_BR; k++) {
+        scalar d, c, f;
+        pscr_reg_row(sm, S2, PR_POS(ch * PR_BR + k), sg, wk, ws, we, &d, &c, &f);
+        scalar r = S_RCP(S_FMS(d, a, u));
+        y = S_MUL(S_FMS(f, a, y), r);
+        u = S_MUL(c, r);
+        a = c;
+      }
+    }
+    for (int ch = PR_NCH - 1; ch >= 0; ch--) { /* backward, a chunk at a time */
+      int p0 = PR_POS(ch * PR_BR) - 1; /* its first row's slot of the row above */
+      scalar uu[PR_BR], yy[PR_BR];
+      u = ck[2 * ch * WG + t];
+      y = ck[(2 * ch + 1) * WG + t];
+      a = S_FMA(sm[S2 + p0], sg, sm[3 * S2 + p0]);
+#pragma unroll
+      for (int k = 0; k < PR_BR; k++) {
+        scalar d, c, f;
+        pscr_reg_row(sm, S2, PR_POS(ch * PR_BR + k), sg, wk, ws, we, &d, &c, &f);
+        scalar r = S_RCP(S_FMS(d, a, u));
+        y = yy[k] = S_MUL(S_FMS(f, a, y), r);
+        u = uu[k] = S_MUL(c, r);
+        a = c;
+      }
+#pragma unroll
+      for (int k = PR_BR - 1; k >= 0; k--) {
+        xn = S_FMS(yy[k], uu[k], xn);
+        xb[k * LX + t] = xn;
+        zx = S_FMA(zx, xn, S_ZERO);
+      }
+      BARRIER();
+      scalar sp[PR_RD];
+      for (int m = 0; m < PR_RD; m++) sp[m] = S_ZERO;
+      for (int e = pt * PR_BR; e < pt * PR_BR + PR_BR; e++) {
+        scalar xv = xb[kr * LX + e];
+#pragma unroll
+        for (int m = 0; m < PR_RD; m++) sp[m] = S_FMA(sp[m], wo[m * WG + e], xv);
+      }
+      for (int m = 0; m < PR_RD; m++) part[(m * np + pt) * PR_BR + kr] = sp[m];
+      BARRIER();
+      if (t < PR_RD * PR_BR && t / PR_BR < nout) {
+        int m = t / PR_BR, ps = m * S2 + TD_PAD(ch * PR_BR + kr, PR_LQ);
+        scalar v = sums[ps];
+        for (int q = 0; q < np; q++) v = S_ADD(v, part[(m * np + q) * PR_BR + kr]);
+        sums[ps] = v;
+      }
+    }
+  }
+  if (!S_ISFINITE(zx)) bad = 1; /* a zero pivot's NaN */
+  BARRIER();
+  if (bad) {
+    if (t == 0) flags[TD_FLAG_SINGULAR] = 1;
+    return;
+  }
+  pscr_tile_put(gd, b, tk, back, nout, p, x, xs, bnd, bps, acc, nacc, accq, n, r0, rows, sums, S2,
+                PR_LQ);
 }
 
 #endif

@@ -83,6 +83,26 @@ int main(void) {
   PT_CHECK(rt > 0 && rf > 0 && tt == 0,
            "real definite systems: %lu one-tile, %lu multi-tile pscr_reg launches, %lu tile ones",
            rt, rf, tt);
+  /* the lane passes (pscr_reg_fwdl / pscr_reg_bwdl) in every step, with tasks
+   * of up to 128 eigenpairs over lane groups of 64 (two rounds a group) */
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlane", 1), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rgroups", 1), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlwg", 64), PSCR_OK);
+  unsigned long lf0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwdl");
+  unsigned long lb0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdl");
+  static const size_t r3[2] = {90, 600};
+  E.c_add = 1e5;
+  gc_case(&E, PSCR_F64, 2, r2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_case(&E, PSCR_F64, 2, r3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_case(&E, PSCR_F64, 2, r3, PT_POISSON, 3, PSCR_TD_CR_PCR_THOMAS, 0);
+  E.c_add = 0;
+  unsigned long lf = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwdl") - lf0;
+  unsigned long lb = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdl") - lb0;
+  PT_CHECK(lf > 0 && lf == lb, "lane passes: %lu pscr_reg_fwdl, %lu pscr_reg_bwdl launches", lf,
+           lb);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlane", 16), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rgroups", 1024), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlwg", 128), PSCR_OK);
   /* the small suite again on the lane engine (the default took the tiles for
    * most of it above), then the tiles (pscr_tile.h's, also for real data) for
    * the rest */

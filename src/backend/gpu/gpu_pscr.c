@@ -168,6 +168,11 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   }
   long ne = (long)(gr->e1 - gr->e0), cnt[PSCR_GPU_LEVELS];
   for (int l = 0; l <= s->levels; l++) cnt[l] = (long)a->batch * ne * s->pc[l];
+  /* tasks of many eigenpairs: one a work-item (pscr_reg_fwdl / pscr_reg_bwdl) */
+  int lanes = s->reg && s->reg_lane > 0 && gs->chunk >= (size_t)s->reg_lane;
+  size_t fwd_local =
+      lanes && s->lane_local ? (size_t)(6 + PSCR_GPU_REG_RD) * 9 * PSCR_GPU_REG_TSW * es : s->tile_local;
+  if (lanes) wg = s->reg_lwg;
   size_t items = groups * (size_t)s->ntile * (size_t)wg;
   pscr_status st;
   {
@@ -175,8 +180,8 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
                       GPU_LONG(s->ntile),      GPU_LONG(cnt[0]),
                       GPU_PTR(dp(s->recs[0])), GPU_PTR(g->flags)};
     for (int j = 0; j < NARGS(tail); j++) args[k + j] = tail[j];
-    TRY(g->launch(g, s->reg ? "pscr_reg_fwd" : "pscr_tile_fwd", items, wg, s->tile_local,
-                  k + NARGS(tail), args));
+    TRY(g->launch(g, lanes ? "pscr_reg_fwdl" : s->reg ? "pscr_reg_fwd" : "pscr_tile_fwd", items, wg,
+                  fwd_local, k + NARGS(tail), args));
   }
   for (int l = 0; l < s->levels; l++) { /* the tiles' reduced systems (td_tile.h) */
     gpu_arg m[] = {GPU_LONG(s->pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(dp(s->recs[l])),
@@ -198,8 +203,8 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
       GPU_PTR(dp(s->outs[0])), GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq),
       GPU_PTR(g->flags)};
   for (int j = 0; j < NARGS(tail); j++) args[k + j] = tail[j];
-  return g->launch(g, s->reg ? "pscr_reg_bwd" : "pscr_tile_bwd", items, wg, s->tile_local,
-                   k + NARGS(tail), args);
+  return g->launch(g, lanes ? "pscr_reg_bwdl" : s->reg ? "pscr_reg_bwd" : "pscr_tile_bwd", items,
+                   wg, lanes ? s->lane_local : s->tile_local, k + NARGS(tail), args);
 }
 
 /* The lane engine (pscr_lane.h): a work-item per system, PSCR_GPU_LANE_W

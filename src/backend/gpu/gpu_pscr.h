@@ -32,6 +32,7 @@
 #define PSCR_GPU_TASKS 8192  /* tasks a step should have (work-groups of the fused kernels) */
 #define PSCR_GPU_REG_RD 3     /* PR_RD of pscr_reg.h: rows D a block may have there */
 #define PSCR_GPU_REG_TSW 32   /* 2^PR_TLSW of pscr_reg.h: work-items per tile of its passes */
+#define PSCR_GPU_REG_BR 16    /* PR_BR of pscr_reg.h: rows of pscr_reg_bwdl's chunks */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
 #define PSCR_GPU_LEVELS 16 /* record-merge levels of the fused multi-tile solves */
@@ -52,6 +53,7 @@ typedef struct {
   size_t *mb;            /* the same on the host (a group's range) */
   size_t *tofs;          /* innermost: first task of each block, nblocks + 1 */
   size_t nacc;           /* innermost: partial-sum slots */
+  size_t chunk;          /* innermost: eigenpairs a task, at most */
 } gpu_pscr_step;
 
 typedef struct {
@@ -78,6 +80,11 @@ typedef struct {
    * x 8 rows, reg_wg / 2^reg_lsw systems side by side in a group of reg_wg) */
   int reg, reg_lsw, reg_wg;
   size_t tile_local;
+  /* reg_lane > 0: passes 1 and 3 with one eigenpair a work-item (pscr_reg_fwdl
+   * / pscr_reg_bwdl, groups of reg_lwg, lane_local bytes) in the steps whose
+   * tasks hold at least reg_lane eigenpairs (gpu_pscr_step.chunk) */
+  int reg_lane, reg_lwg;
+  size_t lane_local;
   /* excess form of the fused kernels (pscr_tile.h): sub[0] then holds the
    * row excess of A_last, M_last and the row signs after the sub-diagonal
    * (4 n scalars); ex = 1 for C128 (Helmholtz) where fused, else 0 */

@@ -44,6 +44,8 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rwg = 128,
                        .pscr_rgroups = 1024,
                        .pscr_rchunk = 128,
+                       .pscr_rlane = 16,
+                       .pscr_rlwg = 128,
                        .tile_reg = 1};
 }
 
@@ -66,6 +68,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->tile_reg = value;
   else if (strcmp(name, "pscr_reg") == 0 && (value == 0 || value == 1))
     t->pscr_reg = value;
+  else if (strcmp(name, "pscr_rlane") == 0 && value >= 0 && value <= 1 << 20)
+    t->pscr_rlane = value;
   else if (value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;
   else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)
@@ -96,6 +100,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_rgroups = value;
   else if (strcmp(name, "pscr_rwg") == 0 && value >= 32 && value <= 512 && pow2(value))
     t->pscr_rwg = value;
+  else if (strcmp(name, "pscr_rlwg") == 0 && value >= 64 && value <= 512 && pow2(value))
+    t->pscr_rlwg = value;
   else if (strcmp(name, "pscr_local") == 0 && value >= 4096)
     t->pscr_local = value;
   else if (strcmp(name, "gs_gp") == 0 && value >= 2 && value <= 32)
