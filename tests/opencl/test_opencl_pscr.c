@@ -85,7 +85,8 @@ int main(void) {
            rt, rf, tt);
   /* the lane passes (pscr_reg_fwdl / pscr_reg_bwdl) in every step, with tasks
    * of up to 128 eigenpairs over lane groups of 64 (two rounds a group) */
-  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlane", 1), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rfwdl", 1), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rbwdl", 1), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rgroups", 1), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlwg", 64), PSCR_OK);
   unsigned long lf0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwdl");
@@ -100,7 +101,8 @@ int main(void) {
   unsigned long lb = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdl") - lb0;
   PT_CHECK(lf > 0 && lf == lb, "lane passes: %lu pscr_reg_fwdl, %lu pscr_reg_bwdl launches", lf,
            lb);
-  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlane", 16), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rfwdl", 12), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rbwdl", 48), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rgroups", 1024), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlwg", 128), PSCR_OK);
   /* the small suite again on the lane engine (the default took the tiles for

@@ -149,6 +149,14 @@ static int tile_args(const pscr_stage_args *a, size_t t0, size_t nt, gpu_arg *ar
 /* Fused: one work-group per (vector, task[, tile]) forms, solves and sums its
  * eigenpairs' systems (pscr_tile.h); longer systems in two passes around the
  * record merge. Singular systems raise a status word, read at the end of the solve. */
+/* pscr_reg.h's lane groups for tasks of at most tmax eigenpairs: a power of 2
+ * from lo up to the plan's reg_lwg */
+static int reg_lane_wg(const gpu_pscr *s, size_t tmax, int lo) {
+  int w = lo;
+  while (w < s->reg_lwg && (size_t)w < tmax) w *= 2;
+  return w;
+}
+
 static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   const gpu_pscr *s = a->plan->impl;
   const gpu_pscr_step *gs = gstep(a);
@@ -168,20 +176,22 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   }
   long ne = (long)(gr->e1 - gr->e0), cnt[PSCR_GPU_LEVELS];
   for (int l = 0; l <= s->levels; l++) cnt[l] = (long)a->batch * ne * s->pc[l];
-  /* tasks of many eigenpairs: one a work-item (pscr_reg_fwdl / pscr_reg_bwdl) */
-  int lanes = s->reg && s->reg_lane > 0 && gs->chunk >= (size_t)s->reg_lane;
-  size_t fwd_local =
-      lanes && s->lane_local ? (size_t)(6 + PSCR_GPU_REG_RD) * 9 * PSCR_GPU_REG_TSW * es : s->tile_local;
-  if (lanes) wg = s->reg_lwg;
-  size_t items = groups * (size_t)s->ntile * (size_t)wg;
+  /* tasks of many eigenpairs: one a work-item (pscr_reg_fwdl / pscr_reg_bwdl),
+   * in groups of the task's size */
+  int fl = s->reg && s->reg_fwdl > 0 && gs->tmax >= (size_t)s->reg_fwdl;
+  int bl = s->reg && s->reg_bwdl > 0 && gs->tmax >= (size_t)s->reg_bwdl;
+  int fwg = fl ? reg_lane_wg(s, gs->tmax, 32) : wg, bwg = bl ? reg_lane_wg(s, gs->tmax, 64) : wg;
+  size_t fwd_local = fl && s->tile_local ? gpu_pscr_reg_local(fwg, 0) * es : s->tile_local;
+  size_t bwd_local = bl && s->tile_local ? gpu_pscr_reg_local(bwg, 1) * es : s->tile_local;
+  size_t tiles = groups * (size_t)s->ntile;
   pscr_status st;
   {
     gpu_arg tail[] = {GPU_LONG(gr->e0),        GPU_LONG(ne),
                       GPU_LONG(s->ntile),      GPU_LONG(cnt[0]),
                       GPU_PTR(dp(s->recs[0])), GPU_PTR(g->flags)};
     for (int j = 0; j < NARGS(tail); j++) args[k + j] = tail[j];
-    TRY(g->launch(g, lanes ? "pscr_reg_fwdl" : s->reg ? "pscr_reg_fwd" : "pscr_tile_fwd", items, wg,
-                  fwd_local, k + NARGS(tail), args));
+    TRY(g->launch(g, fl ? "pscr_reg_fwdl" : s->reg ? "pscr_reg_fwd" : "pscr_tile_fwd",
+                  tiles * (size_t)fwg, fwg, fwd_local, k + NARGS(tail), args));
   }
   for (int l = 0; l < s->levels; l++) { /* the tiles' reduced systems (td_tile.h) */
     gpu_arg m[] = {GPU_LONG(s->pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(dp(s->recs[l])),
@@ -203,8 +213,8 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
       GPU_PTR(dp(s->outs[0])), GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq),
       GPU_PTR(g->flags)};
   for (int j = 0; j < NARGS(tail); j++) args[k + j] = tail[j];
-  return g->launch(g, lanes ? "pscr_reg_bwdl" : s->reg ? "pscr_reg_bwd" : "pscr_tile_bwd", items,
-                   wg, lanes ? s->lane_local : s->tile_local, k + NARGS(tail), args);
+  return g->launch(g, bl ? "pscr_reg_bwdl" : s->reg ? "pscr_reg_bwd" : "pscr_tile_bwd",
+                   tiles * (size_t)bwg, bwg, bwd_local, k + NARGS(tail), args);
 }
 
 /* The lane engine (pscr_lane.h): a work-item per system, PSCR_GPU_LANE_W

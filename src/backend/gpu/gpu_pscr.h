@@ -53,7 +53,7 @@ typedef struct {
   size_t *mb;            /* the same on the host (a group's range) */
   size_t *tofs;          /* innermost: first task of each block, nblocks + 1 */
   size_t nacc;           /* innermost: partial-sum slots */
-  size_t chunk;          /* innermost: eigenpairs a task, at most */
+  size_t tmax;           /* innermost: eigenpairs of the largest task */
 } gpu_pscr_step;
 
 typedef struct {
@@ -80,11 +80,11 @@ typedef struct {
    * x 8 rows, reg_wg / 2^reg_lsw systems side by side in a group of reg_wg) */
   int reg, reg_lsw, reg_wg;
   size_t tile_local;
-  /* reg_lane > 0: passes 1 and 3 with one eigenpair a work-item (pscr_reg_fwdl
-   * / pscr_reg_bwdl, groups of reg_lwg, lane_local bytes) in the steps whose
-   * tasks hold at least reg_lane eigenpairs (gpu_pscr_step.chunk) */
-  int reg_lane, reg_lwg;
-  size_t lane_local;
+  /* multi-tile: pass 1 with one eigenpair a work-item (pscr_reg_fwdl) in the
+   * steps whose largest task (gpu_pscr_step.tmax) holds at least reg_fwdl
+   * eigenpairs, pass 3 (pscr_reg_bwdl) from reg_bwdl on (0: never), in
+   * groups of at most reg_lwg (a power of 2, >= 64 for pscr_reg_bwdl) */
+  int reg_fwdl, reg_bwdl, reg_lwg;
   /* excess form of the fused kernels (pscr_tile.h): sub[0] then holds the
    * row excess of A_last, M_last and the row signs after the sub-diagonal
    * (4 n scalars); ex = 1 for C128 (Helmholtz) where fused, else 0 */
@@ -102,6 +102,7 @@ typedef struct {
 pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g);
 
 /* Plan part (gpu_pscr_plan.c). */
+size_t gpu_pscr_reg_local(int wg, int bwd);
 size_t gpu_pscr_outer_batch(const pscr_plan *p);
 pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb);
 void gpu_pscr_plan_fini(pscr_plan *p);

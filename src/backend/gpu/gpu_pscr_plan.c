@@ -115,7 +115,9 @@ static pscr_status guide_step(const pscr_step *st, int inner, int lane, size_t b
   for (size_t u = 0; u < st->nupd && ok; u++)
     ok &= push(g, (int64_t)st->upd[u].row) && push(g, st->upd[u].left) && push(g, st->upd[u].right);
   if (!ok) return PSCR_ERR_OUT_OF_MEMORY;
-  gs->nacc = nacc, gs->ntask = ntask, gs->nmb = nmb, gs->chunk = chunk;
+  gs->nacc = nacc, gs->ntask = ntask, gs->nmb = nmb, gs->tmax = 0;
+  for (size_t b = 0; b < st->nblocks; b++)
+    if (st->blocks[b].m > gs->tmax) gs->tmax = st->blocks[b].m < chunk ? st->blocks[b].m : chunk;
   if (!inner) return PSCR_OK;
   gs->task = g->n;
   gs->tofs = malloc((st->nblocks + 1) * sizeof *gs->tofs);
@@ -271,14 +273,17 @@ static size_t reg_need(int sw, int E) {
   return (size_t)(6 + PSCR_GPU_REG_RD) * 9 * (size_t)sw + 16 * (size_t)sw * (size_t)E;
 }
 
-/* pscr_reg_bwdl's local scalars for lane groups of wg (its comment): the tile
- * and the sums, (PR_F + PR_RD) S2 with S2 = 9 PSCR_GPU_REG_TSW, the
- * checkpoints 2 (T / PR_BR) wg, the chunk's x PR_BR (wg + 1), the weights and
- * parts 2 PR_RD wg. pscr_reg_fwdl takes the tile alone: reg_need(sw, 0). */
-static size_t reg_lane_need(int wg) {
+/* The local scalars of pscr_reg.h's lane kernels in groups of wg: the tile
+ * (PR_F S2 with S2 = 9 PSCR_GPU_REG_TSW) for pscr_reg_fwdl; for
+ * pscr_reg_bwdl (bwd = 1, its comment) also the sums PR_RD S2, the
+ * checkpoints 2 (T / PR_BR) wg, the chunk's x PR_BR (wg + 1), the weights
+ * and parts 2 PR_RD wg. */
+size_t gpu_pscr_reg_local(int wg, int bwd) {
   size_t T = 8 * PSCR_GPU_REG_TSW, br = PSCR_GPU_REG_BR, w = (size_t)wg;
-  return (size_t)(6 + 2 * PSCR_GPU_REG_RD) * 9 * PSCR_GPU_REG_TSW + 2 * (T / br) * w +
-         br * (w + 1) + 2 * PSCR_GPU_REG_RD * w;
+  size_t tile = (size_t)(6 + PSCR_GPU_REG_RD) * 9 * PSCR_GPU_REG_TSW;
+  if (!bwd) return tile;
+  return tile + (size_t)PSCR_GPU_REG_RD * 9 * PSCR_GPU_REG_TSW + 2 * (T / br) * w + br * (w + 1) +
+         2 * PSCR_GPU_REG_RD * w;
 }
 
 /* The work-items per system of pscr_reg.h's tiles: one tile where n <= 8
@@ -311,16 +316,14 @@ static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, int tw, s
     s->fused = 1;
     return PSCR_OK;
   }
-  /* the lane passes where their local memory fits, with at least 4 PR_BR
-   * work-items (pscr_reg_bwdl's sums) */
+  /* the lane passes where pscr_reg_bwdl's local memory fits a group of at
+   * least 4 PR_BR work-items (its sums) */
   int lw = g->tune.pscr_rlwg, lmax = gpu_kernel_cap(g, 1024, "pscr_reg_fwdl", "pscr_reg_bwdl");
   if (lmax > (int)g->max_wg) lmax = (int)g->max_wg;
-  while (lw > lmax || (lw > 4 * PSCR_GPU_REG_BR && reg_lane_need(lw) > cap)) lw /= 2;
-  s->reg_lane = 0;
-  if (g->tune.pscr_rlane > 0 && lw >= 4 * PSCR_GPU_REG_BR && reg_lane_need(lw) <= cap) {
-    s->reg_lane = g->tune.pscr_rlane, s->reg_lwg = lw;
-    s->lane_local = g->static_local ? 0 : reg_lane_need(lw) * e;
-  }
+  while (lw > lmax || (lw > 4 * PSCR_GPU_REG_BR && gpu_pscr_reg_local(lw, 1) > cap)) lw /= 2;
+  int fits = lw >= 4 * PSCR_GPU_REG_BR && gpu_pscr_reg_local(lw, 1) <= cap;
+  s->reg_lwg = lw, s->reg_fwdl = fits ? g->tune.pscr_rfwdl : 0;
+  s->reg_bwdl = fits ? g->tune.pscr_rbwdl : 0;
   return record_merge(p, g, tw, sys);
 }
 

@@ -44,7 +44,8 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rwg = 128,
                        .pscr_rgroups = 1024,
                        .pscr_rchunk = 128,
-                       .pscr_rlane = 16,
+                       .pscr_rfwdl = 12,
+                       .pscr_rbwdl = 48,
                        .pscr_rlwg = 128,
                        .tile_reg = 1};
 }
@@ -68,8 +69,10 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->tile_reg = value;
   else if (strcmp(name, "pscr_reg") == 0 && (value == 0 || value == 1))
     t->pscr_reg = value;
-  else if (strcmp(name, "pscr_rlane") == 0 && value >= 0 && value <= 1 << 20)
-    t->pscr_rlane = value;
+  else if (strcmp(name, "pscr_rfwdl") == 0 && value >= 0 && value <= 1 << 20)
+    t->pscr_rfwdl = value;
+  else if (strcmp(name, "pscr_rbwdl") == 0 && value >= 0 && value <= 1 << 20)
+    t->pscr_rbwdl = value;
   else if (value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;
   else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)

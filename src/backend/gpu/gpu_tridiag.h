@@ -88,9 +88,10 @@ typedef struct {
                      * and 32: 1024 and 128 took 8191^2 from 17.1 to 16.5 ms, 4095^2 from
                      * 5.18 to 4.12, 2047^2 from 1.95 to 1.40 (the tile's rows loaded once
                      * serve more eigenpairs) */
-  int pscr_rlane; /* pscr_reg.h: passes 1 and 3 of multi-tile systems with one eigenpair a
-                   * work-item (pscr_reg_fwdl / pscr_reg_bwdl) in the steps whose tasks hold
-                   * at least this many eigenpairs; 0: never */
+  int pscr_rfwdl; /* pscr_reg.h: pass 1 of multi-tile systems with one eigenpair a work-item
+                   * (pscr_reg_fwdl) in the steps whose largest task holds at least this many
+                   * eigenpairs; 0: never */
+  int pscr_rbwdl; /* the same for pass 3 (pscr_reg_bwdl) */
   int pscr_rlwg;  /* pscr_reg.h: work-items (eigenpairs) of those lane groups, at most */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
