@@ -165,14 +165,21 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   size_t groups = a->batch * nt, es = pscr_dtype_size(a->plan->dtype);
   gpu_arg args[40];
   int k = tile_args(a, t0, nt, args), wg = s->reg ? s->reg_wg : s->tile_w;
+  size_t local = s->tile_local;
   if (groups == 0) return PSCR_OK;
+  if (s->reg && g->tune.pscr_rfit) { /* no more sub-groups than the largest task has eigenpairs */
+    int sw = 1 << s->reg_lsw, E = wg / sw;
+    if ((size_t)E > gs->tmax && gs->tmax > 0) E = (int)gs->tmax;
+    wg = sw * E;
+    if (local) local = gpu_pscr_reg_need(sw, E) * es;
+  }
   if (s->reg && s->fused == 1) args[k++] = GPU_INT(s->reg_lsw); /* pscr_reg_task's sub-group */
   if (s->fused == 1) {
     gpu_arg tail[] = {GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq),
                       GPU_PTR(g->flags)};
     for (int j = 0; j < NARGS(tail); j++) args[k++] = tail[j];
     return g->launch(g, s->reg ? "pscr_reg_task" : "pscr_tile_task", groups * (size_t)wg, wg,
-                     s->tile_local, k, args);
+                     local, k, args);
   }
   long ne = (long)(gr->e1 - gr->e0), cnt[PSCR_GPU_LEVELS];
   for (int l = 0; l <= s->levels; l++) cnt[l] = (long)a->batch * ne * s->pc[l];
@@ -181,8 +188,8 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   int fl = s->reg && s->reg_fwdl > 0 && gs->tmax >= (size_t)s->reg_fwdl;
   int bl = s->reg && s->reg_bwdl > 0 && gs->tmax >= (size_t)s->reg_bwdl;
   int fwg = fl ? reg_lane_wg(s, gs->tmax, 32) : wg, bwg = bl ? reg_lane_wg(s, gs->tmax, 64) : wg;
-  size_t fwd_local = fl && s->tile_local ? gpu_pscr_reg_local(fwg, 0) * es : s->tile_local;
-  size_t bwd_local = bl && s->tile_local ? gpu_pscr_reg_local(bwg, 1) * es : s->tile_local;
+  size_t fwd_local = fl && local ? gpu_pscr_reg_local(fwg, 0) * es : local;
+  size_t bwd_local = bl && local ? gpu_pscr_reg_local(bwg, 1) * es : local;
   size_t tiles = groups * (size_t)s->ntile;
   pscr_status st;
   {

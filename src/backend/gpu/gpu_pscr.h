@@ -102,6 +102,7 @@ typedef struct {
 pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g);
 
 /* Plan part (gpu_pscr_plan.c). */
+size_t gpu_pscr_reg_need(int sw, int E);
 size_t gpu_pscr_reg_local(int wg, int bwd);
 size_t gpu_pscr_outer_batch(const pscr_plan *p);
 pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb);

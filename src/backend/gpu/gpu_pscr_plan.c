@@ -269,7 +269,7 @@ static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw,
 
 /* pscr_reg.h's local scalars: PR_F = 6 + PSCR_GPU_REG_RD fields of sw (8 + 1),
  * then E node areas of 8 x 2 sw. */
-static size_t reg_need(int sw, int E) {
+size_t gpu_pscr_reg_need(int sw, int E) {
   return (size_t)(6 + PSCR_GPU_REG_RD) * 9 * (size_t)sw + 16 * (size_t)sw * (size_t)E;
 }
 
@@ -306,11 +306,11 @@ static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, int tw, s
   maxw = gpu_kernel_cap(g, maxw, "pscr_reg_task", NULL);
   if (wg > maxw) wg = maxw;
   if (wg < sw) wg = sw;
-  while (wg > sw && reg_need(sw, wg / sw) > cap) wg /= 2;
-  if (wg > maxw || reg_need(sw, wg / sw) > cap) return PSCR_OK;
+  while (wg > sw && gpu_pscr_reg_need(sw, wg / sw) > cap) wg /= 2;
+  if (wg > maxw || gpu_pscr_reg_need(sw, wg / sw) > cap) return PSCR_OK;
   while ((1 << lsw) < sw) lsw++;
   s->reg_lsw = lsw, s->reg_wg = wg, s->tile_w = sw, s->tile_lq = 3;
-  s->tile_local = g->static_local ? 0 : reg_need(sw, wg / sw) * e;
+  s->tile_local = g->static_local ? 0 : gpu_pscr_reg_need(sw, wg / sw) * e;
   s->tile_t = (int64_t)sw * 8, s->ntile = ((int64_t)n + s->tile_t - 1) / s->tile_t;
   if (s->ntile == 1) {
     s->fused = 1;

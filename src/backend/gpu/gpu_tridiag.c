@@ -47,6 +47,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rfwdl = 12,
                        .pscr_rbwdl = 48,
                        .pscr_rlwg = 128,
+                       .pscr_rfit = 1,
                        .tile_reg = 1};
 }
 
@@ -69,6 +70,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->tile_reg = value;
   else if (strcmp(name, "pscr_reg") == 0 && (value == 0 || value == 1))
     t->pscr_reg = value;
+  else if (strcmp(name, "pscr_rfit") == 0 && (value == 0 || value == 1))
+    t->pscr_rfit = value;
   else if (strcmp(name, "pscr_rfwdl") == 0 && value >= 0 && value <= 1 << 20)
     t->pscr_rfwdl = value;
   else if (strcmp(name, "pscr_rbwdl") == 0 && value >= 0 && value <= 1 << 20)

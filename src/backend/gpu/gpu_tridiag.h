@@ -93,6 +93,9 @@ typedef struct {
                    * eigenpairs; 0: never */
   int pscr_rbwdl; /* the same for pass 3 (pscr_reg_bwdl) */
   int pscr_rlwg;  /* pscr_reg.h: work-items (eigenpairs) of those lane groups, at most */
+  int pscr_rfit;  /* 1 (default): pscr_reg.h's groups of sub-groups take no more sub-groups
+                   * than a step's largest task has eigenpairs (3 of 4 at radix 4's first
+                   * level), 0: always pscr_rwg work-items */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;
