@@ -9,21 +9,24 @@
  *     shared by all its eigenpairs (pscr_tile.h loads them once per
  *     eigenpair, from L2 at the sizes that matter);
  *   - each work-item keeps its partition of PR_Q rows and their factors in
- *     registers (Thomas with both spikes, seed 001 eqs. (3)-(7)), the
- *     partitions merge by td_merge_up_w / td_merge_down_w in the sub-group's
- *     node area, and the sums (24) / (27) of the eigenpairs stay in
- *     registers until the task ends.
+ *     registers (Thomas with both spikes, seed 001 eqs. (3)-(7)), and the
+ *     sums (24) / (27) of the eigenpairs stay in registers until the task
+ *     ends;
+ *   - the E sub-groups' merge trees lie side by side and the whole group
+ *     merges them level by level (td_merge_up_n / td_merge_down_n, roots =
+ *     E): a level's merges fill whole warps and idle warps skip it (H100,
+ *     3D Poisson 255^3 on these kernels 19.0 -> 13.1 ms against a tree a
+ *     warp; bench/RESULTS.md).
  * A_last and M_last are symmetric (the plan's factors), so a row's
  * sub-diagonal is the previous row's super-diagonal. Rows past n are
  * identity rows, decoupled (row n - 1 has no super-diagonal), so every tile
- * merges SW partitions: a compile-time count in the multi-tile kernels
- * (SW = 2^PR_TLSW), whose merge loops unroll. A sub-group of one warp syncs
- * by WARP_BARRIER only: the E warps of a group run apart between the
- * tile's load and the final sums. A zero pivot gives a NaN reciprocal
+ * merges SW partitions. A zero pivot gives a NaN reciprocal
  * (S_RCP) that reaches the records or x: SINGULAR. The host takes
  * pscr_tile.h's kernels where a block has more than PR_RD rows D (radix > 4).
+ * Steps whose tasks hold many eigenpairs take the lane passes at the end of
+ * this file instead (one eigenpair a work-item).
  * Local memory: PR_F fields of SW (PR_Q + 1) scalars (a slot for the row
- * above each partition, then its rows), then E node areas of 8 x 2 SW. */
+ * above each partition, then its rows), then the node area of 8 x 2 E SW. */
 #ifndef PSCR_PSCR_REG_H
 #define PSCR_PSCR_REG_H
 
@@ -37,23 +40,6 @@
 #define PR_ONE 0         /* the whole system in one tile */
 #define PR_FWD 1         /* pass 1: the tiles' records to io */
 #define PR_BWD 2         /* pass 3: outside values from io */
-
-/* PR_GMERGE 1: the E sub-groups' merge trees side by side, merged by the
- * whole group level by level (td_merge_up_w's roots = E), so a level's
- * merges fill whole warps and the idle warps skip it; 0: each sub-group
- * merges its own tree (a warp executes every level for one system). */
-#ifndef PR_GMERGE
-#define PR_GMERGE 1
-#endif
-
-/* The sub-group's barrier (one warp: WARP_BARRIER) */
-#define PR_SYNC()                                                                                  \
-  do {                                                                                             \
-    if (warp && !PR_GMERGE)                                                                        \
-      WARP_BARRIER();                                                                              \
-    else                                                                                           \
-      BARRIER();                                                                                   \
-  } while (0)
 
 /* 1. The tile's rows r0 .. r0 + T - 1, once: field f of tile row e at
  * f S2 + pos(e), pos(e) = (e / PR_Q) (PR_Q + 1) + 1 + e % PR_Q; the slot
@@ -104,18 +90,12 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
                           GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad) {
   long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt;
   int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), SW = 1 << lsw, E = WG >> lsw;
-  int j = t >> lsw, i = t & (SW - 1), S2 = SW * (PR_Q + 1), NS = 2 * SW, warp = SW == 32;
+  int j = t >> lsw, i = t & (SW - 1), S2 = SW * (PR_Q + 1), NN = 2 * WG;
   long T = (long)SW << PR_LQ, r0 = kt * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
   long nout = back ? nrd : 2, dk[PR_RD];
-#if PR_GMERGE
-  int leaf = t, NN = E * NS, W = WG, roots = E, lw = t, mw = 0, jr = j; /* the group's trees */
-  LOCAL_P scalar *nd = sm + PR_F * S2;
-#else
-  int leaf = i, NN = NS, W = SW, roots = 1, lw = i, mw = warp, jr = 0; /* its own tree */
-  LOCAL_P scalar *nd = sm + PR_F * S2 + j * 8 * NS;
-#endif
+  LOCAL_P scalar *nd = sm + PR_F * S2; /* the E trees, sub-group j's leaves at j SW + i = t */
   for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
   if (t == 0) *bad = 0;
   pscr_reg_load(n, ad, ao, md, mo, xp, dk, gs, has_s, has_e, nrd, r0, T, S2, WG, t, sm);
@@ -148,11 +128,11 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
       a = c;
     }
     td_spike_record(PR_Q, u, y, v, vlast, rec);
-    PR_SYNC(); /* the previous eigenpair's nodes are read */
-    for (int f = 0; f < 6; f++) nd[f * NN + leaf] = rec[f];
-    PR_SYNC();
+    BARRIER(); /* the previous eigenpair's nodes are read */
+    for (int f = 0; f < 6; f++) nd[f * NN + t] = rec[f];
+    BARRIER();
     /* 3. the partitions' reduced system: records up, outside values down */
-    int root = td_merge_up_w(nd, NN, roots * SW, bad, 0, W, lw, mw, roots) + jr;
+    int root = td_merge_up_n(nd, NN, WG, bad, 0, E) + j;
     long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
     if (mode == PR_FWD) {
       if (act && i < 6) {
@@ -166,9 +146,9 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
       nd[6 * NN + root] = mode == PR_BWD ? io[gi] : S_ZERO;
       nd[7 * NN + root] = mode == PR_BWD ? io[cnt + gi] : S_ZERO;
     }
-    PR_SYNC();
-    td_merge_down_w(nd, NN, roots * SW, 0, W, lw, mw, roots);
-    scalar xl = nd[6 * NN + leaf], xr = nd[7 * NN + leaf], zx = S_ZERO, wo[PR_RD];
+    BARRIER();
+    td_merge_down_n(nd, NN, WG, 0, E);
+    scalar xl = nd[6 * NN + t], xr = nd[7 * NN + t], zx = S_ZERO, wo[PR_RD];
 #pragma unroll
     for (int m = 0; m < PR_RD; m++) wo[m] = act && m < nout ? w[(back ? 2 : 0) + m] : S_ZERO;
     /* 4. x = y - w xl - u x_next (- v xr on the last row), summed on the fly */

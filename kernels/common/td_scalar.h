@@ -11,20 +11,12 @@
  *   LOCAL_ARRAY(type, name, count) (the kernel's one local-memory buffer),
  *   ATOMIC_ADD(p, v) (32-bit integer add on global memory: atomicAdd /
  *   atomic_add; used only by the g-Spike kernels of td_gspike.h).
- * It may define WARP_BARRIER() (the barrier of 32 consecutive work-items
- * from a multiple of 32, where they run as one warp: __syncwarp); the
- * portable fallback below is the work-group barrier, so every work-item of
- * the group must meet each WARP_BARRIER().
  * Only what OpenCL C 1.2 also accepts is used here. */
 #ifndef PSCR_TD_SCALAR_H
 #define PSCR_TD_SCALAR_H
 
 #ifndef PSCR_COMPLEX
 #define PSCR_COMPLEX 0
-#endif
-
-#ifndef WARP_BARRIER
-#define WARP_BARRIER() BARRIER()
 #endif
 
 #if PSCR_COMPLEX

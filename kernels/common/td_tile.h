@@ -261,9 +261,9 @@ DEVICE scalar td_junction_ex(const LOCAL_P scalar *nd, int NS, int l, int r) {
  * the trees of roots systems side by side (system j's nodes of a level after
  * system j - 1's), cnt0 = roots 2^k: the merge stops at their roots
  * off + j, and a pair never spans two systems. */
-DEVICE int td_merge_up_w(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex, int W,
-                         int t, int warp, int roots) {
-  int off = 0, cnt = cnt0;
+DEVICE int td_merge_up_n(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex,
+                         int roots) {
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), off = 0, cnt = cnt0;
   while (cnt > roots) {
     int cp = (cnt + 1) / 2, op = off + cnt;
     for (int k = t; k < cp; k += W) {
@@ -301,29 +301,22 @@ DEVICE int td_merge_up_w(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad,
         nd[9 * NS + g] = S_FMS(zRb, wRb, S_MUL(S_FMS(zLb, vLb, zRt), rD));
       }
     }
-    if (warp)
-      WARP_BARRIER();
-    else
-      BARRIER();
+    BARRIER();
     off = op;
     cnt = cp;
   }
   return off;
 }
 
-/* The merge by the whole work-group; the _w forms take W work-items t =
- * 0 .. W-1 of a sub-group (every sub-group of the group merges as many
- * nodes, so that all meet the same barriers), warp = 1 where the sub-group
- * is one warp (W = 32 from a multiple of 32): WARP_BARRIER()s. */
+/* One tree (the _n forms: roots trees side by side). */
 DEVICE int td_merge_up(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad, int ex) {
-  return td_merge_up_w(nd, NS, cnt0, bad, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID(), 0, 1);
+  return td_merge_up_n(nd, NS, cnt0, bad, ex, 1);
 }
 
 /* Step 2, down: with the root's outside values at nd[6NS + root], nd[7NS + root],
  * every node's outside values (xl at nd[6 NS + k], xr at nd[7 NS + k]). */
-DEVICE void td_merge_down_w(LOCAL_P scalar *nd, int NS, int cnt0, int ex, int W, int t,
-                            int warp, int roots) {
-  int levels = 0, offp = 0; /* offp: the root's index, the sum of the level sizes below it */
+DEVICE void td_merge_down_n(LOCAL_P scalar *nd, int NS, int cnt0, int ex, int roots) {
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), levels = 0, offp = 0; /* offp: the root's index, the sum of the level sizes below it */
   for (int cnt = cnt0; cnt > roots; cnt = (cnt + 1) / 2) {
     offp += cnt;
     levels++;
@@ -348,16 +341,13 @@ DEVICE void td_merge_down_w(LOCAL_P scalar *nd, int NS, int cnt0, int ex, int W,
       nd[6 * NS + r] = S_MUL(S_FMS(el, vLb, er), rD); /* bL */
       nd[7 * NS + r] = xr;
     }
-    if (warp)
-      WARP_BARRIER();
-    else
-      BARRIER();
+    BARRIER();
     offp = offc;
   }
 }
 
 DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
-  td_merge_down_w(nd, NS, cnt0, ex, (int)LOCAL_SIZE(), (int)LOCAL_ID(), 0, 1);
+  td_merge_down_n(nd, NS, cnt0, ex, 1);
 }
 
 /* The steps shared by the one-pass, forward and backward tile kernels: load,

@@ -14,7 +14,6 @@
 #define LOCAL __shared__
 #define LOCAL_P
 #define BARRIER() __syncthreads()
-#define WARP_BARRIER() __syncwarp()
 #define LOCAL_ID() ((long)threadIdx.x)
 #define GROUP_ID() ((long)blockIdx.x)
 #define LOCAL_SIZE() ((long)blockDim.x)

@@ -33,11 +33,6 @@ static inline double td_rcp_approx(double x) {
 }
 #define TD_RCP_APPROX(x) td_rcp_approx(x)
 #endif
-/* ... and CUDA's warp barrier (bar.warp.sync also orders the warp's memory
- * accesses); elsewhere td_scalar.h's fallback, the work-group barrier */
-#ifdef PSCR_OCL_PTX
-#define WARP_BARRIER() __asm__ volatile("bar.warp.sync -1;" ::: "memory")
-#endif
 
 #include "common/td_scalar.h"
 #include "common/td_rows.h"
