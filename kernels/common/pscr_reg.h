@@ -290,8 +290,8 @@ PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
  * (checkpoints in local memory); the backward sweep recomputes each chunk in
  * registers and substitutes back through it. A chunk's x go through local
  * memory to the sums (24) / (27): work-item (k, part) adds the weighted x of
- * row k over the PR_BR lanes of its part, then 3 PR_BR work-items add the
- * parts. WG >= 4 PR_BR (the host's choice: 64 or 128).
+ * row k over the PR_BR lanes of its part, then the parts are added. WG is a
+ * multiple of PR_BR (the host's: 64 or 128 by default).
  * Local memory (pscr_reg_lanes_local): the tile (PR_F S2), the sums
  * (PR_RD S2), the checkpoints (2 PR_NCH WG), the chunk's x (PR_BR (WG + 1)),
  * the weights and the parts (2 PR_RD WG). */
@@ -369,10 +369,10 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
       }
       for (int m = 0; m < PR_RD; m++) part[(m * np + pt) * PR_BR + kr] = sp[m];
       BARRIER();
-      if (t < PR_RD * PR_BR && t / PR_BR < nout) {
-        int m = t / PR_BR, ps = m * S2 + TD_PAD(ch * PR_BR + kr, PR_LQ);
+      for (int o = t; o < nout * PR_BR; o += WG) {
+        int m = o / PR_BR, k = o % PR_BR, ps = m * S2 + TD_PAD(ch * PR_BR + k, PR_LQ);
         scalar v = sums[ps];
-        for (int q = 0; q < np; q++) v = S_ADD(v, part[(m * np + q) * PR_BR + kr]);
+        for (int q = 0; q < np; q++) v = S_ADD(v, part[(m * np + q) * PR_BR + k]);
         sums[ps] = v;
       }
     }

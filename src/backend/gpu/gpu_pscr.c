@@ -150,10 +150,10 @@ static int tile_args(const pscr_stage_args *a, size_t t0, size_t nt, gpu_arg *ar
  * eigenpairs' systems (pscr_tile.h); longer systems in two passes around the
  * record merge. Singular systems raise a status word, read at the end of the solve. */
 /* pscr_reg.h's lane groups for tasks of at most tmax eigenpairs: a power of 2
- * from lo up to the plan's reg_lwg */
-static int reg_lane_wg(const gpu_pscr *s, size_t tmax, int lo) {
-  int w = lo;
-  while (w < s->reg_lwg && (size_t)w < tmax) w *= 2;
+ * from lo up to hi */
+static int reg_lane_wg(size_t tmax, int lo, int hi) {
+  int w = lo < hi ? lo : hi;
+  while (w < hi && (size_t)w < tmax) w *= 2;
   return w;
 }
 
@@ -187,7 +187,8 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
    * in groups of the task's size */
   int fl = s->reg && s->reg_fwdl > 0 && gs->tmax >= (size_t)s->reg_fwdl;
   int bl = s->reg && s->reg_bwdl > 0 && gs->tmax >= (size_t)s->reg_bwdl;
-  int fwg = fl ? reg_lane_wg(s, gs->tmax, 32) : wg, bwg = bl ? reg_lane_wg(s, gs->tmax, 64) : wg;
+  int fwg = fl ? reg_lane_wg(gs->tmax, 32, s->reg_lwg) : wg;
+  int bwg = bl ? reg_lane_wg(gs->tmax, 64, s->reg_blwg) : wg;
   size_t fwd_local = fl && local ? gpu_pscr_reg_local(fwg, 0) * es : local;
   size_t bwd_local = bl && local ? gpu_pscr_reg_local(bwg, 1) * es : local;
   size_t tiles = groups * (size_t)s->ntile;

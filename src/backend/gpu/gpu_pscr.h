@@ -82,9 +82,9 @@ typedef struct {
   size_t tile_local;
   /* multi-tile: pass 1 with one eigenpair a work-item (pscr_reg_fwdl) in the
    * steps whose largest task (gpu_pscr_step.tmax) holds at least reg_fwdl
-   * eigenpairs, pass 3 (pscr_reg_bwdl) from reg_bwdl on (0: never), in
-   * groups of at most reg_lwg (a power of 2, >= 64 for pscr_reg_bwdl) */
-  int reg_fwdl, reg_bwdl, reg_lwg;
+   * eigenpairs, in groups of at most reg_lwg; pass 3 (pscr_reg_bwdl) from
+   * reg_bwdl on, in groups of at most reg_blwg (0: never) */
+  int reg_fwdl, reg_bwdl, reg_lwg, reg_blwg;
   /* excess form of the fused kernels (pscr_tile.h): sub[0] then holds the
    * row excess of A_last, M_last and the row signs after the sub-diagonal
    * (4 n scalars); ex = 1 for C128 (Helmholtz) where fused, else 0 */

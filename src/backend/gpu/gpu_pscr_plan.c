@@ -316,14 +316,15 @@ static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, int tw, s
     s->fused = 1;
     return PSCR_OK;
   }
-  /* the lane passes where pscr_reg_bwdl's local memory fits a group of at
-   * least 4 PR_BR work-items (its sums) */
+  /* the lane passes: pass 1 needs the tile alone (it fits, as above); pass 3
+   * where its local memory fits groups of 64 work-items or more (fewer only
+   * where pscr_rlwg asks: unmeasured, e.g. OpenCL's 48 KiB on NVIDIA) */
   int lw = g->tune.pscr_rlwg, lmax = gpu_kernel_cap(g, 1024, "pscr_reg_fwdl", "pscr_reg_bwdl");
   if (lmax > (int)g->max_wg) lmax = (int)g->max_wg;
-  while (lw > lmax || (lw > 4 * PSCR_GPU_REG_BR && gpu_pscr_reg_local(lw, 1) > cap)) lw /= 2;
-  int fits = lw >= 4 * PSCR_GPU_REG_BR && gpu_pscr_reg_local(lw, 1) <= cap;
-  s->reg_lwg = lw, s->reg_fwdl = fits ? g->tune.pscr_rfwdl : 0;
-  s->reg_bwdl = fits ? g->tune.pscr_rbwdl : 0;
+  while (lw > 32 && lw > lmax) lw /= 2;
+  s->reg_lwg = lw, s->reg_fwdl = g->tune.pscr_rfwdl, s->reg_bwdl = 0;
+  while (lw > 64 && gpu_pscr_reg_local(lw, 1) > cap) lw /= 2;
+  if (gpu_pscr_reg_local(lw, 1) <= cap) s->reg_blwg = lw, s->reg_bwdl = g->tune.pscr_rbwdl;
   return record_merge(p, g, tw, sys);
 }
 
@@ -478,8 +479,13 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
     lanes = p->dtype != PSCR_F64 || !real_definite(p, pb) ? 2 : 1;
   /* real 3D: the plain kernel (pscr_lane_plain) beats the tiles from n = 127
    * on (H100, Poisson: 127^3 5.6 vs 6.0 ms, 180^3 9.0 vs 13.6; 90^3 3.7 vs
-   * 3.3), the test and pivoting kernel nowhere */
-  if (measured && p->dtype == PSCR_F64 && (lanes == 2 || p->n[p->ndim - 1] < PSCR_GPU_LANE_MIN_N))
+   * 3.3), the test and pivoting kernel nowhere; pscr_reg.h's one-tile kernel
+   * beats the plain lanes where it takes the system (n <= 8 pscr_rsw; H100,
+   * Poisson, tenth session: 127^3 2.49 vs 3.93 ms, 180^3 6.46 vs 7.03, 255^3
+   * 13.0 vs 15.9), not as several tiles (511^3 327 vs 169 ms) */
+  size_t n = p->n[p->ndim - 1];
+  if (measured && p->dtype == PSCR_F64 &&
+      (lanes == 2 || n < PSCR_GPU_LANE_MIN_N || (g->tune.pscr_reg && n <= 8 * (size_t)g->tune.pscr_rsw)))
     return 0;
   return lanes;
 }

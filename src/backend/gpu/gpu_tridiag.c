@@ -106,7 +106,7 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_rgroups = value;
   else if (strcmp(name, "pscr_rwg") == 0 && value >= 32 && value <= 512 && pow2(value))
     t->pscr_rwg = value;
-  else if (strcmp(name, "pscr_rlwg") == 0 && value >= 64 && value <= 512 && pow2(value))
+  else if (strcmp(name, "pscr_rlwg") == 0 && value >= 32 && value <= 512 && pow2(value))
     t->pscr_rlwg = value;
   else if (strcmp(name, "pscr_local") == 0 && value >= 4096)
     t->pscr_local = value;
