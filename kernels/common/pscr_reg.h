@@ -85,6 +85,14 @@ DEVICE void pscr_reg_row(const LOCAL_P scalar *rp, int S2, int ps, scalar sg, co
   *f = S_FMS(S_FMS(v, ws, rp[(4 + PR_RD) * S2 + ps]), we, rp[(5 + PR_RD) * S2 + ps]);
 }
 
+/* The task's eigenpair l: shift sg, weights wk of the rows D and ws, we of
+ * the boundary terms (the kernels' own, per work-item or sub-group). */
+#define PR_PAIR(l)                                                                                 \
+  const GLOBAL scalar *w = comp + b[PB_COMP] + (l)*nr;                                             \
+  scalar sg = S_ADD(c0, lambda[b[PB_EIG] + (l)]), wk[PR_RD];                                       \
+  scalar ws = has_s ? w[0] : S_ZERO, we = has_e ? w[1] : S_ZERO;                                   \
+  for (int m = 0; m < PR_RD; m++) wk[m] = m < nrd ? w[2 + m] : S_ZERO
+
 DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long e0, long ne,
                           long cnt, GLOBAL scalar *io, GLOBAL scalar *acc, long nacc, long accq,
                           GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad) {
@@ -110,11 +118,7 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
     long l = l0 + j;
     int act = l < tk[2];
     if (!act) l = tk[1]; /* a spare sub-group solves a copy and keeps nothing */
-    const GLOBAL scalar *w = comp + b[PB_COMP] + l * nr;
-    scalar sg = S_ADD(c0, lambda[b[PB_EIG] + l]), wk[PR_RD];
-    scalar ws = has_s ? w[0] : S_ZERO, we = has_e ? w[1] : S_ZERO;
-#pragma unroll
-    for (int m = 0; m < PR_RD; m++) wk[m] = m < nrd ? w[2 + m] : S_ZERO;
+    PR_PAIR(l);
     /* 2. rows of A_last + sg M_last and (26) / (28) from local memory;
      * Thomas with both spikes (td_reg.h's td_spike_row); a row's
      * sub-diagonal is the super-diagonal of the row above */
@@ -219,7 +223,8 @@ PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile
 }
 
 /* Passes 1 and 3 with one eigenpair a work-item ("lanes", as pscr_lane.h),
- * for the steps whose tasks hold many eigenpairs (the host's pscr_rlane):
+ * for the steps whose tasks hold many eigenpairs (the host's pscr_rfwdl,
+ * pscr_rbwdl):
  * a work-group of WG lanes takes WG eigenpairs of its task at a time over
  * the tile's rows, loaded into local memory once as above and read as
  * broadcasts. No partitions and no merge tree: a lane sweeps all T rows.
@@ -228,14 +233,6 @@ PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile
  * 764 us), so the host keeps the warps there. */
 #define PR_T ((1 << PR_TLSW) * PR_Q) /* rows of a tile */
 #define PR_POS(e) (((e) >> PR_LQ) * (PR_Q + 1) + 1 + ((e) & (PR_Q - 1))) /* pscr_reg_load's */
-
-/* The task's eigenpair l: shift sg, weights wk of the rows D and ws, we of
- * the boundary terms (pscr_reg_body's step 2). */
-#define PR_PAIR(l)                                                                                 \
-  const GLOBAL scalar *w = comp + b[PB_COMP] + (l)*nr;                                             \
-  scalar sg = S_ADD(c0, lambda[b[PB_EIG] + (l)]), wk[PR_RD];                                       \
-  scalar ws = has_s ? w[0] : S_ZERO, we = has_e ? w[1] : S_ZERO;                                   \
-  for (int m = 0; m < PR_RD; m++) wk[m] = m < nrd ? w[2 + m] : S_ZERO
 
 /* Pass 1: the record needs no x, so one forward sweep yields it. Thomas with
  * the left spike as td_spike_row (x_k = y_k - w_k xl - u_k x_k+1), and the

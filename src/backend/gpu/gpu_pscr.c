@@ -146,9 +146,6 @@ static int tile_args(const pscr_stage_args *a, size_t t0, size_t nt, gpu_arg *ar
   return NARGS(v);
 }
 
-/* Fused: one work-group per (vector, task[, tile]) forms, solves and sums its
- * eigenpairs' systems (pscr_tile.h); longer systems in two passes around the
- * record merge. Singular systems raise a status word, read at the end of the solve. */
 /* pscr_reg.h's lane groups for tasks of at most tmax eigenpairs: a power of 2
  * from lo up to hi */
 static int reg_lane_wg(size_t tmax, int lo, int hi) {
@@ -157,6 +154,9 @@ static int reg_lane_wg(size_t tmax, int lo, int hi) {
   return w;
 }
 
+/* Fused: one work-group per (vector, task[, tile]) forms, solves and sums its
+ * eigenpairs' systems (pscr_tile.h); longer systems in two passes around the
+ * record merge. Singular systems raise a status word, read at the end of the solve. */
 static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   const gpu_pscr *s = a->plan->impl;
   const gpu_pscr_step *gs = gstep(a);

@@ -267,8 +267,8 @@ static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw,
   return record_merge(p, g, tw, sys);
 }
 
-/* pscr_reg.h's local scalars: PR_F = 6 + PSCR_GPU_REG_RD fields of sw (8 + 1),
- * then E node areas of 8 x 2 sw. */
+/* pscr_reg.h's local scalars for E sub-groups of sw: PR_F = 6 +
+ * PSCR_GPU_REG_RD fields of sw (8 + 1), then the node area of 8 x 2 E sw. */
 size_t gpu_pscr_reg_need(int sw, int E) {
   return (size_t)(6 + PSCR_GPU_REG_RD) * 9 * (size_t)sw + 16 * (size_t)sw * (size_t)E;
 }
@@ -322,9 +322,12 @@ static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, int tw, s
   int lw = g->tune.pscr_rlwg, lmax = gpu_kernel_cap(g, 1024, "pscr_reg_fwdl", "pscr_reg_bwdl");
   if (lmax > (int)g->max_wg) lmax = (int)g->max_wg;
   while (lw > 32 && lw > lmax) lw /= 2;
-  s->reg_lwg = lw, s->reg_fwdl = g->tune.pscr_rfwdl, s->reg_bwdl = 0;
-  while (lw > 64 && gpu_pscr_reg_local(lw, 1) > cap) lw /= 2;
-  if (gpu_pscr_reg_local(lw, 1) <= cap) s->reg_blwg = lw, s->reg_bwdl = g->tune.pscr_rbwdl;
+  s->reg_fwdl = s->reg_bwdl = 0;
+  if (lw <= lmax) {
+    s->reg_lwg = lw, s->reg_fwdl = g->tune.pscr_rfwdl;
+    while (lw > 64 && gpu_pscr_reg_local(lw, 1) > cap) lw /= 2;
+    if (gpu_pscr_reg_local(lw, 1) <= cap) s->reg_blwg = lw, s->reg_bwdl = g->tune.pscr_rbwdl;
+  }
   return record_merge(p, g, tw, sys);
 }
 
@@ -485,7 +488,7 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
    * 13.0 vs 15.9), not as several tiles (511^3 327 vs 169 ms) */
   size_t n = p->n[p->ndim - 1];
   if (measured && p->dtype == PSCR_F64 &&
-      (lanes == 2 || n < PSCR_GPU_LANE_MIN_N || (g->tune.pscr_reg && n <= 8 * (size_t)g->tune.pscr_rsw)))
+      (lanes == 2 || n < PSCR_GPU_LANE_MIN_N || (reg_engine(p, pb, g) && n <= 8 * (size_t)g->tune.pscr_rsw)))
     return 0;
   return lanes;
 }
