@@ -234,6 +234,16 @@ PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile
 #define PR_T ((1 << PR_TLSW) * PR_Q) /* rows of a tile */
 #define PR_POS(e) (((e) >> PR_LQ) * (PR_Q + 1) + 1 + ((e) & (PR_Q - 1))) /* pscr_reg_load's */
 
+/* A lane's Thomas row (d, c, f; a: its sub-diagonal, the super-diagonal of
+ * the row above): u and y of the row above become the row's; returns
+ * 1 / pivot. */
+DEVICE scalar pscr_reg_thomas(scalar a, scalar d, scalar c, scalar f, scalar *u, scalar *y) {
+  scalar r = S_RCP(S_FMS(d, a, *u));
+  *y = S_MUL(S_FMS(f, a, *y), r);
+  *u = S_MUL(c, r);
+  return r;
+}
+
 /* Pass 1: the record needs no x, so one forward sweep yields it. Thomas with
  * the left spike as td_spike_row (x_k = y_k - w_k xl - u_k x_k+1), and the
  * top row carried forward as x_0 = al - be xl - ga x_k+1 (al -= ga y_k,
@@ -258,10 +268,8 @@ PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
       for (int k = 0; k < PR_Q; k++) {
         scalar d, c, f;
         pscr_reg_row(sm, S2, PR_POS(q + k), sg, wk, ws, we, &d, &c, &f);
-        scalar r = S_RCP(S_FMS(d, a, u));
-        y = S_MUL(S_FMS(f, a, y), r);
+        scalar r = pscr_reg_thomas(a, d, c, f, &u, &y);
         wl = S_NEG(S_MUL(S_MUL(a, wl), r));
-        u = S_MUL(c, r);
         al = S_FMS(al, ga, y);
         be = S_FMS(be, ga, wl);
         ga = S_NEG(S_MUL(ga, u));
@@ -329,9 +337,7 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
       for (int k = 0; k < PR_BR; k++) {
         scalar d, c, f;
         pscr_reg_row(sm, S2, PR_POS(ch * PR_BR + k), sg, wk, ws, we, &d, &c, &f);
-        scalar r = S_RCP(S_FMS(d, a, u));
-        y = S_MUL(S_FMS(f, a, y), r);
-        u = S_MUL(c, r);
+        pscr_reg_thomas(a, d, c, f, &u, &y);
         a = c;
       }
     }
@@ -345,10 +351,8 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
       for (int k = 0; k < PR_BR; k++) {
         scalar d, c, f;
         pscr_reg_row(sm, S2, PR_POS(ch * PR_BR + k), sg, wk, ws, we, &d, &c, &f);
-        scalar r = S_RCP(S_FMS(d, a, u));
-        y = yy[k] = S_MUL(S_FMS(f, a, y), r);
-        u = uu[k] = S_MUL(c, r);
-        a = c;
+        pscr_reg_thomas(a, d, c, f, &u, &y);
+        uu[k] = u, yy[k] = y, a = c;
       }
 #pragma unroll
       for (int k = PR_BR - 1; k >= 0; k--) {
