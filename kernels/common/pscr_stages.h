@@ -9,7 +9,7 @@
  * Guiding data (plan time, `gd`, longs): a block table of PB_N fields per
  * block, the rows D, eigenpair -> block maps, tasks and row updates; every
  * offset below is an index into gd. The field numbers must match
- * src/backend/gpu/gpu_pscr.h. */
+ * src/backend/gpu/gpu_pscr.h (tests/cpu/test_kernel_consts.c checks). */
 #ifndef PSCR_PSCR_STAGES_H
 #define PSCR_PSCR_STAGES_H
 

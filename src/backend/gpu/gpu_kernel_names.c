@@ -36,6 +36,12 @@ static char *strip(const char *text) {
 
 static int ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+const char *pscr_gpu_kernel_source(const char *path) {
+  for (int f = 0; path && pscr_kernel_files[f].path; f++)
+    if (strcmp(pscr_kernel_files[f].path, path) == 0) return pscr_kernel_files[f].text;
+  return NULL;
+}
+
 int pscr_gpu_kernel_names(char (*names)[64], int max) {
   int count = 0;
   for (int f = 0; pscr_kernel_files[f].path; f++) {

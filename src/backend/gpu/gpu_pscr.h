@@ -30,6 +30,9 @@
 #define PSCR_GPU_CHUNK 32    /* eigenpairs per partial sum of (24)/(27), at most */
 #define PSCR_GPU_CHUNK_MIN 4 /* ... and at least, where a step has few tasks */
 #define PSCR_GPU_TASKS 8192  /* tasks a step should have (work-groups of the fused kernels) */
+/* Mirrors of kernel constants, held to the kernels' #defines by
+ * tests/cpu/test_kernel_consts.c */
+#define PSCR_GPU_REG_Q 8      /* PR_Q of pscr_reg.h: rows a work-item of its sub-group tiles */
 #define PSCR_GPU_REG_RD 3     /* PR_RD of pscr_reg.h: rows D a block may have there */
 #define PSCR_GPU_REG_TSW 32   /* 2^PR_TLSW of pscr_reg.h: work-items per tile of its passes */
 #define PSCR_GPU_REG_BR 16    /* PR_BR of pscr_reg.h: rows of pscr_reg_bwdl's chunks */

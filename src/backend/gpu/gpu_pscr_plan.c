@@ -270,7 +270,8 @@ static pscr_status choose_multi(pscr_plan *p, gpu_device *g, size_t cap, int tw,
 /* pscr_reg.h's local scalars for E sub-groups of sw: PR_F = 6 +
  * PSCR_GPU_REG_RD fields of sw (8 + 1), then the node area of 8 x 2 E sw. */
 size_t gpu_pscr_reg_need(int sw, int E) {
-  return (size_t)(6 + PSCR_GPU_REG_RD) * 9 * (size_t)sw + 16 * (size_t)sw * (size_t)E;
+  return (size_t)(6 + PSCR_GPU_REG_RD) * (PSCR_GPU_REG_Q + 1) * (size_t)sw +
+         16 * (size_t)sw * (size_t)E;
 }
 
 /* The local scalars of pscr_reg.h's lane kernels in groups of wg: the tile
@@ -279,10 +280,10 @@ size_t gpu_pscr_reg_need(int sw, int E) {
  * checkpoints 2 (T / PR_BR) wg, the chunk's x PR_BR (wg + 1), the weights
  * and parts 2 PR_RD wg. */
 size_t gpu_pscr_reg_local(int wg, int bwd) {
-  size_t T = 8 * PSCR_GPU_REG_TSW, br = PSCR_GPU_REG_BR, w = (size_t)wg;
-  size_t tile = (size_t)(6 + PSCR_GPU_REG_RD) * 9 * PSCR_GPU_REG_TSW;
+  size_t T = PSCR_GPU_REG_Q * PSCR_GPU_REG_TSW, br = PSCR_GPU_REG_BR, w = (size_t)wg;
+  size_t s2 = (PSCR_GPU_REG_Q + 1) * PSCR_GPU_REG_TSW, tile = (size_t)(6 + PSCR_GPU_REG_RD) * s2;
   if (!bwd) return tile;
-  return tile + (size_t)PSCR_GPU_REG_RD * 9 * PSCR_GPU_REG_TSW + 2 * (T / br) * w + br * (w + 1) +
+  return tile + (size_t)PSCR_GPU_REG_RD * s2 + 2 * (T / br) * w + br * (w + 1) +
          2 * PSCR_GPU_REG_RD * w;
 }
 
@@ -291,7 +292,8 @@ size_t gpu_pscr_reg_local(int wg, int bwd) {
 static int reg_sw(const pscr_plan *p, const gpu_device *g) {
   size_t n = p->n[p->ndim - 1];
   int sw = g->tune.pscr_rsw;
-  return n <= 8 * (size_t)sw ? pow2_at_least(ceil_div(n, 8)) : PSCR_GPU_REG_TSW;
+  return n <= PSCR_GPU_REG_Q * (size_t)sw ? pow2_at_least(ceil_div(n, PSCR_GPU_REG_Q))
+                                         : PSCR_GPU_REG_TSW;
 }
 
 /* pscr_reg.h's shape within the kernels' limits and cap local scalars: one
@@ -311,7 +313,7 @@ static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, int tw, s
   while ((1 << lsw) < sw) lsw++;
   s->reg_lsw = lsw, s->reg_wg = wg, s->tile_w = sw, s->tile_lq = 3;
   s->tile_local = g->static_local ? 0 : gpu_pscr_reg_need(sw, wg / sw) * e;
-  s->tile_t = (int64_t)sw * 8, s->ntile = ((int64_t)n + s->tile_t - 1) / s->tile_t;
+  s->tile_t = (int64_t)sw * PSCR_GPU_REG_Q, s->ntile = ((int64_t)n + s->tile_t - 1) / s->tile_t;
   if (s->ntile == 1) {
     s->fused = 1;
     return PSCR_OK;
@@ -488,7 +490,7 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
    * 13.0 vs 15.9), not as several tiles (511^3 327 vs 169 ms) */
   size_t n = p->n[p->ndim - 1];
   if (measured && p->dtype == PSCR_F64 &&
-      (lanes == 2 || n < PSCR_GPU_LANE_MIN_N || (reg_engine(p, pb, g) && n <= 8 * (size_t)g->tune.pscr_rsw)))
+      (lanes == 2 || n < PSCR_GPU_LANE_MIN_N || (reg_engine(p, pb, g) && n <= PSCR_GPU_REG_Q * (size_t)g->tune.pscr_rsw)))
     return 0;
   return lanes;
 }
@@ -523,7 +525,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   int lane = st == PSCR_OK ? lane_engine(p, pb, &g) : 0;
   s->reg = st == PSCR_OK && !lane && reg_engine(p, pb, &g);
   /* pscr_reg.h: tiles of 8 sw rows a system, each a work-group of its task */
-  size_t tiles = s->reg ? ceil_div(p->n[p->ndim - 1], 8 * (size_t)reg_sw(p, &g)) : 0;
+  size_t tiles = s->reg ? ceil_div(p->n[p->ndim - 1], PSCR_GPU_REG_Q * (size_t)reg_sw(p, &g)) : 0;
   s->lane_check = lane == 2 ? (g.tune.pscr_lane == 2 ? 2 : 1) : 0; /* 2: pivoting everywhere (tests) */
   for (int L = 0; L < nlev && st == PSCR_OK; L++) {
     s->steps[L] = calloc((size_t)p->lev[L].nsteps, sizeof *s->steps[L]);

@@ -183,5 +183,8 @@ pscr_status gpu_td_module_local(gpu_device *g, pscr_dtype dtype, size_t tile_loc
  * kernels/common, read from the embedded sources, into names (at most max);
  * returns how many there are (-1: out of memory). */
 int pscr_gpu_kernel_names(char (*names)[64], int max);
+/* The embedded text of kernels/<path> ("common/pscr_reg.h"), NULL if none
+ * (for the test that holds the host's mirrors of kernel constants to them). */
+const char *pscr_gpu_kernel_source(const char *path);
 
 #endif

@@ -1,0 +1,58 @@
+/* The host's mirrors of kernel constants (src/backend/gpu/gpu_pscr.h: shapes
+ * of pscr_reg.h and pscr_lane.h, the fields PB_* of a block in the guiding
+ * data, PSCR_QG) hold the values of the #defines in the embedded kernel
+ * sources: a kernel change the host misses sizes local memory or reads
+ * guiding data wrongly. Skipped (77) in builds without a GPU backend. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/gpu/gpu_pscr.h"
+#include "testing.h"
+
+const char *pscr_gpu_kernel_source(const char *path) __attribute__((weak));
+
+/* The integer of "#define name <int>" in kernels/<path>; -1 if absent. */
+static long kernel_define(const char *path, const char *name) {
+  const char *s = pscr_gpu_kernel_source(path);
+  size_t len = strlen(name);
+  for (const char *p = s ? strstr(s, "#define ") : NULL; p; p = strstr(p + 8, "#define ")) {
+    const char *q = p + 8;
+    if (strncmp(q, name, len) == 0 && (q[len] == ' ' || q[len] == '\t')) {
+      char *end;
+      long v = strtol(q + len, &end, 10);
+      return end > q + len ? v : -1;
+    }
+  }
+  return -1;
+}
+
+#define SAME(path, name, host)                                                                     \
+  do {                                                                                             \
+    long k_ = kernel_define(path, name);                                                           \
+    PT_CHECK(k_ == (long)(host), "%s: %s = %ld, the host's %s = %ld", path, name, k_, #host,       \
+             (long)(host));                                                                        \
+  } while (0)
+
+int main(void) {
+  /* a strong reference to the library first: with only weak ones the linker
+   * may drop it (--as-needed) and pscr_gpu_kernel_source reads NULL */
+  PT_CHECK(pscr_backend_available(PSCR_BACKEND_CPU) == 1, "the CPU backend is available");
+  if (pscr_gpu_kernel_source == NULL) return pt_failures ? pt_exit("kernel_consts") : PT_SKIP;
+  PT_CHECK(pscr_gpu_kernel_source("common/pscr_reg.h") != NULL, "kernels/common/pscr_reg.h embedded");
+  SAME("common/pscr_reg.h", "PR_RD", PSCR_GPU_REG_RD);
+  SAME("common/pscr_reg.h", "PR_BR", PSCR_GPU_REG_BR);
+  PT_CHECK(1L << kernel_define("common/pscr_reg.h", "PR_LQ") == PSCR_GPU_REG_Q,
+           "pscr_reg.h: 2^PR_LQ = PSCR_GPU_REG_Q = %d", PSCR_GPU_REG_Q);
+  PT_CHECK(1L << kernel_define("common/pscr_reg.h", "PR_TLSW") == PSCR_GPU_REG_TSW,
+           "pscr_reg.h: 2^PR_TLSW = PSCR_GPU_REG_TSW = %d", PSCR_GPU_REG_TSW);
+  SAME("common/pscr_lane.h", "PSCR_LANE_W", PSCR_GPU_LANE_W);
+  SAME("common/pscr_stages.h", "PSCR_QG", PSCR_GPU_QG);
+  static const char *pb[] = {"PB_S",  "PB_M",  "PB_ND", "PB_D",   "PB_EIG", "PB_COMP",
+                             "PB_E0", "PB_VS", "PB_BS", "PB_NT",  "PB_ACC0", "PB_N"};
+  static const int gb[] = {GB_S,  GB_M,  GB_ND, GB_D,  GB_EIG,  GB_COMP,
+                           GB_E0, GB_VS, GB_BS, GB_NT, GB_ACC0, GB_N};
+  for (size_t i = 0; i < sizeof pb / sizeof *pb; i++) SAME("common/pscr_stages.h", pb[i], gb[i]);
+  /* the parser itself: a name that is no #define */
+  PT_CHECK(kernel_define("common/pscr_reg.h", "PR_NO_SUCH") == -1, "absent #define found");
+  return pt_exit("kernel_consts");
+}
