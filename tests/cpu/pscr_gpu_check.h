@@ -148,6 +148,56 @@ done:
   for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
 }
 
+/* A singular problem: every innermost system is A_last (dimension 0 has A = 0,
+ * M = I, so every eigenvalue is 0, and c = 0), whose rows 299 and 300 (0 and
+ * 1 where shorter) form the decoupled block [1 1; 1 1]; the rest is
+ * tridiag(1, 4, 1). Every engine and partitioning meets the singular block:
+ * PSCR_ERR_SINGULAR (host and device data), and the next solve of a regular
+ * problem on the same context succeeds (the status words reset). */
+static void gc_singular(gc_env *E, pscr_dtype t, size_t nl, pscr_td_algorithm alg) {
+  size_t n[2] = {5, nl}, total = 5 * nl, k0 = nl > 300 ? 299 : 0;
+  void *bufs[2][4];
+  for (int d = 0; d < 2; d++)
+    for (int k = 0; k < 4; k++) bufs[d][k] = pt_alloc(t, n[d]);
+  for (size_t i = 0; i < n[0]; i++) {
+    pt_set(t, bufs[0][0], i, 0), pt_set(t, bufs[0][1], i, 0);
+    pt_set(t, bufs[0][2], i, 1), pt_set(t, bufs[0][3], i, 0);
+  }
+  for (size_t i = 0; i < nl; i++) {
+    int blk = i == k0 || i == k0 + 1;
+    pt_set(t, bufs[1][0], i, blk ? 1 : 4);
+    pt_set(t, bufs[1][1], i, i == k0 ? 1 : i + 1 == k0 || i == k0 + 1 ? 0 : 1);
+    pt_set(t, bufs[1][2], i, 1), pt_set(t, bufs[1][3], i, 0);
+  }
+  pscr_problem pb = {.ndim = 2, .dtype = t};
+  for (int d = 0; d < 2; d++) pb.dim[d] = (pscr_factor){n[d], bufs[d][0], bufs[d][1], bufs[d][2], bufs[d][3]};
+  pscr_options opt;
+  pscr_options_default(&opt);
+  opt.innermost = alg;
+  pscr_plan *plan = NULL;
+  PT_CHECK_STATUS(pscr_plan_create(E->gpu, &pb, &opt, &plan), PSCR_OK);
+  void *f = pt_alloc(t, total);
+  pt_fill_uniform(&E->r, t, f, total, -1, 1);
+  pscr_array *a = NULL;
+  if (plan) {
+    pscr_status st = pscr_solve(plan, f);
+    PT_CHECK(st == PSCR_ERR_SINGULAR, "singular %s %zu x %zu, %s: %s", t == PSCR_F64 ? "F64" : "C128",
+             n[0], nl, alg == PSCR_TD_AUTO ? "AUTO" : "CR_PCR_THOMAS", pscr_status_string(st));
+    PT_CHECK_STATUS(pscr_array_create(E->gpu, t, total, &a), PSCR_OK);
+    if (a) {
+      PT_CHECK_STATUS(pscr_array_write(a, f), PSCR_OK);
+      PT_CHECK_STATUS(pscr_solve_array(plan, a), PSCR_ERR_SINGULAR);
+    }
+  }
+  pscr_array_destroy(a);
+  pscr_plan_destroy(plan);
+  free(f);
+  for (int d = 0; d < 2; d++)
+    for (int k = 0; k < 4; k++) free(bufs[d][k]);
+  size_t r[2] = {5, nl};
+  gc_case(E, t, 2, r, PT_POISSON, 4, alg, 0); /* a regular problem next */
+}
+
 /* A problem far larger than any device: PSCR_ERR_OUT_OF_MEMORY from plan
  * creation (before the eigenpairs), the plan untouched. */
 static void gc_oom(gc_env *E) {
@@ -184,6 +234,9 @@ static void gc_small_suite(gc_env *E) {
     gc_case(E, dt, 3, g3, kinds[0], 4, PSCR_TD_AUTO, 1);
     gc_case(E, dt, 3, g3, kinds[1], 2, PSCR_TD_AUTO, 3 * 16 * 35 * 5);
     gc_bad_input(E, dt);
+    for (int a = 0; a < 2; a++) /* one tile and several (rows 299 and 300 singular) */
+      for (size_t nl = 40; nl <= 600; nl += 560)
+        gc_singular(E, dt, nl, a ? PSCR_TD_CR_PCR_THOMAS : PSCR_TD_AUTO);
   }
   static const pscr_td_algorithm algs[] = {PSCR_TD_THOMAS,     PSCR_TD_CR,
                                            PSCR_TD_PCR,        PSCR_TD_CR_PCR_THOMAS,

@@ -98,6 +98,7 @@ int main(void) {
   gc_case(&E, PSCR_F64, 2, r3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
   gc_case(&E, PSCR_F64, 2, r3, PT_POISSON, 3, PSCR_TD_CR_PCR_THOMAS, 0);
   E.c_add = 0;
+  gc_singular(&E, PSCR_F64, 600, PSCR_TD_CR_PCR_THOMAS); /* a zero pivot on the lanes */
   unsigned long lf = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwdl") - lf0;
   unsigned long lb = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdl") - lb0;
   PT_CHECK(lf > 0 && lf == lb, "lane passes: %lu pscr_reg_fwdl, %lu pscr_reg_bwdl launches", lf,
