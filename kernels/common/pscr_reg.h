@@ -47,9 +47,11 @@
  * Rows past n are identity rows (decoupled: row n - 1 has no super-diagonal). */
 DEVICE void pscr_reg_load(long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
                           const GLOBAL scalar *md, const GLOBAL scalar *mo,
-                          const GLOBAL scalar *xp, const long *dk, const GLOBAL scalar *gs,
+                          const GLOBAL scalar *xp, const GLOBAL long *dp, const GLOBAL scalar *gs,
                           int has_s, int has_e, long nrd, long r0, long T, int S2, int WG, int t,
                           LOCAL_P scalar *sm) {
+  long dk[PR_RD]; /* the block's rows D in xp */
+  for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
   if (t == 0) {
     sm[S2] = r0 > 0 ? ao[r0 - 1] : S_ZERO;
     sm[3 * S2] = r0 > 0 && mo ? mo[r0 - 1] : S_ZERO;
@@ -85,6 +87,9 @@ DEVICE void pscr_reg_row(const LOCAL_P scalar *rp, int S2, int ps, scalar sg, co
   *f = S_FMS(S_FMS(v, ws, rp[(4 + PR_RD) * S2 + ps]), we, rp[(5 + PR_RD) * S2 + ps]);
 }
 
+/* Eigenpair l's slot in the multi-tile records / outside values (tile kt). */
+#define PR_GI(l) ((p * ne + b[PB_E0] + (l)-e0) * ntile + kt)
+
 /* The task's eigenpair l: shift sg, weights wk of the rows D and ws, we of
  * the boundary terms (the kernels' own, per work-item or sub-group). */
 #define PR_PAIR(l)                                                                                 \
@@ -102,11 +107,10 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
   long T = (long)SW << PR_LQ, r0 = kt * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
-  long nout = back ? nrd : 2, dk[PR_RD];
+  long nout = back ? nrd : 2;
   LOCAL_P scalar *nd = sm + PR_F * S2; /* the E trees, sub-group j's leaves at j SW + i = t */
-  for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
   if (t == 0) *bad = 0;
-  pscr_reg_load(n, ad, ao, md, mo, xp, dk, gs, has_s, has_e, nrd, r0, T, S2, WG, t, sm);
+  pscr_reg_load(n, ad, ao, md, mo, xp, dp, gs, has_s, has_e, nrd, r0, T, S2, WG, t, sm);
   scalar xa[PR_RD][PR_Q]; /* the task's sums (24) / (27) of the work-item's rows */
 #pragma unroll
   for (int m = 0; m < PR_RD; m++)
@@ -137,7 +141,7 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
     BARRIER();
     /* 3. the partitions' reduced system: records up, outside values down */
     int root = td_merge_up_n(nd, NN, WG, bad, 0, E) + j;
-    long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
+    long gi = PR_GI(l);
     if (mode == PR_FWD) {
       if (act && i < 6) {
         scalar rv = nd[i * NN + root];
@@ -253,11 +257,10 @@ DEVICE scalar pscr_reg_thomas(scalar a, scalar d, scalar c, scalar f, scalar *u,
 PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                                    GLOBAL scalar *recs, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
-  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, r0 = kt * PR_T, dk[PR_RD];
+  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, r0 = kt * PR_T;
   int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), S2 = PR_T + (PR_T >> PR_LQ);
   PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
-  for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
-  pscr_reg_load(n, ad, ao, md, mo, xp, dk, gs, has_s, has_e, nrd, r0, PR_T, S2, WG, t, sm);
+  pscr_reg_load(n, ad, ao, md, mo, xp, dp, gs, has_s, has_e, nrd, r0, PR_T, S2, WG, t, sm);
   BARRIER();
   for (long l = tk[1] + t; l < tk[2]; l += WG) {
     PR_PAIR(l);
@@ -276,7 +279,7 @@ PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
         a = c;
       }
     }
-    long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
+    long gi = PR_GI(l);
     scalar rec[6], z = S_ZERO;
     rec[TD_NODE_YT] = al, rec[TD_NODE_YB] = y, rec[TD_NODE_WT] = be, rec[TD_NODE_WB] = wl;
     rec[TD_NODE_VT] = ga, rec[TD_NODE_VB] = u;
@@ -297,7 +300,7 @@ PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
  * memory to the sums (24) / (27): work-item (k, part) adds the weighted x of
  * row k over the PR_BR lanes of its part, then the parts are added. WG is a
  * multiple of PR_BR (the host's: 64 or 128 by default).
- * Local memory (pscr_reg_lanes_local): the tile (PR_F S2), the sums
+ * Local memory (the host's gpu_pscr_reg_local): the tile (PR_F S2), the sums
  * (PR_RD S2), the checkpoints (2 PR_NCH WG), the chunk's x (PR_BR (WG + 1)),
  * the weights and the parts (2 PR_RD WG). */
 #define PR_BR 16                 /* rows of a chunk */
@@ -307,16 +310,15 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
                                    GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
-  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, r0 = kt * PR_T, dk[PR_RD];
+  long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, r0 = kt * PR_T;
   int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), S2 = PR_T + (PR_T >> PR_LQ);
   int rows = (int)(n - r0 < PR_T ? n - r0 : PR_T), LX = WG + 1;
   PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
   long nout = back ? nrd : 2;
   LOCAL_P scalar *sums = sm + PR_F * S2, *ck = sums + PR_RD * S2, *xb = ck + 2 * PR_NCH * WG;
   LOCAL_P scalar *wo = xb + PR_BR * LX, *part = wo + PR_RD * WG;
-  for (int k = 0; k < PR_RD; k++) dk[k] = k < nrd ? dp[k] * n : 0;
   if (t == 0) bad = 0;
-  pscr_reg_load(n, ad, ao, md, mo, xp, dk, gs, has_s, has_e, nrd, r0, PR_T, S2, WG, t, sm);
+  pscr_reg_load(n, ad, ao, md, mo, xp, dp, gs, has_s, has_e, nrd, r0, PR_T, S2, WG, t, sm);
   for (int e = t; e < PR_RD * S2; e += WG) sums[e] = S_ZERO;
   int kr = t % PR_BR, pt = t / PR_BR, np = WG / PR_BR; /* the work-item's part of the sums */
   scalar zx = S_ZERO;
@@ -326,7 +328,7 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
     if (!act) l = tk[1]; /* a spare lane solves a copy and weighs it by 0 */
     PR_PAIR(l);
     for (int m = 0; m < PR_RD; m++) wo[m * WG + t] = act && m < nout ? w[(back ? 2 : 0) + m] : S_ZERO;
-    long gi = (p * ne + b[PB_E0] + l - e0) * ntile + kt;
+    long gi = PR_GI(l);
     scalar xn = outs[cnt + gi], u = S_ZERO, y = outs[gi];
     BARRIER(); /* the tile is loaded (first pass), the last pass's parts are added */
     scalar a = S_FMA(sm[S2], sg, sm[3 * S2]);

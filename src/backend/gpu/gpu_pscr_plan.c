@@ -281,7 +281,7 @@ size_t gpu_pscr_reg_need(int sw, int E) {
  * and parts 2 PR_RD wg. */
 size_t gpu_pscr_reg_local(int wg, int bwd) {
   size_t T = PSCR_GPU_REG_Q * PSCR_GPU_REG_TSW, br = PSCR_GPU_REG_BR, w = (size_t)wg;
-  size_t s2 = (PSCR_GPU_REG_Q + 1) * PSCR_GPU_REG_TSW, tile = (size_t)(6 + PSCR_GPU_REG_RD) * s2;
+  size_t s2 = (PSCR_GPU_REG_Q + 1) * PSCR_GPU_REG_TSW, tile = gpu_pscr_reg_need(PSCR_GPU_REG_TSW, 0);
   if (!bwd) return tile;
   return tile + (size_t)PSCR_GPU_REG_RD * s2 + 2 * (T / br) * w + br * (w + 1) +
          2 * PSCR_GPU_REG_RD * w;
