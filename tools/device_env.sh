@@ -12,3 +12,18 @@ OUT=${OUT:-./device-out}; mkdir -p "$OUT"
   cmake --build $B -j16 --target ${TARGETS:-bench_pscr_gpu} >> "$OUT/build.log" 2>&1 ||
   { tail -20 "$OUT/build.log"; echo BUILD FAILED; }
 export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
+
+# One CUDA bench_pscr_gpu line per ROW problem:n:tune[:defines] (tune "-" = the
+# defaults; defines comma-separated, through PSCR_KERNEL_DEFINES): solve ms and
+# residual. Usage: tuned_rows "ROW ..." [reps]
+tuned_rows() {
+  for r in $1; do
+    IFS=: read -r pb n tune defs <<< "$r"
+    a=(); [ "$tune" != - ] && a=(--tune "$tune")
+    PSCR_KERNEL_DEFINES="${defs//,/ }" timeout 120 $B/bench_pscr_gpu --backends cuda --problems $pb \
+      --min-n $n --max-n $n --min-n3 $n --max-n3 $n --reps ${2:-7} --xfer-reps 0 "${a[@]}" 2>> "$OUT/err.log" |
+      grep '"solve_ms"' | python3 -c 'import json,sys
+for l in sys.stdin:
+  r=json.loads(l); print("%-12s %5d %-36s %-16s %9.3f ms  residual %.2e" % (r["problem"], r["n"], sys.argv[1], sys.argv[2], r["solve_ms"], r["rel_residual"]))' "$tune" "$defs"
+  done
+}

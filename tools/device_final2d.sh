@@ -35,15 +35,7 @@ PY
 rows cuda cuda.jsonl
 timeout 120 $B/bench_fft_poisson_gpu 2d nobig reps=${REPS:-11} > "$OUT/fft.jsonl" 2> "$OUT/fft.err"
 table
-for r in ${EXTRA:-}; do
-  IFS=: read -r pb n tune defs <<< "$r"
-  a=(); [ "$tune" != - ] && a=(--tune "$tune")
-  PSCR_KERNEL_DEFINES="${defs//,/ }" timeout 120 $B/bench_pscr_gpu --backends cuda --problems $pb \
-    --min-n $n --max-n $n --min-n3 $n --max-n3 $n --reps ${REPS:-11} --xfer-reps 0 "${a[@]}" 2>> "$OUT/err.log" |
-    grep '"solve_ms"' | python3 -c 'import json,sys
-for l in sys.stdin:
-  r=json.loads(l); print("%-10s %5d %-36s %-16s %9.3f ms  residual %.2e" % (r["problem"], r["n"], sys.argv[1], sys.argv[2], r["solve_ms"], r["rel_residual"]))' "$tune" "$defs"
-done
+tuned_rows "${EXTRA:-}" ${REPS:-11}
 for t in ${TESTS-cuda_test_cuda_pscr}; do
   timeout 240 $B/tests/$t > "$OUT/$t.log" 2>&1
   echo "$t rc $?: $(grep -E ' checks|worst' "$OUT/$t.log" | tr '\n' ' ')"

@@ -11,12 +11,4 @@ for tool in ${SAN-memcheck racecheck}; do
     --reps 3 --xfer-reps 0 --tune pscr_lane=0 > "$OUT/$tool.log" 2>&1
   echo "$tool rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool.log" | tr '\n' ' ')"
 done
-for r in ${ROWS:-poisson2d:8191:-}; do
-  IFS=: read -r pb n tune defs <<< "$r"
-  a=(); [ "$tune" != - ] && a=(--tune "$tune")
-  PSCR_KERNEL_DEFINES="${defs//,/ }" timeout 120 $B/bench_pscr_gpu --backends cuda --problems $pb \
-    --min-n $n --max-n $n --min-n3 $n --max-n3 $n --reps ${REPS:-7} --xfer-reps 0 "${a[@]}" 2>> "$OUT/err.log" |
-    grep '"solve_ms"' | python3 -c 'import json,sys
-for l in sys.stdin:
-  r=json.loads(l); print("%-12s %5d %-28s %-22s %9.3f ms  residual %.2e" % (r["problem"], r["n"], sys.argv[1], sys.argv[2], r["solve_ms"], r["rel_residual"]))' "$tune" "$defs"
-done
+tuned_rows "${ROWS:-poisson2d:8191:-}" ${REPS:-7}

@@ -103,10 +103,12 @@ int main(void) {
   unsigned long lb = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdl") - lb0;
   PT_CHECK(lf > 0 && lf == lb, "lane passes: %lu pscr_reg_fwdl, %lu pscr_reg_bwdl launches", lf,
            lb);
-  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rfwdl", 12), PSCR_OK);
-  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rbwdl", 48), PSCR_OK);
-  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rgroups", 1024), PSCR_OK);
-  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlwg", 128), PSCR_OK);
+  gpu_td_tuning dft; /* back to the defaults */
+  gpu_td_tuning_default(&dft);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rfwdl", dft.pscr_rfwdl), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rbwdl", dft.pscr_rbwdl), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rgroups", dft.pscr_rgroups), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlwg", dft.pscr_rlwg), PSCR_OK);
   /* the small suite again on the lane engine (the default took the tiles for
    * most of it above), then the tiles (pscr_tile.h's, also for real data) for
    * the rest */
