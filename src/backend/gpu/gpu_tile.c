@@ -138,6 +138,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   reg = !pivot && reg_shape(j, (long long)W * reg_q(j), &W);
   TRY(reg ? reg_module(j, W) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;
+  if (!j->g->static_local) MW = gpu_merge_fit(MW, nt);
   long long C = 2 * (long long)MW;
   long long Pc[TD_MAX_LEVELS], cnt[TD_MAX_LEVELS];
   int levels = 0;

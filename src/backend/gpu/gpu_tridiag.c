@@ -60,6 +60,11 @@ int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2) {
   return maxw;
 }
 
+int gpu_merge_fit(int mw, long long nt) {
+  while (mw > 32 && mw >= nt) mw /= 2; /* 2 (mw / 2) records still hold nt */
+  return mw;
+}
+
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
 
 pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {

@@ -149,6 +149,10 @@ struct gpu_device {
 /* maxw, or less where kernel k1's or k2's registers (kernel_wg of the current
  * module; k2 may be NULL) allow fewer work-items: a larger group fails to launch. */
 int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2);
+/* The narrowest record-merge group (td_tile_gup / gdown: 2 mw records, mw a
+ * power of 2 of at least 32) that still merges nt records in one level, as
+ * mw does: fewer idle work-items and less local memory a group. */
+int gpu_merge_fit(int mw, long long nt);
 
 /* Where the rows come from (kernels/common/td_rows.h): the user's diagonals
  * (shift null) or A + shift[s] M (shift set; mdl/mdu may be null). */
