@@ -76,15 +76,23 @@ DEVICE void pscr_reg_load(long n, const GLOBAL scalar *ad, const GLOBAL scalar *
 
 /* Row ps of A_last + sg M_last (diagonal d, super-diagonal c) and its
  * right-hand side f of (26) / (28): the weights wk of the rows D, minus ws,
- * we times the boundary terms K̂ u, Ǩ u. */
-DEVICE void pscr_reg_row(const LOCAL_P scalar *rp, int S2, int ps, scalar sg, const scalar *wk,
-                         scalar ws, scalar we, scalar *d, scalar *c, scalar *f) {
-  *d = S_FMA(rp[ps], sg, rp[2 * S2 + ps]);
-  *c = S_FMA(rp[S2 + ps], sg, rp[3 * S2 + ps]);
+ * we times the boundary terms K̂ u, Ǩ u. Fields S2 apart: ad, ao, md, mo
+ * from rm, X_0 .. X_RD-1, K̂ u, Ǩ u from rx. */
+DEVICE void pscr_reg_row2(const LOCAL_P scalar *rm, const LOCAL_P scalar *rx, int S2, int ps,
+                          scalar sg, const scalar *wk, scalar ws, scalar we, scalar *d, scalar *c,
+                          scalar *f) {
+  *d = S_FMA(rm[ps], sg, rm[2 * S2 + ps]);
+  *c = S_FMA(rm[S2 + ps], sg, rm[3 * S2 + ps]);
   scalar v = S_ZERO;
 #pragma unroll
-  for (int m = 0; m < PR_RD; m++) v = S_FMA(v, wk[m], rp[(4 + m) * S2 + ps]);
-  *f = S_FMS(S_FMS(v, ws, rp[(4 + PR_RD) * S2 + ps]), we, rp[(5 + PR_RD) * S2 + ps]);
+  for (int m = 0; m < PR_RD; m++) v = S_FMA(v, wk[m], rx[m * S2 + ps]);
+  *f = S_FMS(S_FMS(v, ws, rx[PR_RD * S2 + ps]), we, rx[(PR_RD + 1) * S2 + ps]);
+}
+
+/* The same from pscr_reg_load's tile (all PR_F fields S2 apart). */
+DEVICE void pscr_reg_row(const LOCAL_P scalar *rp, int S2, int ps, scalar sg, const scalar *wk,
+                         scalar ws, scalar we, scalar *d, scalar *c, scalar *f) {
+  pscr_reg_row2(rp, rp + 4 * S2, S2, ps, sg, wk, ws, we, d, c, f);
 }
 
 /* Eigenpair l's slot in the multi-tile records / outside values (tile kt). */
@@ -254,6 +262,36 @@ DEVICE scalar pscr_reg_thomas(scalar a, scalar d, scalar c, scalar f, scalar *u,
  * be -= ga w_k, ga = -ga u_k) from al = be = 0, ga = -1 and a row -1 with
  * u = y = 0, w = -1 (row 0 then gets w = a / d); the last row's u is the
  * right spike. The record td_spike_record gives for the whole tile. */
+typedef struct {
+  scalar u, y, wl, al, be, ga;
+} pscr_reg_sweep;
+
+DEVICE pscr_reg_sweep pscr_reg_sweep_start(void) {
+  pscr_reg_sweep z = {S_ZERO, S_ZERO, S_NEG(S_ONE), S_ZERO, S_ZERO, S_NEG(S_ONE)};
+  return z;
+}
+
+DEVICE void pscr_reg_sweep_row(pscr_reg_sweep *z, scalar a, scalar d, scalar c, scalar f) {
+  scalar r = pscr_reg_thomas(a, d, c, f, &z->u, &z->y);
+  z->wl = S_NEG(S_MUL(S_MUL(a, z->wl), r));
+  z->al = S_FMS(z->al, z->ga, z->y);
+  z->be = S_FMS(z->be, z->ga, z->wl);
+  z->ga = S_NEG(S_MUL(z->ga, z->u));
+}
+
+/* The tile's record of slot gi; a zero pivot's NaN raises SINGULAR. */
+DEVICE void pscr_reg_sweep_put(const pscr_reg_sweep *z, GLOBAL scalar *recs, long cnt, long gi,
+                               GLOBAL int *flags) {
+  scalar rec[6], v = S_ZERO;
+  rec[TD_NODE_YT] = z->al, rec[TD_NODE_YB] = z->y, rec[TD_NODE_WT] = z->be;
+  rec[TD_NODE_WB] = z->wl, rec[TD_NODE_VT] = z->ga, rec[TD_NODE_VB] = z->u;
+  for (int f = 0; f < 6; f++) {
+    recs[f * cnt + gi] = rec[f];
+    v = S_FMA(v, rec[f], S_ZERO);
+  }
+  if (!S_ISFINITE(v)) flags[TD_FLAG_SINGULAR] = 1;
+}
+
 PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                                    GLOBAL scalar *recs, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
@@ -264,31 +302,87 @@ PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
   BARRIER();
   for (long l = tk[1] + t; l < tk[2]; l += WG) {
     PR_PAIR(l);
-    scalar a = S_FMA(sm[S2], sg, sm[3 * S2]), u = S_ZERO, y = S_ZERO, wl = S_NEG(S_ONE);
-    scalar al = S_ZERO, be = S_ZERO, ga = S_NEG(S_ONE);
+    scalar a = S_FMA(sm[S2], sg, sm[3 * S2]);
+    pscr_reg_sweep z = pscr_reg_sweep_start();
     for (int q = 0; q < PR_T; q += PR_Q) {
 #pragma unroll
       for (int k = 0; k < PR_Q; k++) {
         scalar d, c, f;
         pscr_reg_row(sm, S2, PR_POS(q + k), sg, wk, ws, we, &d, &c, &f);
-        scalar r = pscr_reg_thomas(a, d, c, f, &u, &y);
-        wl = S_NEG(S_MUL(S_MUL(a, wl), r));
-        al = S_FMS(al, ga, y);
-        be = S_FMS(be, ga, wl);
-        ga = S_NEG(S_MUL(ga, u));
+        pscr_reg_sweep_row(&z, a, d, c, f);
         a = c;
       }
     }
-    long gi = PR_GI(l);
-    scalar rec[6], z = S_ZERO;
-    rec[TD_NODE_YT] = al, rec[TD_NODE_YB] = y, rec[TD_NODE_WT] = be, rec[TD_NODE_WB] = wl;
-    rec[TD_NODE_VT] = ga, rec[TD_NODE_VB] = u;
-    for (int f = 0; f < 6; f++) {
-      recs[f * cnt + gi] = rec[f];
-      z = S_FMA(z, rec[f], S_ZERO);
-    }
-    if (!S_ISFINITE(z)) flags[TD_FLAG_SINGULAR] = 1; /* a zero pivot's NaN */
+    pscr_reg_sweep_put(&z, recs, cnt, PR_GI(l), flags);
   }
+}
+
+/* Pass 1 for steps of small tasks (the host's pscr_rfwdm), where a task
+ * cannot fill a group: a group of WG lanes takes G = WG / tm tasks (tm: the
+ * step's largest task; lane j tm + e solves eigenpair e of task j), and the
+ * tile streams through local memory PR_MR rows at a time: A_last and M_last
+ * once (4 fields of PR_MR), each task's right-hand-side rows (PR_RD + 2
+ * fields, PR_MX apart: odd, so that the tasks' lanes read distinct banks),
+ * then where each task's fields start (G (PR_RD + 2) longs, a scalar each).
+ * Local memory: the host's gpu_pscr_reg_mlocal. */
+#define PR_MR 16                        /* rows a chunk */
+#define PR_MX ((PR_RD + 2) * PR_MR + 1) /* local scalars a task */
+PSCR_REG_KERNEL void pscr_reg_fwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+                                   int tm, GLOBAL scalar *recs, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), G = WG / tm, NF = PR_RD + 2;
+  LOCAL_P scalar *rx = sm + 4 * PR_MR; /* the tasks' rows */
+  LOCAL_P long *fo = (LOCAL_P long *)(rx + G * PR_MX); /* task j's field f in x or bnd; -1: 0 */
+  long ng = (nt + G - 1) / G, g = GROUP_ID(), kt = g % ntile, tg = (g / ntile) % ng;
+  long p = g / ntile / ng, r0 = kt * PR_T;
+  for (int c = t; c < G * NF; c += WG) {
+    long tj = tg * G + c / NF, o = -1;
+    int f = c % NF;
+    if (tj < nt) {
+      const GLOBAL long *bj = gd + blk + PB_N * gd[task + 4 * (t0 + tj)];
+      long sj = bj[PB_S];
+      if (f < PR_RD && f < bj[PB_ND]) o = p * xs + (sj + gd[bj[PB_D] + f]) * n;
+      if (f == PR_RD && back && sj > 0) o = p * bps + bj[PB_BS] * n;
+      if (f == PR_RD + 1 && back && sj + bj[PB_M] < lev_n) o = p * bps + (bj[PB_BS] + 1) * n;
+    }
+    fo[c] = o;
+  }
+  int jt = t / tm, act = jt < G && tg * G + jt < nt;
+  if (!act) jt = 0; /* a spare lane solves a copy and keeps nothing */
+  PSCR_TILE_TASK(t0 + tg * G + jt, p);
+  (void)xp, (void)dp, (void)gs; /* the chunks' loads use fo */
+  long l = tk[1] + t % tm;
+  if (l >= tk[2]) act = 0, l = tk[1];
+  PR_PAIR(l);
+  scalar a = S_ZERO;
+  if (r0 > 0) a = S_FMA(ao[r0 - 1], sg, mo ? mo[r0 - 1] : S_ZERO);
+  pscr_reg_sweep z = pscr_reg_sweep_start();
+  for (int q = 0; q < PR_T; q += PR_MR) {
+    BARRIER(); /* fo is written, the last chunk is read */
+    for (int e = t; e < 4 * PR_MR; e += WG) {
+      long r = r0 + q + e % PR_MR;
+      int f = e / PR_MR, in = r < n, up = r + 1 < n;
+      sm[e] = f == 0   ? (in ? ad[r] : S_ONE) /* rows past n: identity rows */
+              : f == 1 ? (up ? ao[r] : S_ZERO)
+              : f == 2 ? (in ? md[r] : S_ZERO)
+                       : (up && mo ? mo[r] : S_ZERO);
+    }
+    for (int e = t; e < G * NF * PR_MR; e += WG) {
+      int c = e / PR_MR, k = e % PR_MR;
+      long r = r0 + q + k, o = fo[c];
+      GLOBAL scalar *src = c % NF < PR_RD ? x : bnd;
+      rx[(c / NF) * PR_MX + (c % NF) * PR_MR + k] = o >= 0 && r < n ? src[o + r] : S_ZERO;
+    }
+    BARRIER();
+#pragma unroll
+    for (int k = 0; k < PR_MR; k++) {
+      scalar d, c, f;
+      pscr_reg_row2(sm, rx + jt * PR_MX, PR_MR, k, sg, wk, ws, we, &d, &c, &f);
+      pscr_reg_sweep_row(&z, a, d, c, f);
+      a = c;
+    }
+  }
+  if (act) pscr_reg_sweep_put(&z, recs, cnt, PR_GI(l), flags);
 }
 
 /* Pass 3: with the tile's outside values xl, xr of its eigenpair a lane

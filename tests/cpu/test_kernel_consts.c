@@ -47,6 +47,8 @@ int main(void) {
            "pscr_reg.h: 2^PR_TLSW = PSCR_GPU_REG_TSW = %d", PSCR_GPU_REG_TSW);
   SAME("common/pscr_lane.h", "PSCR_LANE_W", PSCR_GPU_LANE_W);
   SAME("common/pscr_stages.h", "PSCR_QG", PSCR_GPU_QG);
+  SAME("common/pscr_reg.h", "PR_MR", PSCR_GPU_REG_MR);
+  SAME("common/pscr_stages.h", "PSCR_EPW", PSCR_GPU_EPW);
   static const char *pb[] = {"PB_S",  "PB_M",  "PB_ND", "PB_D",   "PB_EIG", "PB_COMP",
                              "PB_E0", "PB_VS", "PB_BS", "PB_NT",  "PB_ACC0", "PB_N"};
   static const int gb[] = {GB_S,  GB_M,  GB_ND, GB_D,  GB_EIG,  GB_COMP,

@@ -35,6 +35,9 @@ pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g) {
   return st == PSCR_OK ? gpu_td_module_local(g, p->dtype, s ? s->mod_local : 0) : st;
 }
 
+/* Work-items for rows of len elements, PSCR_GPU_EPW each (pscr_bnd, pscr_upd). */
+static size_t epw_items(size_t len) { return (len + PSCR_GPU_EPW - 1) / PSCR_GPU_EPW; }
+
 static pscr_status launch(gpu_device *g, const char *name, size_t items, int nargs,
                           const gpu_arg *args) {
   if (items == 0) return PSCR_OK;
@@ -81,7 +84,7 @@ static pscr_status boundary(gpu_device *g, const pscr_stage_args *a, void *bnd, 
                     GPU_LONG(gr->b0),   GPU_LONG(nb),           GPU_LONG(gr->e0),
                     GPU_LONG(a->batch), GPU_PTR(dp(a->shift)),  GPU_PTR(dp(bnd)),
                     GPU_LONG(bps)};
-  return launch(g, "pscr_bnd", a->batch * nb * 2 * a->len, NARGS(args), args);
+  return launch(g, "pscr_bnd", a->batch * nb * 2 * epw_items(a->len), NARGS(args), args);
 }
 
 /* (26) / (28) of the group's eigenpairs for every vector into out, their
@@ -185,21 +188,35 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   for (int l = 0; l <= s->levels; l++) cnt[l] = (long)a->batch * ne * s->pc[l];
   /* tasks of many eigenpairs: one a work-item (pscr_reg_fwdl / pscr_reg_bwdl),
    * in groups of the task's size */
-  int fl = s->reg && s->reg_fwdl > 0 && gs->tmax >= (size_t)s->reg_fwdl;
+  /* tasks too small for a group: several a group (pscr_reg_fwdm), G = fwg / tmax */
+  int fm = s->reg && gs->tmax > 0 && gs->tmax <= (size_t)s->reg_fwdm &&
+           gs->tmax <= (size_t)s->reg_mwg;
+  int fl = !fm && s->reg && s->reg_fwdl > 0 && gs->tmax >= (size_t)s->reg_fwdl;
   int bl = s->reg && s->reg_bwdl > 0 && gs->tmax >= (size_t)s->reg_bwdl;
-  int fwg = fl ? reg_lane_wg(gs->tmax, 32, s->reg_lwg) : wg;
+  int fwg = fl ? reg_lane_wg(gs->tmax, 32, s->reg_lwg) : fm ? s->reg_mwg : wg;
   int bwg = bl ? reg_lane_wg(gs->tmax, 64, s->reg_blwg) : wg;
+  int G = fm ? fwg / (int)gs->tmax : 1;
+  if (G > s->reg_mg) G = s->reg_mg;
   size_t fwd_local = fl && local ? gpu_pscr_reg_local(fwg, 0) * es : local;
+  if (fm && local) fwd_local = gpu_pscr_reg_mlocal(G) * es;
   size_t bwd_local = bl && local ? gpu_pscr_reg_local(bwg, 1) * es : local;
   size_t tiles = groups * (size_t)s->ntile;
   pscr_status st;
   {
-    gpu_arg tail[] = {GPU_LONG(gr->e0),        GPU_LONG(ne),
-                      GPU_LONG(s->ntile),      GPU_LONG(cnt[0]),
-                      GPU_PTR(dp(s->recs[0])), GPU_PTR(g->flags)};
-    for (int j = 0; j < NARGS(tail); j++) args[k + j] = tail[j];
-    TRY(g->launch(g, fl ? "pscr_reg_fwdl" : s->reg ? "pscr_reg_fwd" : "pscr_tile_fwd",
-                  tiles * (size_t)fwg, fwg, fwd_local, k + NARGS(tail), args));
+    gpu_arg tail[] = {GPU_LONG(gr->e0), GPU_LONG(ne), GPU_LONG(s->ntile), GPU_LONG(cnt[0])};
+    gpu_arg last[] = {GPU_PTR(dp(s->recs[0])), GPU_PTR(g->flags)};
+    int kk = k;
+    for (int j = 0; j < NARGS(tail); j++) args[kk++] = tail[j];
+    if (fm) args[kk++] = GPU_INT((int)gs->tmax);
+    for (int j = 0; j < NARGS(last); j++) args[kk++] = last[j];
+    size_t fgroups = fm ? a->batch * ((nt + (size_t)G - 1) / (size_t)G) * (size_t)s->ntile : tiles;
+    if (fm) fwg = G * (int)gs->tmax; /* the kernel's G = its group / tmax */
+    TRY(g->launch(g,
+                  fm   ? "pscr_reg_fwdm"
+                  : fl ? "pscr_reg_fwdl"
+                  : s->reg ? "pscr_reg_fwd"
+                           : "pscr_tile_fwd",
+                  fgroups * (size_t)fwg, fwg, fwd_local, kk, args));
   }
   for (int l = 0; l < s->levels; l++) { /* the tiles' reduced systems (td_tile.h) */
     gpu_arg m[] = {GPU_LONG(s->pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(dp(s->recs[l])),
@@ -336,7 +353,7 @@ static pscr_status stage_12c(const pscr_stage_args *a) {
                     GPU_PTR(dp(a->shift)),
                     GPU_PTR(dp(vs)),
                     GPU_LONG(vps)};
-  return launch(&g, "pscr_upd", a->batch * nu * a->len, NARGS(args), args);
+  return launch(&g, "pscr_upd", a->batch * nu * epw_items(a->len), NARGS(args), args);
 }
 
 /* ---- outer level (3D level 0, one vector) ---- */

@@ -288,6 +288,13 @@ size_t gpu_pscr_reg_local(int wg, int bwd) {
          2 * PSCR_GPU_REG_RD * w;
 }
 
+/* pscr_reg_fwdm: A_last, M_last (4 PR_MR), then a task's rows PR_MX =
+ * (PR_RD + 2) PR_MR + 1 and its field offsets (PR_RD + 2, a scalar each). */
+size_t gpu_pscr_reg_mlocal(int G) {
+  size_t mr = PSCR_GPU_REG_MR, nf = PSCR_GPU_REG_RD + 2;
+  return 4 * mr + (size_t)G * (nf * mr + 1 + nf);
+}
+
 /* The work-items per system of pscr_reg.h's tiles: one tile where n <= 8
  * pscr_rsw rows, else tiles of 8 PSCR_GPU_REG_TSW (its 2^PR_TLSW). */
 static int reg_sw(const pscr_plan *p, const gpu_device *g) {
@@ -331,6 +338,15 @@ static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, int tw, s
     while (lw > 64 && gpu_pscr_reg_local(lw, 1) > cap) lw /= 2;
     if (gpu_pscr_reg_local(lw, 1) <= cap) s->reg_blwg = lw, s->reg_bwdl = g->tune.pscr_rbwdl;
   }
+  /* several tasks a group (pscr_reg_fwdm): as many as its local memory holds */
+  int mw = g->tune.pscr_rmwg, mmax = gpu_kernel_cap(g, 1024, "pscr_reg_fwdm", NULL);
+  if (mmax > (int)g->max_wg) mmax = (int)g->max_wg;
+  while (mw > 32 && mw > mmax) mw /= 2;
+  s->reg_fwdm = s->reg_mg = 0;
+  size_t per = gpu_pscr_reg_mlocal(1) - gpu_pscr_reg_mlocal(0);
+  if (cap > gpu_pscr_reg_mlocal(0)) s->reg_mg = (int)((cap - gpu_pscr_reg_mlocal(0)) / per);
+  if (s->reg_mg > mw) s->reg_mg = mw;
+  if (mw <= mmax && s->reg_mg > 0) s->reg_mwg = mw, s->reg_fwdm = g->tune.pscr_rfwdm;
   return record_merge(p, g, tw, sys);
 }
 

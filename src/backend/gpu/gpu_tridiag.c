@@ -47,6 +47,8 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rfwdl = 12,
                        .pscr_rbwdl = 48,
                        .pscr_rlwg = 128,
+                       .pscr_rfwdm = 16,
+                       .pscr_rmwg = 64,
                        .pscr_rfit = 1,
                        .tile_reg = 1};
 }
@@ -81,6 +83,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_rfwdl = value;
   else if (strcmp(name, "pscr_rbwdl") == 0 && value >= 0 && value <= 1 << 20)
     t->pscr_rbwdl = value;
+  else if (strcmp(name, "pscr_rfwdm") == 0 && value >= 0 && value <= 512)
+    t->pscr_rfwdm = value;
   else if (value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;
   else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)
@@ -111,6 +115,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_rgroups = value;
   else if (strcmp(name, "pscr_rwg") == 0 && value >= 32 && value <= 512 && pow2(value))
     t->pscr_rwg = value;
+  else if (strcmp(name, "pscr_rmwg") == 0 && value >= 32 && value <= 512 && pow2(value))
+    t->pscr_rmwg = value;
   else if (strcmp(name, "pscr_rlwg") == 0 && value >= 32 && value <= 512 && pow2(value))
     t->pscr_rlwg = value;
   else if (strcmp(name, "pscr_local") == 0 && value >= 4096)

@@ -93,6 +93,10 @@ typedef struct {
                    * eigenpairs; 0: never */
   int pscr_rbwdl; /* the same for pass 3 (pscr_reg_bwdl) */
   int pscr_rlwg;  /* pscr_reg.h: work-items (eigenpairs) of those lane groups, at most */
+  int pscr_rfwdm; /* pscr_reg.h: pass 1 with one eigenpair a work-item and several tasks a
+                   * group (pscr_reg_fwdm) in the steps whose largest task holds at most this
+                   * many eigenpairs (and fewer than pscr_rfwdl); 0: never */
+  int pscr_rmwg;  /* work-items of pscr_reg_fwdm's groups */
   int pscr_rfit;  /* 1 (default): pscr_reg.h's groups of sub-groups take no more sub-groups
                    * than a step's largest task has eigenpairs (3 of 4 at radix 4's first
                    * level), 0: always pscr_rwg work-items */
