@@ -327,6 +327,7 @@ PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
  * Local memory: the host's gpu_pscr_reg_mlocal. */
 #define PR_MR 16                        /* rows a chunk */
 #define PR_MX ((PR_RD + 2) * PR_MR + 1) /* local scalars a task */
+#define PR_MU 8                         /* a work-item's loads in flight */
 PSCR_REG_KERNEL void pscr_reg_fwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                                    int tm, GLOBAL scalar *recs, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
@@ -367,11 +368,19 @@ PSCR_REG_KERNEL void pscr_reg_fwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntil
               : f == 2 ? (in ? md[r] : S_ZERO)
                        : (up && mo ? mo[r] : S_ZERO);
     }
-    for (int e = t; e < G * NF * PR_MR; e += WG) {
-      int c = e / PR_MR, k = e % PR_MR;
-      long r = r0 + q + k, o = fo[c];
-      GLOBAL scalar *src = c % NF < PR_RD ? x : bnd;
-      rx[(c / NF) * PR_MX + (c % NF) * PR_MR + k] = o >= 0 && r < n ? src[o + r] : S_ZERO;
+    for (int e0 = t; e0 < G * NF * PR_MR; e0 += PR_MU * WG) {
+      scalar v[PR_MU]; /* PR_MU loads in flight, then their stores */
+#pragma unroll
+      for (int u = 0; u < PR_MU; u++) {
+        int e = e0 + u * WG, c = e / PR_MR;
+        long r = r0 + q + e % PR_MR, o = e < G * NF * PR_MR ? fo[c] : -1;
+        v[u] = o >= 0 && r < n ? (c % NF < PR_RD ? x : bnd)[o + r] : S_ZERO;
+      }
+#pragma unroll
+      for (int u = 0; u < PR_MU; u++) {
+        int e = e0 + u * WG, c = e / PR_MR;
+        if (e < G * NF * PR_MR) rx[(c / NF) * PR_MX + (c % NF) * PR_MR + e % PR_MR] = v[u];
+      }
     }
     BARRIER();
 #pragma unroll

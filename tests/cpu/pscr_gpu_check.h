@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "pscr_test_util.h"
+#include "backend/gpu/gpu_tridiag.h" /* gpu_td_tuning_default */
 
 typedef struct {
   pscr_backend backend;
@@ -267,6 +268,27 @@ static void gc_small_suite(gc_env *E) {
  * engine as AUTO runs it (pscr_lane = 1: the test, or Thomas alone where
  * the plan proves the matrices definite), and the tiles (pscr_lane = 0);
  * then the default again. */
+/* pscr_reg_fwdm (pass 1 of small tasks, several a group) however few its
+ * groups, with groups of 64 and 32 work-items: several tiles, radices 4 and 3
+ * (tasks of 3 and 15, of 2 and 8 eigenpairs), a zero pivot. */
+static void gc_fwdm_suite(gc_env *E) {
+  static const size_t a[2] = {40, 600}, b[2] = {90, 1100};
+  PT_CHECK_STATUS(gc_tune(E, "pscr_rmmin", 1), PSCR_OK);
+  for (int w = 64; w >= 32; w /= 2) {
+    PT_CHECK_STATUS(gc_tune(E, "pscr_rmwg", w), PSCR_OK);
+    E->c_add = 1e5; /* 1D Poisson of 600 rows and more: condition ~n^2 without a shift */
+    gc_case(E, PSCR_F64, 2, a, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+    gc_case(E, PSCR_F64, 2, b, PT_POISSON, 3, PSCR_TD_CR_PCR_THOMAS, 0);
+    E->c_add = 0;
+    gc_case(E, PSCR_F64, 2, b, PT_RANDOM, 4, PSCR_TD_CR_PCR_THOMAS, 0);
+    gc_singular(E, PSCR_F64, 600, PSCR_TD_CR_PCR_THOMAS);
+  }
+  gpu_td_tuning d;
+  gpu_td_tuning_default(&d);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_rmwg", d.pscr_rmwg), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_rmmin", d.pscr_rmmin), PSCR_OK);
+}
+
 static void gc_engine_suite(gc_env *E) {
   static const size_t s2[2] = {33, 40}, s3[3] = {9, 9, 9}, l2[2] = {5, 300}, w2[2] = {40, 300};
   for (int mode = 2; mode >= 0; mode--) {

@@ -21,11 +21,13 @@ int main(void) {
   const char *small = getenv("PSCR_TEST_SMALL");
   if (small != NULL && strcmp(small, "2") == 0) {
     gc_engine_suite(&E);
+    gc_fwdm_suite(&E);
     gc_close(&E);
     return pt_exit("cuda_pscr");
   }
   gc_small_suite(&E);
   gc_engine_suite(&E);
+  gc_fwdm_suite(&E);
   /* the small suite on the lane engine wherever it applies (the default took
    * the tiles for most of it) */
   PT_CHECK_STATUS(gc_tune(&E, "pscr_lane", 1), PSCR_OK);

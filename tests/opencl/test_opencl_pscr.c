@@ -45,6 +45,7 @@ int main(void) {
   gc_small_suite(&E);
   gc_helmholtz_residual(&E);
   gc_engine_suite(&E);
+  gc_fwdm_suite(&E);
   /* the default engine (pscr_lane = 3): the tiles for real 2D (pscr_reg.h's
    * where proven definite), the lanes for complex 3D, the plain lanes for real
    * 3D proven definite longer than pscr_reg.h's one tile (256 rows) */
@@ -71,6 +72,8 @@ int main(void) {
   unsigned long rf0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwd");
   unsigned long tt0 = pscr_opencl_launch_count(E.gpu, "pscr_tile_task") +
                       pscr_opencl_launch_count(E.gpu, "pscr_tile_bwd");
+  /* pscr_reg_fwdm however few its groups (then, below, the sub-groups) */
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rmmin", 1), PSCR_OK);
   unsigned long fm0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwdm");
   unsigned long fs0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwd");
   E.c_add = 1e5; /* 1D Poisson of 2100 rows: condition ~n^2 without a shift */
@@ -118,6 +121,7 @@ int main(void) {
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rgroups", dft.pscr_rgroups), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlwg", dft.pscr_rlwg), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rfwdm", dft.pscr_rfwdm), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rmmin", dft.pscr_rmmin), PSCR_OK);
   /* the small suite again on the lane engine (the default took the tiles for
    * most of it above), then the tiles (pscr_tile.h's, also for real data) for
    * the rest */

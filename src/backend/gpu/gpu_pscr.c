@@ -186,17 +186,19 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   }
   long ne = (long)(gr->e1 - gr->e0), cnt[PSCR_GPU_LEVELS];
   for (int l = 0; l <= s->levels; l++) cnt[l] = (long)a->batch * ne * s->pc[l];
+  /* pass 1 of tasks too small for a group: G = reg_mwg / tmax tasks a group
+   * (pscr_reg_fwdm), where that leaves enough groups */
+  int G = gs->tmax > 0 ? s->reg_mwg / (int)gs->tmax : 0;
+  if (G > s->reg_mg) G = s->reg_mg;
+  size_t fgroups = G > 0 ? a->batch * ((nt + (size_t)G - 1) / (size_t)G) * (size_t)s->ntile : 0;
+  int fm = s->reg && G > 0 && gs->tmax <= (size_t)s->reg_fwdm &&
+           fgroups >= (size_t)g->tune.pscr_rmmin;
   /* tasks of many eigenpairs: one a work-item (pscr_reg_fwdl / pscr_reg_bwdl),
    * in groups of the task's size */
-  /* tasks too small for a group: several a group (pscr_reg_fwdm), G = fwg / tmax */
-  int fm = s->reg && gs->tmax > 0 && gs->tmax <= (size_t)s->reg_fwdm &&
-           gs->tmax <= (size_t)s->reg_mwg;
   int fl = !fm && s->reg && s->reg_fwdl > 0 && gs->tmax >= (size_t)s->reg_fwdl;
   int bl = s->reg && s->reg_bwdl > 0 && gs->tmax >= (size_t)s->reg_bwdl;
-  int fwg = fl ? reg_lane_wg(gs->tmax, 32, s->reg_lwg) : fm ? s->reg_mwg : wg;
+  int fwg = fl ? reg_lane_wg(gs->tmax, 32, s->reg_lwg) : fm ? G * (int)gs->tmax : wg;
   int bwg = bl ? reg_lane_wg(gs->tmax, 64, s->reg_blwg) : wg;
-  int G = fm ? fwg / (int)gs->tmax : 1;
-  if (G > s->reg_mg) G = s->reg_mg;
   size_t fwd_local = fl && local ? gpu_pscr_reg_local(fwg, 0) * es : local;
   if (fm && local) fwd_local = gpu_pscr_reg_mlocal(G) * es;
   size_t bwd_local = bl && local ? gpu_pscr_reg_local(bwg, 1) * es : local;
@@ -209,8 +211,7 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
     for (int j = 0; j < NARGS(tail); j++) args[kk++] = tail[j];
     if (fm) args[kk++] = GPU_INT((int)gs->tmax);
     for (int j = 0; j < NARGS(last); j++) args[kk++] = last[j];
-    size_t fgroups = fm ? a->batch * ((nt + (size_t)G - 1) / (size_t)G) * (size_t)s->ntile : tiles;
-    if (fm) fwg = G * (int)gs->tmax; /* the kernel's G = its group / tmax */
+    if (!fm) fgroups = tiles; /* pscr_reg_fwdm's G = its group / tmax */
     TRY(g->launch(g,
                   fm   ? "pscr_reg_fwdm"
                   : fl ? "pscr_reg_fwdl"

@@ -49,6 +49,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rlwg = 128,
                        .pscr_rfwdm = 16,
                        .pscr_rmwg = 64,
+                       .pscr_rmmin = 2048,
                        .pscr_rfit = 1,
                        .tile_reg = 1};
 }
@@ -115,6 +116,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_rgroups = value;
   else if (strcmp(name, "pscr_rwg") == 0 && value >= 32 && value <= 512 && pow2(value))
     t->pscr_rwg = value;
+  else if (strcmp(name, "pscr_rmmin") == 0)
+    t->pscr_rmmin = value;
   else if (strcmp(name, "pscr_rmwg") == 0 && value >= 32 && value <= 512 && pow2(value))
     t->pscr_rmwg = value;
   else if (strcmp(name, "pscr_rlwg") == 0 && value >= 32 && value <= 512 && pow2(value))

@@ -97,6 +97,8 @@ typedef struct {
                    * group (pscr_reg_fwdm) in the steps whose largest task holds at most this
                    * many eigenpairs (and fewer than pscr_rfwdl); 0: never */
   int pscr_rmwg;  /* work-items of pscr_reg_fwdm's groups */
+  int pscr_rmmin; /* pscr_reg_fwdm only where it has this many groups or more (a group
+                   * streams its tile alone: few groups leave the GPU idle) */
   int pscr_rfit;  /* 1 (default): pscr_reg.h's groups of sub-groups take no more sub-groups
                    * than a step's largest task has eigenpairs (3 of 4 at radix 4's first
                    * level), 0: always pscr_rwg work-items */
