@@ -317,83 +317,6 @@ PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
   }
 }
 
-/* Pass 1 for steps of small tasks (the host's pscr_rfwdm), where a task
- * cannot fill a group: a group of WG lanes takes G = WG / tm tasks (tm: the
- * step's largest task; lane j tm + e solves eigenpair e of task j), and the
- * tile streams through local memory PR_MR rows at a time: A_last and M_last
- * once (4 fields of PR_MR), each task's right-hand-side rows (PR_RD + 2
- * fields, PR_MX apart: odd, so that the tasks' lanes read distinct banks),
- * then where each task's fields start (G (PR_RD + 2) longs, a scalar each).
- * Local memory: the host's gpu_pscr_reg_mlocal. */
-#define PR_MR 16                        /* rows a chunk */
-#define PR_MX ((PR_RD + 2) * PR_MR + 1) /* local scalars a task */
-#define PR_MU 8                         /* a work-item's loads in flight */
-PSCR_REG_KERNEL void pscr_reg_fwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                                   int tm, GLOBAL scalar *recs, GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
-  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), G = WG / tm, NF = PR_RD + 2;
-  LOCAL_P scalar *rx = sm + 4 * PR_MR; /* the tasks' rows */
-  LOCAL_P long *fo = (LOCAL_P long *)(rx + G * PR_MX); /* task j's field f in x or bnd; -1: 0 */
-  long ng = (nt + G - 1) / G, g = GROUP_ID(), kt = g % ntile, tg = (g / ntile) % ng;
-  long p = g / ntile / ng, r0 = kt * PR_T;
-  for (int c = t; c < G * NF; c += WG) {
-    long tj = tg * G + c / NF, o = -1;
-    int f = c % NF;
-    if (tj < nt) {
-      const GLOBAL long *bj = gd + blk + PB_N * gd[task + 4 * (t0 + tj)];
-      long sj = bj[PB_S];
-      if (f < PR_RD && f < bj[PB_ND]) o = p * xs + (sj + gd[bj[PB_D] + f]) * n;
-      if (f == PR_RD && back && sj > 0) o = p * bps + bj[PB_BS] * n;
-      if (f == PR_RD + 1 && back && sj + bj[PB_M] < lev_n) o = p * bps + (bj[PB_BS] + 1) * n;
-    }
-    fo[c] = o;
-  }
-  int jt = t / tm, act = jt < G && tg * G + jt < nt;
-  if (!act) jt = 0; /* a spare lane solves a copy and keeps nothing */
-  PSCR_TILE_TASK(t0 + tg * G + jt, p);
-  (void)xp, (void)dp, (void)gs; /* the chunks' loads use fo */
-  long l = tk[1] + t % tm;
-  if (l >= tk[2]) act = 0, l = tk[1];
-  PR_PAIR(l);
-  scalar a = S_ZERO;
-  if (r0 > 0) a = S_FMA(ao[r0 - 1], sg, mo ? mo[r0 - 1] : S_ZERO);
-  pscr_reg_sweep z = pscr_reg_sweep_start();
-  for (int q = 0; q < PR_T; q += PR_MR) {
-    BARRIER(); /* fo is written, the last chunk is read */
-    for (int e = t; e < 4 * PR_MR; e += WG) {
-      long r = r0 + q + e % PR_MR;
-      int f = e / PR_MR, in = r < n, up = r + 1 < n;
-      sm[e] = f == 0   ? (in ? ad[r] : S_ONE) /* rows past n: identity rows */
-              : f == 1 ? (up ? ao[r] : S_ZERO)
-              : f == 2 ? (in ? md[r] : S_ZERO)
-                       : (up && mo ? mo[r] : S_ZERO);
-    }
-    for (int e0 = t; e0 < G * NF * PR_MR; e0 += PR_MU * WG) {
-      scalar v[PR_MU]; /* PR_MU loads in flight, then their stores */
-#pragma unroll
-      for (int u = 0; u < PR_MU; u++) {
-        int e = e0 + u * WG, c = e / PR_MR;
-        long r = r0 + q + e % PR_MR, o = e < G * NF * PR_MR ? fo[c] : -1;
-        v[u] = o >= 0 && r < n ? (c % NF < PR_RD ? x : bnd)[o + r] : S_ZERO;
-      }
-#pragma unroll
-      for (int u = 0; u < PR_MU; u++) {
-        int e = e0 + u * WG, c = e / PR_MR;
-        if (e < G * NF * PR_MR) rx[(c / NF) * PR_MX + (c % NF) * PR_MR + e % PR_MR] = v[u];
-      }
-    }
-    BARRIER();
-#pragma unroll
-    for (int k = 0; k < PR_MR; k++) {
-      scalar d, c, f;
-      pscr_reg_row2(sm, rx + jt * PR_MX, PR_MR, k, sg, wk, ws, we, &d, &c, &f);
-      pscr_reg_sweep_row(&z, a, d, c, f);
-      a = c;
-    }
-  }
-  if (act) pscr_reg_sweep_put(&z, recs, cnt, PR_GI(l), flags);
-}
-
 /* Pass 3: with the tile's outside values xl, xr of its eigenpair a lane
  * solves the tile as a plain system (Thomas, x_-1 = xl taken as y_-1 with
  * u_-1 = 0, and x_T = xr: x_k = y_k - u_k x_k+1 down to the last row). The
@@ -491,6 +414,200 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
   }
   pscr_tile_put(gd, b, tk, back, nout, p, x, xs, bnd, bps, acc, nacc, accq, n, r0, rows, sums, S2,
                 PR_LQ);
+}
+
+
+/* Passes 1 and 3 for steps of small tasks (the host's pscr_rfwdm,
+ * pscr_rbwdm), where a task cannot fill a group: a group of WG lanes takes
+ * G = WG / tm tasks (tm: the step's largest task; lane j tm + e solves
+ * eigenpair e of task j), and the tile streams through local memory PR_MR
+ * rows at a time (pscr_reg_mload). Local memory (the host's
+ * gpu_pscr_reg_mlocal): A_last and M_last (4 fields of PR_MR + 1 rows: the
+ * row above, then the chunk's), each task's right-hand-side rows (PR_RD + 2
+ * fields as those, PR_MX apart: odd, so that the tasks' lanes read distinct
+ * banks), where each task's fields start (G (PR_RD + 2) longs, a scalar
+ * each); pass 3 then adds its checkpoints, the chunk's x and the weights. */
+#define PR_MR 16                              /* rows a chunk */
+#define PR_MS (PR_MR + 1)                     /* field stride */
+#define PR_MX ((PR_RD + 2) * PR_MS)           /* local scalars a task */
+#define PR_MCH (PR_T / PR_MR)                 /* chunks of a tile */
+#define PR_MU 8                               /* a work-item's loads in flight */
+
+/* The group's task j and its fields: fo[j (PR_RD + 2) + f] = where field f
+ * (X_0 .. X_RD-1 in x, K̂ u, Ǩ u in bnd) starts, -1 where it is 0; with dof
+ * set (pass 3) also dof[j PR_RD + m] = 4 offset + buffer (0: x, 1: bnd, 2:
+ * acc) of its output m (pscr_tile_put's), -1 where it has none. */
+DEVICE void pscr_reg_mtasks(long n, long lev_n, long xs, long bps, const GLOBAL long *gd, long blk,
+                            long task, long t0, long nt, int back, long p, long tj0, int G,
+                            long nacc, long accq, LOCAL_P long *fo, LOCAL_P long *dof) {
+  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), NF = PR_RD + 2;
+  for (int c = t; c < G * NF; c += WG) {
+    long tj = tj0 + c / NF, o = -1;
+    int f = c % NF;
+    if (tj < nt) {
+      const GLOBAL long *bj = gd + blk + PB_N * gd[task + 4 * (t0 + tj)];
+      long sj = bj[PB_S];
+      if (f < PR_RD && f < bj[PB_ND]) o = p * xs + (sj + gd[bj[PB_D] + f]) * n;
+      if (f == PR_RD && back && sj > 0) o = p * bps + bj[PB_BS] * n;
+      if (f == PR_RD + 1 && back && sj + bj[PB_M] < lev_n) o = p * bps + (bj[PB_BS] + 1) * n;
+    }
+    fo[c] = o;
+  }
+  for (int c = t; dof && c < G * PR_RD; c += WG) {
+    long tj = tj0 + c / PR_RD, o = -1, m = c % PR_RD;
+    if (tj < nt) {
+      const GLOBAL long *tk = gd + task + 4 * (t0 + tj), *bj = gd + blk + PB_N * tk[0];
+      if (m < (back ? bj[PB_ND] : 2))
+        o = tk[3] >= 0 ? 4 * (((p * nacc + tk[3]) * accq + m) * n) + 2
+                       : 4 * pscr_dst_off(gd, bj, back, m, p, xs, bps, n) + (back ? 0 : 1);
+    }
+    dof[c] = o;
+  }
+}
+
+/* Chunk rows r0 + q .. r0 + q + PR_MR - 1 (and the row above) into local
+ * memory: field f, row k of the chunk at f PR_MS + 1 + k (A_last, M_last in
+ * sm; task j's in rx + j PR_MX). Rows past n are identity rows. */
+DEVICE void pscr_reg_mload(long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao,
+                           const GLOBAL scalar *md, const GLOBAL scalar *mo,
+                           const GLOBAL scalar *x, const GLOBAL scalar *bnd, long r0, int q, int G,
+                           const LOCAL_P long *fo, LOCAL_P scalar *sm, LOCAL_P scalar *rx) {
+  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), NF = PR_RD + 2, NE = G * NF * PR_MR;
+  for (int e = t; e < 4 * PR_MS; e += WG) {
+    long r = r0 + q - 1 + e % PR_MS;
+    int f = e / PR_MS, in = r >= 0 && r < n, up = r >= 0 && r + 1 < n;
+    sm[e] = f == 0   ? (in ? ad[r] : S_ONE)
+            : f == 1 ? (up ? ao[r] : S_ZERO)
+            : f == 2 ? (in ? md[r] : S_ZERO)
+                     : (up && mo ? mo[r] : S_ZERO);
+  }
+  for (int e0 = t; e0 < NE; e0 += PR_MU * WG) {
+    scalar v[PR_MU]; /* PR_MU loads in flight, then their stores */
+#pragma unroll
+    for (int u = 0; u < PR_MU; u++) {
+      int e = e0 + u * WG, c = e / PR_MR;
+      long r = r0 + q + e % PR_MR, o = e < NE ? fo[c] : -1;
+      v[u] = o >= 0 && r < n ? (c % NF < PR_RD ? x : bnd)[o + r] : S_ZERO;
+    }
+#pragma unroll
+    for (int u = 0; u < PR_MU; u++) {
+      int e = e0 + u * WG, c = e / PR_MR;
+      if (e < NE) rx[(c / NF) * PR_MX + (c % NF) * PR_MS + 1 + e % PR_MR] = v[u];
+    }
+  }
+}
+
+/* The lane's task and eigenpair (PSCR_TILE_TASK, PR_PAIR; spare lanes take
+ * a copy of the group's first and keep nothing: act = 0), the local layout. */
+#define PR_MTASK                                                                                   \
+  int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), G = WG / tm;                                    \
+  long ng = (nt + G - 1) / G, g = GROUP_ID(), kt = g % ntile, tg = (g / ntile) % ng;               \
+  long p = g / ntile / ng, r0 = kt * PR_T;                                                         \
+  LOCAL_P scalar *rx = sm + 4 * PR_MS;                                                             \
+  LOCAL_P long *fo = (LOCAL_P long *)(rx + G * PR_MX);                                             \
+  int jt = t / tm, act = jt < G && tg * G + jt < nt;                                               \
+  if (!act) jt = 0;                                                                                \
+  PSCR_TILE_TASK(t0 + tg * G + jt, p);                                                             \
+  (void)xp, (void)dp, (void)gs; /* the chunks come through fo */                                   \
+  long l = tk[1] + t % tm;                                                                         \
+  if (l >= tk[2]) act = 0, l = tk[1];                                                              \
+  PR_PAIR(l);                                                                                      \
+  const LOCAL_P scalar *rj = rx + jt * PR_MX
+
+PSCR_REG_KERNEL void pscr_reg_fwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+                                   int tm, GLOBAL scalar *recs, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  PR_MTASK;
+  pscr_reg_mtasks(n, lev_n, xs, bps, gd, blk, task, t0, nt, back, p, tg * G, G, 0, 0, fo, 0);
+  scalar a = S_ZERO;
+  pscr_reg_sweep z = pscr_reg_sweep_start();
+  for (int q = 0; q < PR_T; q += PR_MR) {
+    BARRIER(); /* fo is written, the last chunk is read */
+    pscr_reg_mload(n, ad, ao, md, mo, x, bnd, r0, q, G, fo, sm, rx);
+    BARRIER();
+    if (q == 0) a = S_FMA(sm[PR_MS], sg, sm[3 * PR_MS]); /* the row above the tile */
+#pragma unroll
+    for (int k = 0; k < PR_MR; k++) {
+      scalar d, c, f;
+      pscr_reg_row2(sm, rj, PR_MS, 1 + k, sg, wk, ws, we, &d, &c, &f);
+      pscr_reg_sweep_row(&z, a, d, c, f);
+      a = c;
+    }
+  }
+  if (act) pscr_reg_sweep_put(&z, recs, cnt, PR_GI(l), flags);
+}
+
+/* Pass 3 as pscr_reg_bwdl (plain Thomas between the outside values, (u, y)
+ * kept before every chunk, each chunk recomputed and substituted back), the
+ * chunks streamed twice; a chunk's x go through local memory to the task's
+ * sums (24) / (27), added over its lanes and stored (pscr_tile_put's
+ * destinations) chunk by chunk. */
+PSCR_REG_KERNEL void pscr_reg_bwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
+                                   int tm, GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc,
+                                   long accq, GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
+  LOCAL int bad;
+  PR_MTASK;
+  LOCAL_P long *dof = fo + G * (PR_RD + 2);
+  LOCAL_P scalar *ck = (LOCAL_P scalar *)(dof + G * PR_RD), *xb = ck + 2 * PR_MCH * WG;
+  LOCAL_P scalar *wo = xb + PR_MR * (WG + 1);
+  if (t == 0) bad = 0;
+  pscr_reg_mtasks(n, lev_n, xs, bps, gd, blk, task, t0, nt, back, p, tg * G, G, nacc, accq, fo,
+                  dof);
+  for (int m = 0; m < PR_RD; m++) wo[m * WG + t] = act ? w[(back ? 2 : 0) + m] : S_ZERO;
+  long gi = PR_GI(l);
+  scalar xn = outs[cnt + gi], u = S_ZERO, y = outs[gi], a = S_ZERO, zx = S_ZERO;
+  for (int ch = 0; ch < PR_MCH; ch++) { /* forward, checkpoints */
+    BARRIER();
+    pscr_reg_mload(n, ad, ao, md, mo, x, bnd, r0, ch * PR_MR, G, fo, sm, rx);
+    BARRIER();
+    ck[2 * ch * WG + t] = u;
+    ck[(2 * ch + 1) * WG + t] = y;
+    a = S_FMA(sm[PR_MS], sg, sm[3 * PR_MS]);
+#pragma unroll
+    for (int k = 0; k < PR_MR; k++) {
+      scalar d, c, f;
+      pscr_reg_row2(sm, rj, PR_MS, 1 + k, sg, wk, ws, we, &d, &c, &f);
+      pscr_reg_thomas(a, d, c, f, &u, &y);
+      a = c;
+    }
+  }
+  for (int ch = PR_MCH - 1; ch >= 0; ch--) { /* backward, a chunk at a time */
+    BARRIER();
+    if (ch < PR_MCH - 1) pscr_reg_mload(n, ad, ao, md, mo, x, bnd, r0, ch * PR_MR, G, fo, sm, rx);
+    BARRIER();
+    scalar uu[PR_MR], yy[PR_MR];
+    u = ck[2 * ch * WG + t];
+    y = ck[(2 * ch + 1) * WG + t];
+    a = S_FMA(sm[PR_MS], sg, sm[3 * PR_MS]);
+#pragma unroll
+    for (int k = 0; k < PR_MR; k++) {
+      scalar d, c, f;
+      pscr_reg_row2(sm, rj, PR_MS, 1 + k, sg, wk, ws, we, &d, &c, &f);
+      pscr_reg_thomas(a, d, c, f, &u, &y);
+      uu[k] = u, yy[k] = y, a = c;
+    }
+#pragma unroll
+    for (int k = PR_MR - 1; k >= 0; k--) {
+      xn = S_FMS(yy[k], uu[k], xn);
+      xb[k * (WG + 1) + t] = xn;
+      zx = S_FMA(zx, xn, S_ZERO);
+    }
+    BARRIER();
+    for (int o = t; o < G * PR_RD * PR_MR; o += WG) { /* task j's output m at chunk row k */
+      int k = o % PR_MR, jm = o / PR_MR, j = jm / PR_RD, m = jm % PR_RD;
+      long d = dof[jm], r = r0 + ch * PR_MR + k;
+      if (d < 0 || r >= n) continue;
+      scalar v = S_ZERO;
+      for (int e = j * tm; e < j * tm + tm; e++)
+        v = S_FMA(v, wo[m * WG + e], xb[k * (WG + 1) + e]);
+      GLOBAL scalar *dst = (d & 3) == 0 ? x : (d & 3) == 1 ? bnd : acc;
+      dst[(d >> 2) + r] = v;
+    }
+  }
+  if (act && !S_ISFINITE(zx)) bad = 1; /* a zero pivot's NaN */
+  BARRIER();
+  if (bad && t == 0) flags[TD_FLAG_SINGULAR] = 1;
 }
 
 #endif

@@ -268,9 +268,10 @@ static void gc_small_suite(gc_env *E) {
  * engine as AUTO runs it (pscr_lane = 1: the test, or Thomas alone where
  * the plan proves the matrices definite), and the tiles (pscr_lane = 0);
  * then the default again. */
-/* pscr_reg_fwdm (pass 1 of small tasks, several a group) however few its
- * groups, with groups of 64 and 32 work-items: several tiles, radices 4 and 3
- * (tasks of 3 and 15, of 2 and 8 eigenpairs), a zero pivot. */
+/* pscr_reg_fwdm / bwdm (passes 1 and 3 of small tasks, several a group)
+ * however few their groups, with groups of 64 and 32 work-items: several
+ * tiles, radices 4 and 3 (tasks of 3 and 15, of 2 and 8 eigenpairs), a zero
+ * pivot. */
 static void gc_fwdm_suite(gc_env *E) {
   static const size_t a[2] = {40, 600}, b[2] = {90, 1100};
   PT_CHECK_STATUS(gc_tune(E, "pscr_rmmin", 1), PSCR_OK);

@@ -72,17 +72,21 @@ int main(void) {
   unsigned long rf0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwd");
   unsigned long tt0 = pscr_opencl_launch_count(E.gpu, "pscr_tile_task") +
                       pscr_opencl_launch_count(E.gpu, "pscr_tile_bwd");
-  /* pscr_reg_fwdm however few its groups (then, below, the sub-groups) */
+  /* pscr_reg_fwdm / bwdm however few their groups (then, below, the sub-groups) */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rmmin", 1), PSCR_OK);
   unsigned long fm0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwdm");
+  unsigned long bm0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdm");
   unsigned long fs0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwd");
   E.c_add = 1e5; /* 1D Poisson of 2100 rows: condition ~n^2 without a shift */
   gc_case(&E, PSCR_F64, 2, d2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
   gc_case(&E, PSCR_F64, 2, r2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
   gc_case(&E, PSCR_F64, 2, r2, PT_POISSON, 3, PSCR_TD_CR_PCR_THOMAS, 0);
   unsigned long fm = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwdm") - fm0;
-  /* pass 1 of small tasks on the sub-groups instead of pscr_reg_fwdm */
+  unsigned long bm = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdm") - bm0;
+  /* passes 1 and 3 of small tasks on the sub-groups instead */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rfwdm", 0), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rbwdm", 0), PSCR_OK);
+  rf0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwd");
   gc_case(&E, PSCR_F64, 2, r2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
   E.c_add = 0;
   unsigned long rt = pscr_opencl_launch_count(E.gpu, "pscr_reg_task") - rt0;
@@ -90,11 +94,11 @@ int main(void) {
   unsigned long fs = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwd") - fs0;
   unsigned long tt = pscr_opencl_launch_count(E.gpu, "pscr_tile_task") +
                      pscr_opencl_launch_count(E.gpu, "pscr_tile_bwd") - tt0;
-  PT_CHECK(rt > 0 && rf > 0 && tt == 0 && fm > 0 && fs > 0,
-           "real definite systems: %lu one-tile, %lu multi-tile pscr_reg launches (pass 1: "
-           "%lu pscr_reg_fwdm, then %lu sub-group), %lu tile ones",
-           rt, rf, fm, fs, tt);
-  /* the lane passes (pscr_reg_fwdl / pscr_reg_bwdl; pscr_rfwdm stays 0) in every step, with tasks
+  PT_CHECK(rt > 0 && tt == 0 && fm > 0 && bm > 0 && fs > 0 && rf > 0,
+           "real definite systems: %lu one-tile pscr_reg launches, %lu tile ones; pass 1 and 3: "
+           "%lu pscr_reg_fwdm and %lu bwdm, then %lu and %lu on the sub-groups",
+           rt, tt, fm, bm, fs, rf);
+  /* the lane passes (pscr_reg_fwdl / pscr_reg_bwdl; pscr_rfwdm, rbwdm stay 0) in every step, with tasks
    * of up to 128 eigenpairs over lane groups of 32 (up to four rounds a group;
    * groups this small also fit NVIDIA's 48 KiB) */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rfwdl", 1), PSCR_OK);
@@ -121,6 +125,7 @@ int main(void) {
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rgroups", dft.pscr_rgroups), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rlwg", dft.pscr_rlwg), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rfwdm", dft.pscr_rfwdm), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rbwdm", dft.pscr_rbwdm), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rmmin", dft.pscr_rmmin), PSCR_OK);
   /* the small suite again on the lane engine (the default took the tiles for
    * most of it above), then the tiles (pscr_tile.h's, also for real data) for

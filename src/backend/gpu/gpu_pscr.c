@@ -157,6 +157,16 @@ static int reg_lane_wg(size_t tmax, int lo, int hi) {
   return w;
 }
 
+/* Tasks of at most tmax eigenpairs a group of pscr_reg_fwdm (bwd = 0) or
+ * bwdm: reg_mwg / tmax, fewer where local memory is short; 0 where the step
+ * takes neither (tasks above lim eigenpairs, lim = reg_fwdm or reg_bwdm). */
+static int reg_mtasks(const gpu_pscr *s, size_t tmax, int lim, int bwd) {
+  if (!s->reg || tmax == 0 || tmax > (size_t)lim) return 0;
+  int G = s->reg_mwg / (int)tmax;
+  while (G > 0 && gpu_pscr_reg_mlocal(G, G * (int)tmax, bwd) > s->reg_cap) G--;
+  return G;
+}
+
 /* Fused: one work-group per (vector, task[, tile]) forms, solves and sums its
  * eigenpairs' systems (pscr_tile.h); longer systems in two passes around the
  * record merge. Singular systems raise a status word, read at the end of the solve. */
@@ -186,22 +196,22 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   }
   long ne = (long)(gr->e1 - gr->e0), cnt[PSCR_GPU_LEVELS];
   for (int l = 0; l <= s->levels; l++) cnt[l] = (long)a->batch * ne * s->pc[l];
-  /* pass 1 of tasks too small for a group: G = reg_mwg / tmax tasks a group
-   * (pscr_reg_fwdm), where that leaves enough groups */
-  int G = gs->tmax > 0 ? s->reg_mwg / (int)gs->tmax : 0;
-  if (G > s->reg_mg) G = s->reg_mg;
-  size_t fgroups = G > 0 ? a->batch * ((nt + (size_t)G - 1) / (size_t)G) * (size_t)s->ntile : 0;
-  int fm = s->reg && G > 0 && gs->tmax <= (size_t)s->reg_fwdm &&
-           fgroups >= (size_t)g->tune.pscr_rmmin;
-  /* tasks of many eigenpairs: one a work-item (pscr_reg_fwdl / pscr_reg_bwdl),
-   * in groups of the task's size */
+  /* tasks too small for a group: several a group (pscr_reg_fwdm / bwdm)
+   * where that leaves enough groups; tasks of many eigenpairs: one a
+   * work-item (pscr_reg_fwdl / bwdl) in groups of the task's size */
+  int Gf = reg_mtasks(s, gs->tmax, s->reg_fwdm, 0), Gb = reg_mtasks(s, gs->tmax, s->reg_bwdm, 1);
+  size_t fgroups = Gf ? a->batch * ((nt + (size_t)Gf - 1) / (size_t)Gf) * (size_t)s->ntile : 0;
+  size_t bgroups = Gb ? a->batch * ((nt + (size_t)Gb - 1) / (size_t)Gb) * (size_t)s->ntile : 0;
+  int fm = fgroups && fgroups >= (size_t)g->tune.pscr_rmmin;
+  int bm = bgroups && bgroups >= (size_t)g->tune.pscr_rmmin;
   int fl = !fm && s->reg && s->reg_fwdl > 0 && gs->tmax >= (size_t)s->reg_fwdl;
-  int bl = s->reg && s->reg_bwdl > 0 && gs->tmax >= (size_t)s->reg_bwdl;
-  int fwg = fl ? reg_lane_wg(gs->tmax, 32, s->reg_lwg) : fm ? G * (int)gs->tmax : wg;
-  int bwg = bl ? reg_lane_wg(gs->tmax, 64, s->reg_blwg) : wg;
+  int bl = !bm && s->reg && s->reg_bwdl > 0 && gs->tmax >= (size_t)s->reg_bwdl;
+  int fwg = fl ? reg_lane_wg(gs->tmax, 32, s->reg_lwg) : fm ? Gf * (int)gs->tmax : wg;
+  int bwg = bl ? reg_lane_wg(gs->tmax, 64, s->reg_blwg) : bm ? Gb * (int)gs->tmax : wg;
   size_t fwd_local = fl && local ? gpu_pscr_reg_local(fwg, 0) * es : local;
-  if (fm && local) fwd_local = gpu_pscr_reg_mlocal(G) * es;
   size_t bwd_local = bl && local ? gpu_pscr_reg_local(bwg, 1) * es : local;
+  if (fm && local) fwd_local = gpu_pscr_reg_mlocal(Gf, fwg, 0) * es;
+  if (bm && local) bwd_local = gpu_pscr_reg_mlocal(Gb, bwg, 1) * es;
   size_t tiles = groups * (size_t)s->ntile;
   pscr_status st;
   {
@@ -238,9 +248,17 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
       GPU_LONG(gr->e0),        GPU_LONG(ne),        GPU_LONG(s->ntile),    GPU_LONG(cnt[0]),
       GPU_PTR(dp(s->outs[0])), GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq),
       GPU_PTR(g->flags)};
-  for (int j = 0; j < NARGS(tail); j++) args[k + j] = tail[j];
-  return g->launch(g, bl ? "pscr_reg_bwdl" : s->reg ? "pscr_reg_bwd" : "pscr_tile_bwd",
-                   tiles * (size_t)bwg, bwg, bwd_local, k + NARGS(tail), args);
+  int kk = k;
+  for (int j = 0; j < NARGS(tail); j++) {
+    if (j == 4 && bm) args[kk++] = GPU_INT((int)gs->tmax); /* pscr_reg_bwdm's tm */
+    args[kk++] = tail[j];
+  }
+  return g->launch(g,
+                   bm   ? "pscr_reg_bwdm"
+                   : bl ? "pscr_reg_bwdl"
+                   : s->reg ? "pscr_reg_bwd"
+                            : "pscr_tile_bwd",
+                   (bm ? bgroups : tiles) * (size_t)bwg, bwg, bwd_local, kk, args);
 }
 
 /* The lane engine (pscr_lane.h): a work-item per system, PSCR_GPU_LANE_W

@@ -36,7 +36,7 @@
 #define PSCR_GPU_REG_RD 3     /* PR_RD of pscr_reg.h: rows D a block may have there */
 #define PSCR_GPU_REG_TSW 32   /* 2^PR_TLSW of pscr_reg.h: work-items per tile of its passes */
 #define PSCR_GPU_REG_BR 16    /* PR_BR of pscr_reg.h: rows of pscr_reg_bwdl's chunks */
-#define PSCR_GPU_REG_MR 16    /* PR_MR of pscr_reg.h: rows of pscr_reg_fwdm's chunks */
+#define PSCR_GPU_REG_MR 16    /* PR_MR of pscr_reg.h: rows of pscr_reg_fwdm's / bwdm's chunks */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
 #define PSCR_GPU_EPW 4     /* PSCR_EPW of the kernels: elements per work-item of pscr_bnd / pscr_upd */
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
@@ -90,10 +90,12 @@ typedef struct {
    * eigenpairs, in groups of at most reg_lwg; pass 3 (pscr_reg_bwdl) from
    * reg_bwdl on, in groups of at most reg_blwg (0: never) */
   int reg_fwdl, reg_bwdl, reg_lwg, reg_blwg;
-  /* pass 1 with several tasks a group (pscr_reg_fwdm) in the steps whose
-   * largest task holds at most reg_fwdm eigenpairs (0: never), in groups of
-   * reg_mwg, at most reg_mg tasks a group (their local memory fits) */
-  int reg_fwdm, reg_mwg, reg_mg;
+  /* pass 1 / pass 3 with several tasks a group (pscr_reg_fwdm / bwdm) in
+   * the steps whose largest task holds at most reg_fwdm / reg_bwdm
+   * eigenpairs (0: never), in groups of at most reg_mwg work-items and
+   * reg_cap local scalars */
+  int reg_fwdm, reg_bwdm, reg_mwg;
+  size_t reg_cap;
   /* excess form of the fused kernels (pscr_tile.h): sub[0] then holds the
    * row excess of A_last, M_last and the row signs after the sub-diagonal
    * (4 n scalars); ex = 1 for C128 (Helmholtz) where fused, else 0 */
@@ -113,8 +115,9 @@ pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g);
 /* Plan part (gpu_pscr_plan.c). */
 size_t gpu_pscr_reg_need(int sw, int E);
 size_t gpu_pscr_reg_local(int wg, int bwd);
-/* The local scalars of pscr_reg_fwdm's groups of G tasks. */
-size_t gpu_pscr_reg_mlocal(int G);
+/* The local scalars of pscr_reg_fwdm's (bwd = 0) or bwdm's groups of G tasks
+ * and wg work-items. */
+size_t gpu_pscr_reg_mlocal(int G, int wg, int bwd);
 size_t gpu_pscr_outer_batch(const pscr_plan *p);
 pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb);
 void gpu_pscr_plan_fini(pscr_plan *p);

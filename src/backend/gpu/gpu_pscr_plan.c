@@ -288,11 +288,15 @@ size_t gpu_pscr_reg_local(int wg, int bwd) {
          2 * PSCR_GPU_REG_RD * w;
 }
 
-/* pscr_reg_fwdm: A_last, M_last (4 PR_MR), then a task's rows PR_MX =
- * (PR_RD + 2) PR_MR + 1 and its field offsets (PR_RD + 2, a scalar each). */
-size_t gpu_pscr_reg_mlocal(int G) {
-  size_t mr = PSCR_GPU_REG_MR, nf = PSCR_GPU_REG_RD + 2;
-  return 4 * mr + (size_t)G * (nf * mr + 1 + nf);
+/* pscr_reg.h's comment: A_last, M_last (4 PR_MS, PR_MS = PR_MR + 1), then a
+ * task's rows PR_MX = (PR_RD + 2) PR_MS and its field offsets (PR_RD + 2, a
+ * scalar each); pass 3 adds the outputs' offsets (PR_RD), the checkpoints
+ * (2 T / PR_MR wg), the chunk's x (PR_MR (wg + 1)) and the weights (PR_RD wg). */
+size_t gpu_pscr_reg_mlocal(int G, int wg, int bwd) {
+  size_t ms = PSCR_GPU_REG_MR + 1, nf = PSCR_GPU_REG_RD + 2, w = (size_t)wg, rd = PSCR_GPU_REG_RD;
+  size_t T = PSCR_GPU_REG_Q * PSCR_GPU_REG_TSW, v = 4 * ms + (size_t)G * (nf * ms + nf);
+  if (bwd) v += (size_t)G * rd + 2 * (T / PSCR_GPU_REG_MR) * w + PSCR_GPU_REG_MR * (w + 1) + rd * w;
+  return v;
 }
 
 /* The work-items per system of pscr_reg.h's tiles: one tile where n <= 8
@@ -338,15 +342,13 @@ static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, int tw, s
     while (lw > 64 && gpu_pscr_reg_local(lw, 1) > cap) lw /= 2;
     if (gpu_pscr_reg_local(lw, 1) <= cap) s->reg_blwg = lw, s->reg_bwdl = g->tune.pscr_rbwdl;
   }
-  /* several tasks a group (pscr_reg_fwdm): as many as its local memory holds */
-  int mw = g->tune.pscr_rmwg, mmax = gpu_kernel_cap(g, 1024, "pscr_reg_fwdm", NULL);
+  /* several tasks a group (pscr_reg_fwdm / bwdm; the launch fits G to cap) */
+  int mw = g->tune.pscr_rmwg, mmax = gpu_kernel_cap(g, 1024, "pscr_reg_fwdm", "pscr_reg_bwdm");
   if (mmax > (int)g->max_wg) mmax = (int)g->max_wg;
   while (mw > 32 && mw > mmax) mw /= 2;
-  s->reg_fwdm = s->reg_mg = 0;
-  size_t per = gpu_pscr_reg_mlocal(1) - gpu_pscr_reg_mlocal(0);
-  if (cap > gpu_pscr_reg_mlocal(0)) s->reg_mg = (int)((cap - gpu_pscr_reg_mlocal(0)) / per);
-  if (s->reg_mg > mw) s->reg_mg = mw;
-  if (mw <= mmax && s->reg_mg > 0) s->reg_mwg = mw, s->reg_fwdm = g->tune.pscr_rfwdm;
+  s->reg_fwdm = s->reg_bwdm = 0, s->reg_mwg = mw, s->reg_cap = cap;
+  if (mw <= mmax && gpu_pscr_reg_mlocal(1, 1, 0) <= cap) s->reg_fwdm = g->tune.pscr_rfwdm;
+  if (mw <= mmax && gpu_pscr_reg_mlocal(1, 1, 1) <= cap) s->reg_bwdm = g->tune.pscr_rbwdm;
   return record_merge(p, g, tw, sys);
 }
 

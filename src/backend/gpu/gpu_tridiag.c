@@ -48,6 +48,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rbwdl = 48,
                        .pscr_rlwg = 128,
                        .pscr_rfwdm = 16,
+                       .pscr_rbwdm = 16,
                        .pscr_rmwg = 64,
                        .pscr_rmmin = 2048,
                        .pscr_rfit = 1,
@@ -86,6 +87,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_rbwdl = value;
   else if (strcmp(name, "pscr_rfwdm") == 0 && value >= 0 && value <= 512)
     t->pscr_rfwdm = value;
+  else if (strcmp(name, "pscr_rbwdm") == 0 && value >= 0 && value <= 512)
+    t->pscr_rbwdm = value;
   else if (value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;
   else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)

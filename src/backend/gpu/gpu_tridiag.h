@@ -95,10 +95,11 @@ typedef struct {
   int pscr_rlwg;  /* pscr_reg.h: work-items (eigenpairs) of those lane groups, at most */
   int pscr_rfwdm; /* pscr_reg.h: pass 1 with one eigenpair a work-item and several tasks a
                    * group (pscr_reg_fwdm) in the steps whose largest task holds at most this
-                   * many eigenpairs (and fewer than pscr_rfwdl); 0: never */
-  int pscr_rmwg;  /* work-items of pscr_reg_fwdm's groups */
-  int pscr_rmmin; /* pscr_reg_fwdm only where it has this many groups or more (a group
-                   * streams its tile alone: few groups leave the GPU idle) */
+                   * many eigenpairs (before pscr_rfwdl); 0: never */
+  int pscr_rbwdm; /* the same for pass 3 (pscr_reg_bwdm, before pscr_rbwdl) */
+  int pscr_rmwg;  /* work-items of pscr_reg_fwdm's / bwdm's groups, at most */
+  int pscr_rmmin; /* pscr_reg_fwdm / bwdm only where they have this many groups or more (a
+                   * group streams its tile alone: few groups leave the GPU idle) */
   int pscr_rfit;  /* 1 (default): pscr_reg.h's groups of sub-groups take no more sub-groups
                    * than a step's largest task has eigenpairs (3 of 4 at radix 4's first
                    * level), 0: always pscr_rwg work-items */
