@@ -275,6 +275,8 @@ static void gc_small_suite(gc_env *E) {
 static void gc_fwdm_suite(gc_env *E) {
   static const size_t a[2] = {40, 600}, b[2] = {90, 1100};
   PT_CHECK_STATUS(gc_tune(E, "pscr_rmmin", 1), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_rfwdm", 1), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_rbwdm", 1), PSCR_OK);
   for (int w = 64; w >= 32; w /= 2) {
     PT_CHECK_STATUS(gc_tune(E, "pscr_rmwg", w), PSCR_OK);
     E->c_add = 1e5; /* 1D Poisson of 600 rows and more: condition ~n^2 without a shift */
@@ -288,6 +290,8 @@ static void gc_fwdm_suite(gc_env *E) {
   gpu_td_tuning_default(&d);
   PT_CHECK_STATUS(gc_tune(E, "pscr_rmwg", d.pscr_rmwg), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_rmmin", d.pscr_rmmin), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_rfwdm", d.pscr_rfwdm), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_rbwdm", d.pscr_rbwdm), PSCR_OK);
 }
 
 static void gc_engine_suite(gc_env *E) {

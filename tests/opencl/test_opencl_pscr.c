@@ -74,6 +74,7 @@ int main(void) {
                       pscr_opencl_launch_count(E.gpu, "pscr_tile_bwd");
   /* pscr_reg_fwdm / bwdm however few their groups (then, below, the sub-groups) */
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rmmin", 1), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rbwdm", 1), PSCR_OK);
   unsigned long fm0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwdm");
   unsigned long bm0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdm");
   unsigned long fs0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwd");

@@ -158,10 +158,11 @@ static int reg_lane_wg(size_t tmax, int lo, int hi) {
 }
 
 /* Tasks of at most tmax eigenpairs a group of pscr_reg_fwdm (bwd = 0) or
- * bwdm: reg_mwg / tmax, fewer where local memory is short; 0 where the step
- * takes neither (tasks above lim eigenpairs, lim = reg_fwdm or reg_bwdm). */
-static int reg_mtasks(const gpu_pscr *s, size_t tmax, int lim, int bwd) {
-  if (!s->reg || tmax == 0 || tmax > (size_t)lim) return 0;
+ * bwdm: reg_mwg / tmax, fewer where local memory is short; 0 where tasks
+ * below lo eigenpairs (lo = reg_fwdm or reg_bwdm; 0: never) keep the
+ * sub-groups. */
+static int reg_mtasks(const gpu_pscr *s, size_t tmax, int lo, int bwd) {
+  if (!s->reg || lo <= 0 || tmax == 0 || tmax < (size_t)lo) return 0;
   int G = s->reg_mwg / (int)tmax;
   while (G > 0 && gpu_pscr_reg_mlocal(G, G * (int)tmax, bwd) > s->reg_cap) G--;
   return G;
@@ -196,16 +197,18 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   }
   long ne = (long)(gr->e1 - gr->e0), cnt[PSCR_GPU_LEVELS];
   for (int l = 0; l <= s->levels; l++) cnt[l] = (long)a->batch * ne * s->pc[l];
-  /* tasks too small for a group: several a group (pscr_reg_fwdm / bwdm)
-   * where that leaves enough groups; tasks of many eigenpairs: one a
-   * work-item (pscr_reg_fwdl / bwdl) in groups of the task's size */
-  int Gf = reg_mtasks(s, gs->tmax, s->reg_fwdm, 0), Gb = reg_mtasks(s, gs->tmax, s->reg_bwdm, 1);
+  /* tasks of many eigenpairs: one a work-item (pscr_reg_fwdl / bwdl) in
+   * groups of the task's size; fewer: one a work-item and several tasks a
+   * group (pscr_reg_fwdm / bwdm) where that leaves enough groups; else the
+   * sub-groups */
+  int fl = s->reg && s->reg_fwdl > 0 && gs->tmax >= (size_t)s->reg_fwdl;
+  int bl = s->reg && s->reg_bwdl > 0 && gs->tmax >= (size_t)s->reg_bwdl;
+  int Gf = fl ? 0 : reg_mtasks(s, gs->tmax, s->reg_fwdm, 0);
+  int Gb = bl ? 0 : reg_mtasks(s, gs->tmax, s->reg_bwdm, 1);
   size_t fgroups = Gf ? a->batch * ((nt + (size_t)Gf - 1) / (size_t)Gf) * (size_t)s->ntile : 0;
   size_t bgroups = Gb ? a->batch * ((nt + (size_t)Gb - 1) / (size_t)Gb) * (size_t)s->ntile : 0;
   int fm = fgroups && fgroups >= (size_t)g->tune.pscr_rmmin;
   int bm = bgroups && bgroups >= (size_t)g->tune.pscr_rmmin;
-  int fl = !fm && s->reg && s->reg_fwdl > 0 && gs->tmax >= (size_t)s->reg_fwdl;
-  int bl = !bm && s->reg && s->reg_bwdl > 0 && gs->tmax >= (size_t)s->reg_bwdl;
   int fwg = fl ? reg_lane_wg(gs->tmax, 32, s->reg_lwg) : fm ? Gf * (int)gs->tmax : wg;
   int bwg = bl ? reg_lane_wg(gs->tmax, 64, s->reg_blwg) : bm ? Gb * (int)gs->tmax : wg;
   size_t fwd_local = fl && local ? gpu_pscr_reg_local(fwg, 0) * es : local;
