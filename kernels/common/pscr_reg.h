@@ -321,19 +321,20 @@ PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
  * solves the tile as a plain system (Thomas, x_-1 = xl taken as y_-1 with
  * u_-1 = 0, and x_T = xr: x_k = y_k - u_k x_k+1 down to the last row). The
  * forward sweep keeps (u, y) before every chunk of PR_BR rows
- * (checkpoints in local memory); the backward sweep recomputes each chunk in
+ * (checkpoints in global memory, ckp: in local memory they held the group
+ * to 8 warps an SM); the backward sweep recomputes each chunk in
  * registers and substitutes back through it. A chunk's x go through local
  * memory to the sums (24) / (27): work-item (k, part) adds the weighted x of
  * row k over the PR_BR lanes of its part, then the parts are added. WG is a
  * multiple of PR_BR (the host's: 64 or 128 by default).
  * Local memory (the host's gpu_pscr_reg_local): the tile (PR_F S2), the sums
- * (PR_RD S2), the checkpoints (2 PR_NCH WG), the chunk's x (PR_BR (WG + 1)),
- * the weights and the parts (2 PR_RD WG). */
+ * (PR_RD S2), the chunk's x (PR_BR (WG + 1)), the weights and the parts
+ * (2 PR_RD WG). */
 #define PR_BR 16                 /* rows of a chunk */
 #define PR_NCH (PR_T / PR_BR)    /* chunks of a tile */
 PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                                    GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
-                                   GLOBAL int *flags) {
+                                   GLOBAL scalar *ckp, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
   long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, r0 = kt * PR_T;
@@ -341,7 +342,8 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
   int rows = (int)(n - r0 < PR_T ? n - r0 : PR_T), LX = WG + 1;
   PSCR_TILE_TASK(t0 + (g / ntile) % nt, p);
   long nout = back ? nrd : 2;
-  LOCAL_P scalar *sums = sm + PR_F * S2, *ck = sums + PR_RD * S2, *xb = ck + 2 * PR_NCH * WG;
+  LOCAL_P scalar *sums = sm + PR_F * S2, *xb = sums + PR_RD * S2;
+  GLOBAL scalar *ck = ckp + g * 2 * PR_NCH * WG; /* the group's checkpoints */
   LOCAL_P scalar *wo = xb + PR_BR * LX, *part = wo + PR_RD * WG;
   if (t == 0) bad = 0;
   pscr_reg_load(n, ad, ao, md, mo, xp, dp, gs, has_s, has_e, nrd, r0, PR_T, S2, WG, t, sm);

@@ -28,10 +28,10 @@
 #define PB_ACC0 10 /* innermost: first partial-sum slot (blocks of > 1 task) */
 #define PB_N 11
 #define PSCR_QG 4 /* outputs of (24)/(27) per work-item of the sums kernels */
-/* Elements of a row per work-item of pscr_bnd / pscr_upd, PSCR_EPW_LEN(len)
- * apart (coalesced), every load issued before a store: with one element each
- * these kernels were latency-bound (H100 2D 8191^2, level 1: pscr_upd at
- * 1.2 TB/s, long-scoreboard stalls). */
+/* Elements of a row per work-item of pscr_bnd, PSCR_EPW_LEN(len) apart
+ * (coalesced), every load issued before a store (H100 2D 8191^2, level 1:
+ * 425 -> 296 us; pscr_upd went from 440 to 497 us so, at 88 registers, and
+ * keeps one element). */
 #define PSCR_EPW 4
 #define PSCR_EPW_LEN(len) (((len) + PSCR_EPW - 1) / PSCR_EPW)
 
@@ -207,29 +207,25 @@ KERNEL void pscr_upd(PSCR_KRON_PARAMS, const GLOBAL scalar *lao, const GLOBAL sc
                      GLOBAL scalar *x, long xs, long len, const GLOBAL long *gd, long blk, long upd,
                      long r0, long nu, long nvec, const GLOBAL scalar *shift,
                      const GLOBAL scalar *vs, long vps) {
-  long gid = TD_GID(), lb = PSCR_EPW_LEN(len);
-  if (gid >= nvec * nu * lb) return;
-  long k = gid / lb, i0 = gid - k * lb, u = k % nu, p = k / nu;
+  long gid = TD_GID();
+  if (gid >= nvec * nu * len) return;
+  long k = gid / len, i = gid - k * len, u = k % nu, p = k / nu;
   const GLOBAL long *up = gd + upd + 3 * (r0 + u);
   long j = up[0];
-  scalar c = shift[p], s[PSCR_EPW], xv[PSCR_EPW];
+  scalar c = shift[p], s = S_ZERO;
   const GLOBAL scalar *vp = vs + p * vps;
-  const GLOBAL scalar *vl = up[1] >= 0 ? vp + (gd[blk + PB_N * up[1] + PB_VS] + 1) * len : 0;
-  const GLOBAL scalar *vr = up[2] >= 0 ? vp + gd[blk + PB_N * up[2] + PB_VS] * len : 0;
-  GLOBAL scalar *xr = x + p * xs + j * len;
-#pragma unroll
-  for (int e = 0; e < PSCR_EPW; e++) { /* every load before the stores */
-    long i = i0 + e * lb;
-    s[e] = xv[e] = S_ZERO;
-    if (i >= len) continue;
-    if (vl) s[e] = pscr_kron_at(PSCR_KRON_ARGS, S_FMA(lao[j - 1], c, lmo[j - 1]), lmo[j - 1], vl, i);
-    if (vr)
-      s[e] = S_ADD(s[e], pscr_kron_at(PSCR_KRON_ARGS, S_FMA(lao[j], c, lmo[j]), lmo[j], vr, i));
-    xv[e] = xr[i];
+  if (up[1] >= 0) {
+    const GLOBAL long *b = gd + blk + PB_N * up[1];
+    s = pscr_kron_at(PSCR_KRON_ARGS, S_FMA(lao[j - 1], c, lmo[j - 1]), lmo[j - 1],
+                     vp + (b[PB_VS] + 1) * len, i);
   }
-#pragma unroll
-  for (int e = 0; e < PSCR_EPW; e++)
-    if (i0 + e * lb < len) xr[i0 + e * lb] = S_SUB(xv[e], s[e]);
+  if (up[2] >= 0) {
+    const GLOBAL long *b = gd + blk + PB_N * up[2];
+    s = S_ADD(
+        s, pscr_kron_at(PSCR_KRON_ARGS, S_FMA(lao[j], c, lmo[j]), lmo[j], vp + b[PB_VS] * len, i));
+  }
+  GLOBAL scalar *xr = x + p * xs + j * len + i;
+  *xr = S_SUB(*xr, s);
 }
 
 /* Outer level (24) / (27): block sums over the group's subproblems y (eigenpairs

@@ -35,7 +35,7 @@ pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g) {
   return st == PSCR_OK ? gpu_td_module_local(g, p->dtype, s ? s->mod_local : 0) : st;
 }
 
-/* Work-items for rows of len elements, PSCR_GPU_EPW each (pscr_bnd, pscr_upd). */
+/* Work-items for rows of len elements, PSCR_GPU_EPW each (pscr_bnd). */
 static size_t epw_items(size_t len) { return (len + PSCR_GPU_EPW - 1) / PSCR_GPU_EPW; }
 
 static pscr_status launch(gpu_device *g, const char *name, size_t items, int nargs,
@@ -149,14 +149,6 @@ static int tile_args(const pscr_stage_args *a, size_t t0, size_t nt, gpu_arg *ar
   return NARGS(v);
 }
 
-/* pscr_reg.h's lane groups for tasks of at most tmax eigenpairs: a power of 2
- * from lo up to hi */
-static int reg_lane_wg(size_t tmax, int lo, int hi) {
-  int w = lo < hi ? lo : hi;
-  while (w < hi && (size_t)w < tmax) w *= 2;
-  return w;
-}
-
 /* Tasks of at most tmax eigenpairs a group of pscr_reg_fwdm (bwd = 0) or
  * bwdm: reg_mwg / tmax, fewer where local memory is short; 0 where tasks
  * below lo eigenpairs (lo = reg_fwdm or reg_bwdm; 0: never) keep the
@@ -209,8 +201,8 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   size_t bgroups = Gb ? a->batch * ((nt + (size_t)Gb - 1) / (size_t)Gb) * (size_t)s->ntile : 0;
   int fm = fgroups && fgroups >= (size_t)g->tune.pscr_rmmin;
   int bm = bgroups && bgroups >= (size_t)g->tune.pscr_rmmin;
-  int fwg = fl ? reg_lane_wg(gs->tmax, 32, s->reg_lwg) : fm ? Gf * (int)gs->tmax : wg;
-  int bwg = bl ? reg_lane_wg(gs->tmax, 64, s->reg_blwg) : bm ? Gb * (int)gs->tmax : wg;
+  int fwg = fl ? gpu_pscr_lane_wg(gs->tmax, 32, s->reg_lwg) : fm ? Gf * (int)gs->tmax : wg;
+  int bwg = bl ? gpu_pscr_lane_wg(gs->tmax, 64, s->reg_blwg) : bm ? Gb * (int)gs->tmax : wg;
   size_t fwd_local = fl && local ? gpu_pscr_reg_local(fwg, 0) * es : local;
   size_t bwd_local = bl && local ? gpu_pscr_reg_local(bwg, 1) * es : local;
   if (fm && local) fwd_local = gpu_pscr_reg_mlocal(Gf, fwg, 0) * es;
@@ -254,6 +246,7 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   int kk = k;
   for (int j = 0; j < NARGS(tail); j++) {
     if (j == 4 && bm) args[kk++] = GPU_INT((int)gs->tmax); /* pscr_reg_bwdm's tm */
+    if (j == 8 && bl) args[kk++] = GPU_PTR(dp(s->ckp));    /* pscr_reg_bwdl's checkpoints */
     args[kk++] = tail[j];
   }
   return g->launch(g,
@@ -375,7 +368,7 @@ static pscr_status stage_12c(const pscr_stage_args *a) {
                     GPU_PTR(dp(a->shift)),
                     GPU_PTR(dp(vs)),
                     GPU_LONG(vps)};
-  return launch(&g, "pscr_upd", a->batch * nu * epw_items(a->len), NARGS(args), args);
+  return launch(&g, "pscr_upd", a->batch * nu * a->len, NARGS(args), args);
 }
 
 /* ---- outer level (3D level 0, one vector) ---- */

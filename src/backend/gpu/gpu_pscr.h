@@ -38,7 +38,7 @@
 #define PSCR_GPU_REG_BR 16    /* PR_BR of pscr_reg.h: rows of pscr_reg_bwdl's chunks */
 #define PSCR_GPU_REG_MR 16    /* PR_MR of pscr_reg.h: rows of pscr_reg_fwdm's / bwdm's chunks */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
-#define PSCR_GPU_EPW 4     /* PSCR_EPW of the kernels: elements per work-item of pscr_bnd / pscr_upd */
+#define PSCR_GPU_EPW 4     /* PSCR_EPW of the kernels: elements per work-item of pscr_bnd */
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
 #define PSCR_GPU_LEVELS 16 /* record-merge levels of the fused multi-tile solves */
 #define PSCR_GPU_LANE_W 32 /* PSCR_LANE_W of kernels/common/pscr_lane.h */
@@ -115,6 +115,9 @@ pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g);
 /* Plan part (gpu_pscr_plan.c). */
 size_t gpu_pscr_reg_need(int sw, int E);
 size_t gpu_pscr_reg_local(int wg, int bwd);
+/* pscr_reg.h's lane groups for tasks of at most tmax eigenpairs: a power of 2
+ * from lo up to hi. */
+int gpu_pscr_lane_wg(size_t tmax, int lo, int hi);
 /* The local scalars of pscr_reg_fwdm's (bwd = 0) or bwdm's groups of G tasks
  * and wg work-items. */
 size_t gpu_pscr_reg_mlocal(int G, int wg, int bwd);

@@ -277,15 +277,38 @@ size_t gpu_pscr_reg_need(int sw, int E) {
 
 /* The local scalars of pscr_reg.h's lane kernels in groups of wg: the tile
  * (PR_F S2 with S2 = 9 PSCR_GPU_REG_TSW) for pscr_reg_fwdl; for
- * pscr_reg_bwdl (bwd = 1, its comment) also the sums PR_RD S2, the
- * checkpoints 2 (T / PR_BR) wg, the chunk's x PR_BR (wg + 1), the weights
- * and parts 2 PR_RD wg. */
+ * pscr_reg_bwdl (bwd = 1, its comment) also the sums PR_RD S2, the chunk's
+ * x PR_BR (wg + 1), the weights and parts 2 PR_RD wg. */
 size_t gpu_pscr_reg_local(int wg, int bwd) {
-  size_t T = PSCR_GPU_REG_Q * PSCR_GPU_REG_TSW, br = PSCR_GPU_REG_BR, w = (size_t)wg;
+  size_t br = PSCR_GPU_REG_BR, w = (size_t)wg;
   size_t s2 = (PSCR_GPU_REG_Q + 1) * PSCR_GPU_REG_TSW, tile = gpu_pscr_reg_need(PSCR_GPU_REG_TSW, 0);
   if (!bwd) return tile;
-  return tile + (size_t)PSCR_GPU_REG_RD * s2 + 2 * (T / br) * w + br * (w + 1) +
-         2 * PSCR_GPU_REG_RD * w;
+  return tile + (size_t)PSCR_GPU_REG_RD * s2 + br * (w + 1) + 2 * PSCR_GPU_REG_RD * w;
+}
+
+int gpu_pscr_lane_wg(size_t tmax, int lo, int hi) {
+  int w = lo < hi ? lo : hi;
+  while (w < hi && (size_t)w < tmax) w *= 2;
+  return w;
+}
+
+/* pscr_reg_bwdl's checkpoints (2 T / PR_BR a work-item) for the largest of
+ * the innermost steps that take it (batch B); without room for them pass 3
+ * keeps the sub-groups. */
+static pscr_status reg_checkpoints(pscr_plan *p, size_t B) {
+  gpu_pscr *s = p->impl;
+  const pscr_level *in = &p->lev[p->ndim - 2];
+  size_t lanes = 0, per = 2 * PSCR_GPU_REG_Q * PSCR_GPU_REG_TSW / PSCR_GPU_REG_BR;
+  for (int i = 0; i < in->nsteps && s->reg_bwdl > 0; i++) {
+    const gpu_pscr_step *gs = &s->steps[p->ndim - 2][i];
+    size_t v = gs->ntask * (size_t)gpu_pscr_lane_wg(gs->tmax, 64, s->reg_blwg);
+    if (gs->tmax >= (size_t)s->reg_bwdl && v > lanes) lanes = v;
+  }
+  if (lanes == 0) return PSCR_OK;
+  pscr_status st = alloc_bytes(p, per * lanes * (size_t)s->ntile * B * pscr_dtype_size(p->dtype),
+                               &s->ckp);
+  if (st == PSCR_ERR_OUT_OF_MEMORY) s->reg_bwdl = 0, st = PSCR_OK;
+  return st;
 }
 
 /* pscr_reg.h's comment: A_last, M_last (4 PR_MS, PR_MS = PR_MR + 1), then a
@@ -580,6 +603,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   }
   if (st == PSCR_OK && !lane) st = alloc_bytes(p, 4 * e, &s->probe); /* choose_fused's */
   if (st == PSCR_OK && !lane) st = choose_fused(p, &g, B * ne);
+  if (st == PSCR_OK && s->reg && s->fused == 2) st = reg_checkpoints(p, B);
   if (!s->fused) s->ex = 0; /* the unfused solves take the plain rows */
   if (st == PSCR_OK && !s->fused) st = alloc_bytes(p, B * ne * e, &s->rshift);
   if (st == PSCR_OK && !s->fused) st = alloc_bytes(p, B * ne * n * e, &s->r);

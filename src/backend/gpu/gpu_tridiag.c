@@ -50,7 +50,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rfwdm = 1,
                        .pscr_rbwdm = 8,
                        .pscr_rmwg = 64,
-                       .pscr_rmmin = 2048,
+                       .pscr_rmmin = 512,
                        .pscr_rfit = 1,
                        .tile_reg = 1};
 }
