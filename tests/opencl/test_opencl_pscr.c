@@ -119,6 +119,25 @@ int main(void) {
   unsigned long lb = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdl") - lb0;
   PT_CHECK(lf > 0 && lf == lb, "lane passes: %lu pscr_reg_fwdl, %lu pscr_reg_bwdl launches", lf,
            lb);
+  /* a GPU's local memory (NVIDIA's 48 KiB, local arrays sized per module):
+   * multi-tile plans build a module of their own, with room for groups of
+   * several sub-groups and pass 3 on the lanes */
+  pscr_context *keep = E.gpu, *g48 = NULL;
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &g48), PSCR_OK);
+  if (g48) {
+    PT_CHECK_STATUS(pscr_opencl_tune(g48, "local_mem", 48 * 1024), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(g48, "shrink_local", 1), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(g48, "pscr_rbwdl", 1), PSCR_OK);
+    E.gpu = g48;
+    E.c_add = 1e5;
+    gc_case(&E, PSCR_F64, 2, r2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+    gc_case(&E, PSCR_F64, 2, r3, PT_POISSON, 3, PSCR_TD_CR_PCR_THOMAS, 0);
+    E.c_add = 0;
+    unsigned long b48 = pscr_opencl_launch_count(g48, "pscr_reg_bwdl");
+    PT_CHECK(b48 > 0, "48 KiB: %lu pscr_reg_bwdl launches", b48);
+    E.gpu = keep;
+    pscr_context_destroy(g48);
+  }
   gpu_td_tuning dft; /* back to the defaults */
   gpu_td_tuning_default(&dft);
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_rfwdl", dft.pscr_rfwdl), PSCR_OK);

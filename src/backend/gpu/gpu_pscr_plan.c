@@ -331,10 +331,12 @@ static int reg_sw(const pscr_plan *p, const gpu_device *g) {
                                          : PSCR_GPU_REG_TSW;
 }
 
-/* pscr_reg.h's shape within the kernels' limits and cap local scalars: one
- * tile (fused = 1) or several and the record merge (fused = 2); fused stays 0
+/* pscr_reg.h's shape within the kernels' limits and cap local scalars (cap1
+ * in a module of the plan's own, where local arrays are static): one tile
+ * (fused = 1) or several and the record merge (fused = 2); fused stays 0
  * where none fits. */
-static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, int tw, size_t sys) {
+static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, size_t cap1, int tw,
+                              size_t sys) {
   gpu_pscr *s = p->impl;
   size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1];
   int sw = reg_sw(p, g), wg = g->tune.pscr_rwg, lsw = 0;
@@ -352,6 +354,21 @@ static pscr_status choose_reg(pscr_plan *p, gpu_device *g, size_t cap, int tw, s
   if (s->ntile == 1) {
     s->fused = 1;
     return PSCR_OK;
+  }
+  /* static local arrays sized per module (OpenCL on GPUs): the default
+   * module's hold one sub-group's tile (NVIDIA: 3328 scalars, so one
+   * sub-group a group and no pass 3 on the lanes); a module of the plan's
+   * own holds the tuned groups and pass 3's lanes in groups of 64 */
+  size_t want = gpu_pscr_reg_need(sw, g->tune.pscr_rwg / sw);
+  if (gpu_pscr_reg_local(64, 1) > want) want = gpu_pscr_reg_local(64, 1);
+  want = ceil_div(want, 512) * 512 < cap1 ? ceil_div(want, 512) * 512 : cap1;
+  if (g->static_local && want > cap) {
+    s->mod_local = want, cap = want;
+    pscr_status st = gpu_pscr_device(p, g);
+    if (st != PSCR_OK) return st;
+    for (wg = g->tune.pscr_rwg < maxw ? g->tune.pscr_rwg : maxw; wg > sw; wg /= 2)
+      if (gpu_pscr_reg_need(sw, wg / sw) <= cap) break;
+    s->reg_wg = wg;
   }
   /* the lane passes: pass 1 needs the tile alone (it fits, as above); pass 3
    * where its local memory fits groups of 64 work-items or more (fewer only
@@ -414,16 +431,16 @@ static pscr_status choose_fused(pscr_plan *p, gpu_device *g, size_t sys) {
    * may use the device's local memory, in a module of its own (mod_local);
    * with the default module's arrays, 3D 361^3 .. 511^3 fell to the slower
    * multi-tile path (H100: OpenCL 2.1-2.3x CUDA's time) */
-  if (s->reg) { /* pscr_reg.h where it fits, else the tiles below */
-    pscr_status st = choose_reg(p, g, cap, tw, sys);
-    if (st != PSCR_OK || s->fused) return st;
-    s->reg = 0;
-  }
   size_t cap1 = cap;
   if (g->static_local && g->shrink_local && g->local_bytes > 256) cap1 = (g->local_bytes - 256) / e;
   if (g->tune.pscr_local > 0) { /* the tuned cap, as OpenCL's module reserve */
     size_t lim = ((size_t)g->tune.pscr_local - 256) / e;
     cap = cap < lim ? cap : lim, cap1 = cap1 < lim ? cap1 : lim;
+  }
+  if (s->reg) { /* pscr_reg.h where it fits, else the tiles below */
+    pscr_status st = choose_reg(p, g, cap, cap1, tw, sys);
+    if (st != PSCR_OK || s->fused) return st;
+    s->reg = 0;
   }
   int maxw = g->max_wg < 1024 ? (int)g->max_wg : 1024, lq0 = 1;
   maxw = gpu_kernel_cap(g, maxw, "pscr_tile_task", NULL);
