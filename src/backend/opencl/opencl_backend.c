@@ -54,6 +54,11 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
     err =
         clGetDeviceInfo(s->device, CL_DEVICE_LOCAL_MEM_TYPE, sizeof local_type, &local_type, NULL);
   s->local_is_local = local_type == CL_LOCAL;
+  /* local arrays sized per module (GPUs): a pscr_reg_fwdm / bwdm group holds the
+   * plan module's whole array, so fewer fit an SM than on CUDA (H100 OpenCL, 2D
+   * Poisson 4095^2: 3.30 ms with them from 512 groups, 3.20 without; 8191^2
+   * 11.35 with, 11.70 without) */
+  if (s->local_is_local) s->tune.pscr_rmmin = 2048;
   s->local_mem_device = s->local_mem;
   cl_uint align_bits = 0;
   if (err == CL_SUCCESS)
