@@ -509,8 +509,7 @@ DEVICE void pscr_reg_mload(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
   LOCAL_P long *fo = (LOCAL_P long *)(rx + G * PR_MX);                                             \
   int jt = t / tm, act = jt < G && tg * G + jt < nt;                                               \
   if (!act) jt = 0;                                                                                \
-  PSCR_TILE_TASK(t0 + tg * G + jt, p);                                                             \
-  (void)xp, (void)dp, (void)gs; /* the chunks come through fo */                                   \
+  PSCR_TILE_BLOCK(t0 + tg * G + jt, p); /* the chunks come through fo */                           \
   long l = tk[1] + t % tm;                                                                         \
   if (l >= tk[2]) act = 0, l = tk[1];                                                              \
   PR_PAIR(l);                                                                                      \

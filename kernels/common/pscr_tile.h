@@ -71,16 +71,19 @@ KERNEL void pscr_probe(GLOBAL scalar *out) {
   n, lqx, pivot, asub, ad, ao, msub, md, mo, x, xs, lev_n, gd, blk, task, t0, nt, comp, lambda,    \
       shift, back, bnd, bps
 
-/* A work-group's task (tn of vector p) and where its data lie. */
-#define PSCR_TILE_TASK(tn, p)                                                                      \
+/* A work-group's task (tn of vector p): its block, rows D and shift; with
+ * PSCR_TILE_TASK also where its data lie. */
+#define PSCR_TILE_BLOCK(tn, p)                                                                     \
   const GLOBAL long *tk = gd + task + 4 * (tn);                                                    \
   const GLOBAL long *b = gd + blk + PB_N * tk[0];                                                  \
   long nrd = b[PB_ND], nr = 2 + nrd, s0 = b[PB_S];                                                 \
-  const GLOBAL scalar *xp = x + (p)*xs + s0 * n;                                                   \
-  const GLOBAL long *dp = gd + b[PB_D];                                                            \
-  const GLOBAL scalar *gs = bnd + (p)*bps + b[PB_BS] * n;                                          \
   int has_s = back && s0 > 0, has_e = back && s0 + b[PB_M] < lev_n;                                \
   scalar c0 = shift[p]
+#define PSCR_TILE_TASK(tn, p)                                                                      \
+  PSCR_TILE_BLOCK(tn, p);                                                                          \
+  const GLOBAL scalar *xp = x + (p)*xs + s0 * n;                                                   \
+  const GLOBAL long *dp = gd + b[PB_D];                                                            \
+  const GLOBAL scalar *gs = bnd + (p)*bps + b[PB_BS] * n
 
 /* td_tile_factor in excess form (the rows as pscr_tile_up stores them: sa,
  * sc = -A of the edges, sd = s); the pivot p = t + A_k with
