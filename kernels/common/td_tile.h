@@ -439,48 +439,58 @@ KERNEL void td_tile_bwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
  * records, node fields 8 and 9 of 10: W at most 0.8 TD_TW), outside values xl
  * at o[index], xr at o[count + index]; the node area has NS = 2 C slots per
  * field (all levels of C children). */
-DEVICE int td_gmerge_load(long Pc, long cc, const GLOBAL scalar *vc, long Pp, LOCAL_P scalar *nd,
-                          int NS, long *first, int ex) {
+DEVICE int td_gmerge_load(long Pc, long cc, const GLOBAL scalar *vc, long Pp, int spg,
+                          LOCAL_P scalar *nd, int NS, long *first, int ex) {
   long g = GROUP_ID(), sys = g / Pp, k = g - sys * Pp, C = NS / 2;
   long c0 = sys * Pc + k * C, m = Pc - k * C < C ? Pc - k * C : C;
+  if (spg > 1) c0 = g * spg * Pc, m = cc - c0 < spg * Pc ? cc - c0 : spg * Pc;
   for (int i = (int)LOCAL_ID(); i < m; i += (int)LOCAL_SIZE())
     for (int f = 0; f < (ex ? 8 : 6); f++) nd[(f < 6 ? f : f + 2) * NS + i] = vc[f * cc + c0 + i];
   *first = c0;
   return (int)m;
 }
 
+/* A group merges 2 W records of one system (spg = 1: the records of group
+ * g = sys Pp + k), or the records of spg whole systems g spg .. at once (one
+ * level, Pp = 1, Pc a power of 2: their trees side by side, td_merge_up_n). */
 KERNEL void td_tile_gup(long Pc, long cc, const GLOBAL scalar *vc, long Pp, long cp,
-                        GLOBAL scalar *vp, GLOBAL int *flags, int ex) {
+                        GLOBAL scalar *vp, GLOBAL int *flags, int ex, int spg) {
   LOCAL_ARRAY(scalar, nd, 32 * TD_TW);
   LOCAL int bad;
-  int NS = 4 * (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
-  long first;
+  int NS = 4 * (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), nf;
+  long first, g0 = GROUP_ID() * spg;
   ex = PSCR_COMPLEX && ex; /* excess form: complex modules only (pscr_tile.h) */
+  nf = ex ? 8 : 6;
   if (t == 0) bad = 0;
-  int m = td_gmerge_load(Pc, cc, vc, Pp, nd, NS, &first, ex);
+  int m = td_gmerge_load(Pc, cc, vc, Pp, spg, nd, NS, &first, ex);
+  int roots = spg > 1 ? (int)(m / Pc) : 1;
   BARRIER();
-  int root = td_merge_up(nd, NS, m, &bad, ex);
+  int root = td_merge_up_n(nd, NS, m, &bad, ex, roots);
   if (bad && t == 0) flags[TD_FLAG_SINGULAR] = 1;
-  if (t < (ex ? 8 : 6)) vp[t * cp + GROUP_ID()] = nd[(t < 6 ? t : t + 2) * NS + root];
+  for (int o = t; o < roots * nf; o += (int)LOCAL_SIZE()) {
+    int j = o / nf, f = o % nf;
+    vp[f * cp + g0 + j] = nd[(f < 6 ? f : f + 2) * NS + root + j];
+  }
 }
 
 KERNEL void td_tile_gdown(long Pc, long cc, const GLOBAL scalar *vc, GLOBAL scalar *oc, long Pp,
-                          long cp, const GLOBAL scalar *op, int ex) {
+                          long cp, const GLOBAL scalar *op, int ex, int spg) {
   LOCAL_ARRAY(scalar, nd, 32 * TD_TW);
   LOCAL int bad;
   int NS = 4 * (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
-  long first, g = GROUP_ID();
+  long first, g0 = GROUP_ID() * spg;
   ex = PSCR_COMPLEX && ex;
   if (t == 0) bad = 0;
-  int m = td_gmerge_load(Pc, cc, vc, Pp, nd, NS, &first, ex);
+  int m = td_gmerge_load(Pc, cc, vc, Pp, spg, nd, NS, &first, ex);
+  int roots = spg > 1 ? (int)(m / Pc) : 1;
   BARRIER();
-  int root = td_merge_up(nd, NS, m, &bad, ex);
-  if (t == 0) {
-    nd[6 * NS + root] = op[g];
-    nd[7 * NS + root] = op[cp + g];
+  int root = td_merge_up_n(nd, NS, m, &bad, ex, roots);
+  for (int j = t; j < roots; j += (int)LOCAL_SIZE()) {
+    nd[6 * NS + root + j] = op[g0 + j];
+    nd[7 * NS + root + j] = op[cp + g0 + j];
   }
   BARRIER();
-  td_merge_down(nd, NS, m, ex);
+  td_merge_down_n(nd, NS, m, ex, roots);
   for (int i = t; i < m; i += (int)LOCAL_SIZE()) {
     oc[first + i] = nd[6 * NS + i];
     oc[cc + first + i] = nd[7 * NS + i];

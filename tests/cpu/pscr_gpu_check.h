@@ -271,9 +271,10 @@ static void gc_small_suite(gc_env *E) {
 /* pscr_reg_fwdm / bwdm (passes 1 and 3 of small tasks, several a group)
  * however few their groups, with groups of 64 and 32 work-items: several
  * tiles, radices 4 and 3 (tasks of 3 and 15, of 2 and 8 eigenpairs), a zero
- * pivot. */
+ * pivot; then 1024 rows, a power-of-2 count of tiles, whose record merge
+ * takes several systems a group (real and complex). */
 static void gc_fwdm_suite(gc_env *E) {
-  static const size_t a[2] = {40, 600}, b[2] = {90, 1100};
+  static const size_t a[2] = {40, 600}, b[2] = {90, 1100}, c[2] = {150, 1024};
   PT_CHECK_STATUS(gc_tune(E, "pscr_rmmin", 1), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_rfwdm", 1), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_rbwdm", 1), PSCR_OK);
@@ -292,6 +293,10 @@ static void gc_fwdm_suite(gc_env *E) {
   PT_CHECK_STATUS(gc_tune(E, "pscr_rmmin", d.pscr_rmmin), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_rfwdm", d.pscr_rfwdm), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_rbwdm", d.pscr_rbwdm), PSCR_OK);
+  E->c_add = 1e5;
+  gc_case(E, PSCR_F64, 2, c, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_case(E, PSCR_C128, 2, c, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
+  E->c_add = 0;
 }
 
 static void gc_engine_suite(gc_env *E) {

@@ -10,7 +10,9 @@
 
 #include "testing.h"
 
-static const size_t sizes[] = {1, 2, 3, 31, 32, 33, 1000, 4097, (1u << 20) + 1};
+/* the issue's sizes, and 16384: a power-of-2 count of tiles (the record merge takes several
+ * systems of a batch a group) */
+static const size_t sizes[] = {1, 2, 3, 31, 32, 33, 1000, 4097, 16384, (1u << 20) + 1};
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 
 static const pscr_td_algorithm algs[] = {PSCR_TD_THOMAS,        PSCR_TD_CR,

@@ -35,6 +35,9 @@ pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g) {
   return st == PSCR_OK ? gpu_td_module_local(g, p->dtype, s ? s->mod_local : 0) : st;
 }
 
+/* Record-merge groups for parents records, spg systems (one parent each) a group. */
+static size_t mgroups(long parents, int spg) { return ((size_t)parents + (size_t)spg - 1) / (size_t)spg; }
+
 /* Work-items for rows of len elements, PSCR_GPU_EPW each (pscr_bnd). */
 static size_t epw_items(size_t len) { return (len + PSCR_GPU_EPW - 1) / PSCR_GPU_EPW; }
 
@@ -227,17 +230,17 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   for (int l = 0; l < s->levels; l++) { /* the tiles' reduced systems (td_tile.h) */
     gpu_arg m[] = {GPU_LONG(s->pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(dp(s->recs[l])),
                    GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(dp(s->recs[l + 1])),
-                   GPU_PTR(g->flags),      GPU_INT(s->ex)};
-    TRY(g->launch(g, "td_tile_gup", (size_t)cnt[l + 1] * (size_t)s->merge_w, s->merge_w,
-                  s->merge_local, NARGS(m), m));
+                   GPU_PTR(g->flags),      GPU_INT(s->ex),       GPU_INT(s->merge_spg)};
+    TRY(g->launch(g, "td_tile_gup", mgroups(cnt[l + 1], s->merge_spg) * (size_t)s->merge_w,
+                  s->merge_w, s->merge_local, NARGS(m), m));
   }
   TRY(g->zero(g, dp(s->outs[s->levels]), 2 * (size_t)cnt[s->levels] * es));
   for (int l = s->levels - 1; l >= 0; l--) {
-    gpu_arg m[] = {GPU_LONG(s->pc[l]),         GPU_LONG(cnt[l]),       GPU_PTR(dp(s->recs[l])),
-                   GPU_PTR(dp(s->outs[l])),    GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]),
-                   GPU_PTR(dp(s->outs[l + 1])), GPU_INT(s->ex)};
-    TRY(g->launch(g, "td_tile_gdown", (size_t)cnt[l + 1] * (size_t)s->merge_w, s->merge_w,
-                  s->merge_local, NARGS(m), m));
+    gpu_arg m[] = {GPU_LONG(s->pc[l]),          GPU_LONG(cnt[l]),       GPU_PTR(dp(s->recs[l])),
+                   GPU_PTR(dp(s->outs[l])),     GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]),
+                   GPU_PTR(dp(s->outs[l + 1])), GPU_INT(s->ex),         GPU_INT(s->merge_spg)};
+    TRY(g->launch(g, "td_tile_gdown", mgroups(cnt[l + 1], s->merge_spg) * (size_t)s->merge_w,
+                  s->merge_w, s->merge_local, NARGS(m), m));
   }
   gpu_arg tail[] = {
       GPU_LONG(gr->e0),        GPU_LONG(ne),        GPU_LONG(s->ntile),    GPU_LONG(cnt[0]),

@@ -104,7 +104,7 @@ typedef struct {
    * merged by td_tile_gup / td_tile_gdown in groups of 2 merge_w, levels
    * 0 .. levels with pc[l] records per system; recs / outs for the largest group */
   long tile_t, ntile, pc[PSCR_GPU_LEVELS];
-  int merge_w, levels;
+  int merge_w, merge_spg, levels; /* merge_spg: systems a merge group (gpu_merge_shape) */
   size_t merge_local;
   void *recs[PSCR_GPU_LEVELS], *outs[PSCR_GPU_LEVELS];
 } gpu_pscr;

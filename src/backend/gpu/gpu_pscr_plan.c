@@ -228,7 +228,7 @@ static pscr_status record_merge(pscr_plan *p, gpu_device *g, int tw, size_t sys)
   if (mw < 1 || mw > maxw) return PSCR_OK;
   if (s->ex) mw /= 2; /* td_tile_gup / gdown in excess form: 10 fields x 4 mw within 32 TD_TW */
   if (mw < 1) return PSCR_OK;
-  if (!g->static_local) mw = gpu_merge_fit(mw, s->ntile);
+  gpu_merge_shape(mw, s->ntile, g->static_local, g->tune.merge_multi, &mw, &s->merge_spg);
   s->merge_w = mw;
   s->merge_local = g->static_local ? 0 : (size_t)((s->ex ? 40 : 32) * mw) * e;
   s->pc[0] = s->ntile, s->levels = 0;

@@ -138,7 +138,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   reg = !pivot && reg_shape(j, (long long)W * reg_q(j), &W);
   TRY(reg ? reg_module(j, W) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;
-  if (!j->g->static_local) MW = gpu_merge_fit(MW, nt);
+  int spg;
+  gpu_merge_shape(MW, nt, j->g->static_local, j->g->tune.merge_multi, &MW, &spg);
   long long C = 2 * (long long)MW;
   long long Pc[TD_MAX_LEVELS], cnt[TD_MAX_LEVELS];
   int levels = 0;
@@ -177,15 +178,17 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   for (int l = 0; l < levels; l++) {
     gpu_arg args[] = {GPU_LONG(Pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(recs[l]),
                       GPU_LONG(Pc[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(recs[l + 1]),
-                      GPU_PTR(flags),      GPU_INT(0)};
-    TRY(td_launch(j, "td_tile_gup", (size_t)cnt[l + 1] * (size_t)MW, MW, mb, NARGS(args), args));
+                      GPU_PTR(flags),      GPU_INT(0),           GPU_INT(spg)};
+    size_t groups = ((size_t)cnt[l + 1] + (size_t)spg - 1) / (size_t)spg;
+    TRY(td_launch(j, "td_tile_gup", groups * (size_t)MW, MW, mb, NARGS(args), args));
   }
   TRY(j->g->zero(j->g, outs[levels], 2 * (size_t)cnt[levels] * es));
   for (int l = levels - 1; l >= 0; l--) {
     gpu_arg args[] = {GPU_LONG(Pc[l]),     GPU_LONG(cnt[l]),    GPU_PTR(recs[l]),
                       GPU_PTR(outs[l]),    GPU_LONG(Pc[l + 1]), GPU_LONG(cnt[l + 1]),
-                      GPU_PTR(outs[l + 1]), GPU_INT(0)};
-    TRY(td_launch(j, "td_tile_gdown", (size_t)cnt[l + 1] * (size_t)MW, MW, mb, NARGS(args), args));
+                      GPU_PTR(outs[l + 1]), GPU_INT(0),         GPU_INT(spg)};
+    size_t groups = ((size_t)cnt[l + 1] + (size_t)spg - 1) / (size_t)spg;
+    TRY(td_launch(j, "td_tile_gdown", groups * (size_t)MW, MW, mb, NARGS(args), args));
   }
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]),

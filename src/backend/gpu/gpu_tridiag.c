@@ -33,6 +33,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .tile_mq = 4,
                        .tile_w = 128,
                        .merge_w = 256,
+                       .merge_multi = 1,
                        .gs_q = 16,
                        .gs_w = 128,
                        .gs_gp = 16,
@@ -64,9 +65,15 @@ int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2) {
   return maxw;
 }
 
-int gpu_merge_fit(int mw, long long nt) {
-  while (mw > 32 && mw >= nt) mw /= 2; /* 2 (mw / 2) records still hold nt */
-  return mw;
+void gpu_merge_shape(int mw, long long nt, int fixed, int multi, int *w, int *spg) {
+  *w = mw, *spg = 1;
+  if (multi && nt > 0 && !(nt & (nt - 1)) && nt < 2 * (long long)mw) {
+    if (!fixed && mw > 64) *w = 64;
+    *spg = (int)(2 * *w / nt);
+    return;
+  }
+  if (fixed) return;
+  while (*w > 32 && *w >= nt) *w /= 2; /* 2 (w / 2) records still hold nt */
 }
 
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
@@ -85,6 +92,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_rfwdl = value;
   else if (strcmp(name, "pscr_rbwdl") == 0 && value >= 0 && value <= 1 << 20)
     t->pscr_rbwdl = value;
+  else if (strcmp(name, "merge_multi") == 0 && (value == 0 || value == 1))
+    t->merge_multi = value;
   else if (strcmp(name, "pscr_rfwdm") == 0 && value >= 0 && value <= 512)
     t->pscr_rfwdm = value;
   else if (strcmp(name, "pscr_rbwdm") == 0 && value >= 0 && value <= 512)

@@ -67,6 +67,7 @@ typedef struct {
                   * tile keeps tile_q: batch 1024 x 1024 3.95x at q = 4, 3.66x at 8) */
   int tile_w;    /* work-items per tile of the multi-tile passes */
   int merge_w;   /* work-items of the tile-record merge (2x records each) */
+  int merge_multi; /* 1 (default): the merge takes several whole systems a group (gpu_merge_shape) */
   int gs_q;      /* g-Spike rows per level-0 partition (power of 2) */
   int gs_w;      /* g-Spike partitions per tile */
   int gs_gp;     /* g-Spike pairs per reduced-level block */
@@ -160,10 +161,13 @@ struct gpu_device {
 /* maxw, or less where kernel k1's or k2's registers (kernel_wg of the current
  * module; k2 may be NULL) allow fewer work-items: a larger group fails to launch. */
 int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2);
-/* The narrowest record-merge group (td_tile_gup / gdown: 2 mw records, mw a
- * power of 2 of at least 32) that still merges nt records in one level, as
- * mw does: fewer idle work-items and less local memory a group. */
-int gpu_merge_fit(int mw, long long nt);
+/* The record merge's groups (td_tile_gup / gdown) for systems of nt records,
+ * mw work-items (2 mw records) at most: *w work-items and *spg systems a
+ * group. Where nt is a power of 2 below 2 mw (and multi set), whole systems
+ * side by side: spg = 2 w / nt, w = 64 (fixed: w = mw, static local arrays);
+ * else one system a group, in the narrowest power-of-2 group from 32 up that
+ * still merges it in one level, as mw does (fewer idle work-items). */
+void gpu_merge_shape(int mw, long long nt, int fixed, int multi, int *w, int *spg);
 
 /* Where the rows come from (kernels/common/td_rows.h): the user's diagonals
  * (shift null) or A + shift[s] M (shift set; mdl/mdu may be null). */
