@@ -48,8 +48,10 @@ int main(void) {
   gc_fwdm_suite(&E);
   /* the default engine (pscr_lane = 3): the tiles for real 2D (pscr_reg.h's
    * where proven definite), the lanes for complex 3D, the plain lanes for real
-   * 3D proven definite longer than pscr_reg.h's one tile (256 rows) */
+   * 3D proven definite longer than pscr_reg.h's one tile (256 rows), unless
+   * two tiles are nearly full (480 rows) */
   static const size_t d2[2] = {33, 40}, d3[3] = {9, 9, 9}, d3r[3] = {5, 7, 300};
+  static const size_t d3t[3] = {5, 7, 480};
   unsigned long lanes0 = pscr_opencl_launch_count(E.gpu, "pscr_lane_task");
   unsigned long pl0 = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
   gc_case(&E, PSCR_F64, 2, d2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
@@ -61,10 +63,18 @@ int main(void) {
   unsigned long pl2a = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
   gc_case(&E, PSCR_F64, 3, d3r, PT_POISSON, 4, PSCR_TD_AUTO, 0);
   unsigned long pl2 = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
-  PT_CHECK(lanes1 == lanes0 && pl1 == pl0 && lanes2 > lanes1 && pl2a == pl1 && pl2 > pl2a,
+  unsigned long rb0 = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwd") +
+                      pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdl");
+  gc_case(&E, PSCR_F64, 3, d3t, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  unsigned long pl3 = pscr_opencl_launch_count(E.gpu, "pscr_lane_plain");
+  unsigned long rb = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwd") +
+                     pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdl") - rb0;
+  PT_CHECK(lanes1 == lanes0 && pl1 == pl0 && lanes2 > lanes1 && pl2a == pl1 && pl2 > pl2a &&
+               pl3 == pl2 && rb > 0,
            "default engine: %lu + %lu lane launches for real 2D (0 expected), %lu for complex 3D, "
-           "%lu plain for real 3D 9^3 (0 expected), %lu for 5 x 7 x 300",
-           lanes1 - lanes0, pl1 - pl0, lanes2 - lanes1, pl2a - pl1, pl2 - pl2a);
+           "%lu plain for real 3D 9^3 (0 expected), %lu for 5 x 7 x 300, %lu plain (0 expected) "
+           "and %lu pscr_reg.h pass 3 for 5 x 7 x 480",
+           lanes1 - lanes0, pl1 - pl0, lanes2 - lanes1, pl2a - pl1, pl2 - pl2a, pl3 - pl2, rb);
   /* real systems proven definite, and CR_PCR_THOMAS: pscr_reg.h's kernels,
    * one tile (40 rows) and 9 tiles (2100 rows), not pscr_tile.h's */
   static const size_t r2[2] = {5, 2100};

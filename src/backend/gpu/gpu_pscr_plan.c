@@ -546,11 +546,13 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
    * 3.3), the test and pivoting kernel nowhere; pscr_reg.h's one-tile kernel
    * beats the plain lanes where it takes the system (n <= 8 pscr_rsw; H100,
    * Poisson, tenth session: 127^3 2.49 vs 3.93 ms, 180^3 6.46 vs 7.03, 255^3
-   * 13.0 vs 15.9), not as several tiles (511^3 327 vs 169 ms) */
-  size_t n = p->n[p->ndim - 1];
-  if (measured && p->dtype == PSCR_F64 &&
-      (lanes == 2 || n < PSCR_GPU_LANE_MIN_N || (reg_engine(p, pb, g) && n <= PSCR_GPU_REG_Q * (size_t)g->tune.pscr_rsw)))
+   * 13.0 vs 15.9); as two tiles where they are nearly full (eleventh session:
+   * 511^3 147 vs 167 ms; 361^3, 70 % full, 74 vs 68; 1023^3 not measured) */
+  size_t n = p->n[p->ndim - 1], T = PSCR_GPU_REG_Q * PSCR_GPU_REG_TSW;
+  int reg = measured && p->dtype == PSCR_F64 && lanes == 1 && reg_engine(p, pb, g);
+  if (reg && (n <= PSCR_GPU_REG_Q * (size_t)g->tune.pscr_rsw || (n <= 2 * T && 8 * n >= 14 * T)))
     return 0;
+  if (measured && p->dtype == PSCR_F64 && (lanes == 2 || n < PSCR_GPU_LANE_MIN_N)) return 0;
   return lanes;
 }
 
