@@ -418,7 +418,6 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
                 PR_LQ);
 }
 
-
 /* Passes 1 and 3 for steps of small tasks (the host's pscr_rfwdm,
  * pscr_rbwdm), where a task cannot fill a group: a group of WG lanes takes
  * G = WG / tm tasks (tm: the step's largest task; lane j tm + e solves
@@ -499,7 +498,7 @@ DEVICE void pscr_reg_mload(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
   }
 }
 
-/* The lane's task and eigenpair (PSCR_TILE_TASK, PR_PAIR; spare lanes take
+/* The lane's task and eigenpair (PSCR_TILE_BLOCK, PR_PAIR; spare lanes take
  * a copy of the group's first and keep nothing: act = 0), the local layout. */
 #define PR_MTASK                                                                                   \
   int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), G = WG / tm;                                    \
@@ -555,7 +554,9 @@ PSCR_REG_KERNEL void pscr_reg_bwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntil
   if (t == 0) bad = 0;
   pscr_reg_mtasks(n, lev_n, xs, bps, gd, blk, task, t0, nt, back, p, tg * G, G, nacc, accq, fo,
                   dof);
-  for (int m = 0; m < PR_RD; m++) wo[m * WG + t] = act ? w[(back ? 2 : 0) + m] : S_ZERO;
+  long nout = back ? nrd : 2; /* the eigenpair's weights: w[0..2) or w[2..2 + nrd) */
+  for (int m = 0; m < PR_RD; m++)
+    wo[m * WG + t] = act && m < nout ? w[(back ? 2 : 0) + m] : S_ZERO;
   long gi = PR_GI(l);
   scalar xn = outs[cnt + gi], u = S_ZERO, y = outs[gi], a = S_ZERO, zx = S_ZERO;
   for (int ch = 0; ch < PR_MCH; ch++) { /* forward, checkpoints */

@@ -35,8 +35,10 @@ pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g) {
   return st == PSCR_OK ? gpu_td_module_local(g, p->dtype, s ? s->mod_local : 0) : st;
 }
 
-/* Record-merge groups for parents records, spg systems (one parent each) a group. */
-static size_t mgroups(long parents, int spg) { return ((size_t)parents + (size_t)spg - 1) / (size_t)spg; }
+/* Record-merge groups for `parents` parent records: spg systems (one parent each) a group. */
+static size_t mgroups(long parents, int spg) {
+  return ((size_t)parents + (size_t)spg - 1) / (size_t)spg;
+}
 
 /* Work-items for rows of len elements, PSCR_GPU_EPW each (pscr_bnd). */
 static size_t epw_items(size_t len) { return (len + PSCR_GPU_EPW - 1) / PSCR_GPU_EPW; }
@@ -219,13 +221,12 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
     for (int j = 0; j < NARGS(tail); j++) args[kk++] = tail[j];
     if (fm) args[kk++] = GPU_INT((int)gs->tmax);
     for (int j = 0; j < NARGS(last); j++) args[kk++] = last[j];
-    if (!fm) fgroups = tiles; /* pscr_reg_fwdm's G = its group / tmax */
     TRY(g->launch(g,
-                  fm   ? "pscr_reg_fwdm"
+                  fm   ? "pscr_reg_fwdm" /* its G = its group / tmax */
                   : fl ? "pscr_reg_fwdl"
                   : s->reg ? "pscr_reg_fwd"
                            : "pscr_tile_fwd",
-                  fgroups * (size_t)fwg, fwg, fwd_local, kk, args));
+                  (fm ? fgroups : tiles) * (size_t)fwg, fwg, fwd_local, kk, args));
   }
   for (int l = 0; l < s->levels; l++) { /* the tiles' reduced systems (td_tile.h) */
     gpu_arg m[] = {GPU_LONG(s->pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(dp(s->recs[l])),
