@@ -245,6 +245,7 @@ PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile
  * 764 us), so the host keeps the warps there. */
 #define PR_T ((1 << PR_TLSW) * PR_Q) /* rows of a tile */
 #define PR_POS(e) (((e) >> PR_LQ) * (PR_Q + 1) + 1 + ((e) & (PR_Q - 1))) /* pscr_reg_load's */
+#define PR_BR 16 /* rows of pscr_reg_bwdl's chunks (pscr_reg_chunk) */
 
 /* A lane's Thomas row (d, c, f; a: its sub-diagonal, the super-diagonal of
  * the row above): u and y of the row above become the row's; returns
@@ -254,6 +255,22 @@ DEVICE scalar pscr_reg_thomas(scalar a, scalar d, scalar c, scalar f, scalar *u,
   *y = S_MUL(S_FMS(f, a, *y), r);
   *u = S_MUL(c, r);
   return r;
+}
+
+/* Thomas over rows of a chunk (pscr_reg_load's positions PR_POS(p0 + k), or
+ * p0 + k with plain set), from (a, u, y) on; with uu, yy set the rows' u and
+ * y are kept for the back substitution. */
+DEVICE void pscr_reg_chunk(const LOCAL_P scalar *rm, const LOCAL_P scalar *rx, int S2, int p0,
+                           int plain, scalar sg, const scalar *wk, scalar ws, scalar we, scalar *a,
+                           scalar *u, scalar *y, scalar *uu, scalar *yy) {
+#pragma unroll
+  for (int k = 0; k < PR_BR; k++) {
+    scalar d, c, f;
+    pscr_reg_row2(rm, rx, S2, plain ? p0 + k : PR_POS(p0 + k), sg, wk, ws, we, &d, &c, &f);
+    pscr_reg_thomas(*a, d, c, f, u, y);
+    if (uu) uu[k] = *u, yy[k] = *y;
+    *a = c;
+  }
 }
 
 /* Pass 1: the record needs no x, so one forward sweep yields it. Thomas with
@@ -330,7 +347,6 @@ PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
  * Local memory (the host's gpu_pscr_reg_local): the tile (PR_F S2), the sums
  * (PR_RD S2), the chunk's x (PR_BR (WG + 1)), the weights and the parts
  * (2 PR_RD WG). */
-#define PR_BR 16                 /* rows of a chunk */
 #define PR_NCH (PR_T / PR_BR)    /* chunks of a tile */
 PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
                                    GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
@@ -363,13 +379,7 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
     for (int ch = 0; ch < PR_NCH; ch++) { /* forward, checkpoints */
       ck[2 * ch * WG + t] = u;
       ck[(2 * ch + 1) * WG + t] = y;
-#pragma unroll
-      for (int k = 0; k < PR_BR; k++) {
-        scalar d, c, f;
-        pscr_reg_row(sm, S2, PR_POS(ch * PR_BR + k), sg, wk, ws, we, &d, &c, &f);
-        pscr_reg_thomas(a, d, c, f, &u, &y);
-        a = c;
-      }
+      pscr_reg_chunk(sm, sm + 4 * S2, S2, ch * PR_BR, 0, sg, wk, ws, we, &a, &u, &y, 0, 0);
     }
     for (int ch = PR_NCH - 1; ch >= 0; ch--) { /* backward, a chunk at a time */
       int p0 = PR_POS(ch * PR_BR) - 1; /* its first row's slot of the row above */
@@ -377,13 +387,7 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
       u = ck[2 * ch * WG + t];
       y = ck[(2 * ch + 1) * WG + t];
       a = S_FMA(sm[S2 + p0], sg, sm[3 * S2 + p0]);
-#pragma unroll
-      for (int k = 0; k < PR_BR; k++) {
-        scalar d, c, f;
-        pscr_reg_row(sm, S2, PR_POS(ch * PR_BR + k), sg, wk, ws, we, &d, &c, &f);
-        pscr_reg_thomas(a, d, c, f, &u, &y);
-        uu[k] = u, yy[k] = y, a = c;
-      }
+      pscr_reg_chunk(sm, sm + 4 * S2, S2, ch * PR_BR, 0, sg, wk, ws, we, &a, &u, &y, uu, yy);
 #pragma unroll
       for (int k = PR_BR - 1; k >= 0; k--) {
         xn = S_FMS(yy[k], uu[k], xn);
@@ -433,6 +437,9 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
 #define PR_MX ((PR_RD + 2) * PR_MS)           /* local scalars a task */
 #define PR_MCH (PR_T / PR_MR)                 /* chunks of a tile */
 #define PR_MU 8                               /* a work-item's loads in flight */
+#if PR_MR != PR_BR
+#error "pscr_reg_chunk sweeps PR_BR rows: pscr_reg_bwdm's chunks must match"
+#endif
 
 /* The group's task j and its fields: fo[j (PR_RD + 2) + f] = where field f
  * (X_0 .. X_RD-1 in x, K̂ u, Ǩ u in bnd) starts, -1 where it is 0; with dof
@@ -566,13 +573,7 @@ PSCR_REG_KERNEL void pscr_reg_bwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntil
     ck[2 * ch * WG + t] = u;
     ck[(2 * ch + 1) * WG + t] = y;
     a = S_FMA(sm[PR_MS], sg, sm[3 * PR_MS]);
-#pragma unroll
-    for (int k = 0; k < PR_MR; k++) {
-      scalar d, c, f;
-      pscr_reg_row2(sm, rj, PR_MS, 1 + k, sg, wk, ws, we, &d, &c, &f);
-      pscr_reg_thomas(a, d, c, f, &u, &y);
-      a = c;
-    }
+    pscr_reg_chunk(sm, rj, PR_MS, 1, 1, sg, wk, ws, we, &a, &u, &y, 0, 0);
   }
   for (int ch = PR_MCH - 1; ch >= 0; ch--) { /* backward, a chunk at a time */
     BARRIER();
@@ -582,13 +583,7 @@ PSCR_REG_KERNEL void pscr_reg_bwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntil
     u = ck[2 * ch * WG + t];
     y = ck[(2 * ch + 1) * WG + t];
     a = S_FMA(sm[PR_MS], sg, sm[3 * PR_MS]);
-#pragma unroll
-    for (int k = 0; k < PR_MR; k++) {
-      scalar d, c, f;
-      pscr_reg_row2(sm, rj, PR_MS, 1 + k, sg, wk, ws, we, &d, &c, &f);
-      pscr_reg_thomas(a, d, c, f, &u, &y);
-      uu[k] = u, yy[k] = y, a = c;
-    }
+    pscr_reg_chunk(sm, rj, PR_MS, 1, 1, sg, wk, ws, we, &a, &u, &y, uu, yy);
 #pragma unroll
     for (int k = PR_MR - 1; k >= 0; k--) {
       xn = S_FMS(yy[k], uu[k], xn);

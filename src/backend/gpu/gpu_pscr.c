@@ -35,9 +35,10 @@ pscr_status gpu_pscr_device(const pscr_plan *p, gpu_device *g) {
   return st == PSCR_OK ? gpu_td_module_local(g, p->dtype, s ? s->mod_local : 0) : st;
 }
 
-/* Record-merge groups for `parents` parent records: spg systems (one parent each) a group. */
-static size_t mgroups(long parents, int spg) {
-  return ((size_t)parents + (size_t)spg - 1) / (size_t)spg;
+/* Groups of `per` items for `items` items (record merges: systems a group;
+ * pscr_reg_fwdm / bwdm: tasks a group). */
+static size_t mgroups(long items, int per) {
+  return ((size_t)items + (size_t)per - 1) / (size_t)per;
 }
 
 /* Work-items for rows of len elements, PSCR_GPU_EPW each (pscr_bnd). */
@@ -202,8 +203,8 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
   int bl = s->reg && s->reg_bwdl > 0 && gs->tmax >= (size_t)s->reg_bwdl;
   int Gf = fl ? 0 : reg_mtasks(s, gs->tmax, s->reg_fwdm, 0);
   int Gb = bl ? 0 : reg_mtasks(s, gs->tmax, s->reg_bwdm, 1);
-  size_t fgroups = Gf ? a->batch * ((nt + (size_t)Gf - 1) / (size_t)Gf) * (size_t)s->ntile : 0;
-  size_t bgroups = Gb ? a->batch * ((nt + (size_t)Gb - 1) / (size_t)Gb) * (size_t)s->ntile : 0;
+  size_t fgroups = Gf ? a->batch * mgroups((long)nt, Gf) * (size_t)s->ntile : 0;
+  size_t bgroups = Gb ? a->batch * mgroups((long)nt, Gb) * (size_t)s->ntile : 0;
   int fm = fgroups && fgroups >= (size_t)g->tune.pscr_rmmin;
   int bm = bgroups && bgroups >= (size_t)g->tune.pscr_rmmin;
   int fwg = fl ? gpu_pscr_lane_wg(gs->tmax, 32, s->reg_lwg) : fm ? Gf * (int)gs->tmax : wg;
