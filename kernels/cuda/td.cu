@@ -45,3 +45,4 @@ static __device__ __forceinline__ double td_rcp_approx(double x) {
 #include "common/pscr_tile.h"
 #include "common/pscr_reg.h"
 #include "common/pscr_lane.h"
+#include "common/pscr_dense.h"

@@ -184,6 +184,8 @@ cleanup:
  * backend's plan_init adds its own). */
 static pscr_status build(pscr_plan *p) {
   int nlev = p->ndim - 1, host = nlev == 2 && p->ops->host_batch, dev = !p->ops->host_batch;
+  for (int L = 0; L < nlev; L++)
+    p->lev[L].radix = p->ops->level_radix ? p->ops->level_radix(p, L) : p->radix;
   /* 3D: 2D subproblems solved together */
   size_t bt = dev ? p->ops->outer_batch(p) : 2 * (size_t)p->threads;
   size_t max_tasks = 0, max_blocks = 0, max_slots = 0, max_tb = 1;
@@ -196,9 +198,9 @@ static pscr_status build(pscr_plan *p) {
     lev->batch_max = (L == 0 && lev->innermost) || (L == 1 && host) ? 1 : bt;
     int *levels = malloc(lev->n * sizeof *levels);
     if (levels == NULL) return PSCR_ERR_OUT_OF_MEMORY;
-    pscr_partition_levels(lev->n, p->radix, levels);
+    pscr_partition_levels(lev->n, lev->radix, levels);
     int sched = dev ? 0 : L == 1 && host ? 1 : p->threads;
-    pscr_status st = pscr_level_schedule(lev, levels, p->radix, sched, &max_tasks, &max_blocks,
+    pscr_status st = pscr_level_schedule(lev, levels, lev->radix, sched, &max_tasks, &max_blocks,
                                          &max_slots, &max_tb);
     free(levels);
     if (st != PSCR_OK) return st;

@@ -76,6 +76,7 @@ typedef struct {
 
 typedef struct {
   size_t n, len;       /* order of this dimension, length of one row */
+  int radix;           /* q of this level (the plan's, or n + 1: one step) */
   int nsteps;          /* k */
   pscr_step *steps;    /* steps[i-1] is step i */
   void *lambda, *comp; /* device arrays (dtype) */
@@ -163,6 +164,9 @@ typedef struct {
    * (guiding data, workspace), after the eigenpairs; begin / finish: the
    * start of a solve, and the wait for its end (with its status). */
   size_t (*outer_batch)(const struct pscr_plan *p);
+  /* The radix of level L (NULL: the plan's everywhere). Devices solve 3D's
+   * level 0 in one step (radix n0 + 1) where its products are dense GEMMs. */
+  int (*level_radix)(const struct pscr_plan *p, int L);
   pscr_status (*plan_init)(struct pscr_plan *p, const pscr_problem *pb);
   void (*plan_fini)(struct pscr_plan *p);
   pscr_status (*begin)(struct pscr_plan *p);

@@ -214,13 +214,16 @@ static void gc_oom(gc_env *E) {
 
 /* The small cases (seconds on PoCL): 2D and 3D, every problem kind, radices
  * 2 .. 7 and 1000 (one step), odd sizes, 3D groups of 1 and a few
- * subproblems (blocks over several groups), every innermost algorithm on
+ * subproblems (blocks over several groups), 3D's level 0 as one dense step
+ * and as PSCR's steps, every innermost algorithm on
  * dominant systems, the unfused stages with pivoting, bad input, a plan too
  * large for the device. */
 static void gc_small_suite(gc_env *E) {
   static const size_t s2[][2] = {{1, 1}, {1, 6}, {2, 3}, {3, 17}, {17, 2}, {33, 40}, {65, 31}};
   static const size_t s3[][3] = {{1, 1, 1}, {2, 3, 1}, {3, 1, 4}, {5, 4, 17}, {17, 9, 6}};
   static const int radices[] = {2, 3, 4, 5, 7};
+  gpu_td_tuning dft;
+  gpu_td_tuning_default(&dft);
   for (int t = 0; t < 2; t++) {
     pscr_dtype dt = t ? PSCR_C128 : PSCR_F64;
     int kinds[2] = {t ? PT_HELMHOLTZ : PT_POISSON, PT_RANDOM};
@@ -234,6 +237,17 @@ static void gc_small_suite(gc_env *E) {
     static const size_t g3[3] = {19, 5, 7}; /* workspace for 1, then a few subproblems */
     gc_case(E, dt, 3, g3, kinds[0], 4, PSCR_TD_AUTO, 1);
     gc_case(E, dt, 3, g3, kinds[1], 2, PSCR_TD_AUTO, 3 * 16 * 35 * 5);
+    /* the dense level 0 (the default from n0 = 8): pscr_gemm's tiles cut at
+     * every edge (70 rows, 72 columns), one group and three */
+    static const size_t d3[3] = {70, 9, 8};
+    gc_case(E, dt, 3, d3, kinds[0], 4, PSCR_TD_AUTO, 0);
+    gc_case(E, dt, 3, d3, kinds[1], 4, PSCR_TD_AUTO, 55296);
+    /* and PSCR's steps there, as before it */
+    PT_CHECK_STATUS(gc_tune(E, "pscr_dense", 0), PSCR_OK);
+    gc_case(E, dt, 3, g3, kinds[0], 4, PSCR_TD_AUTO, 1);
+    gc_case(E, dt, 3, g3, kinds[1], 2, PSCR_TD_AUTO, 3 * 16 * 35 * 5);
+    gc_case(E, dt, 3, s3[4], kinds[0], 3, PSCR_TD_AUTO, 0);
+    PT_CHECK_STATUS(gc_tune(E, "pscr_dense", dft.pscr_dense), PSCR_OK);
     gc_bad_input(E, dt);
     for (int a = 0; a < 2; a++) /* one tile and several (rows 299 and 300 singular) */
       for (size_t nl = 40; nl <= 600; nl += 560)

@@ -21,8 +21,9 @@ static void check_coverage(pscr_context *ctx) {
     for (const char *p = strstr(f->text, "KERNEL"); p; p = strstr(p + 1, "KERNEL")) {
       const char *q = p + 6;
       if (*q == '_' && strncmp(q, "_BOUNDED(", 9) == 0) q = strchr(q, ')') + 1;
-      if (strncmp(q, " void ", 6) != 0) continue;
-      q += 6;
+      while (isspace((unsigned char)*q)) q++;
+      if (strncmp(q, "void ", 5) != 0) continue;
+      q += 5;
       const char *e = q;
       while (isalnum((unsigned char)*e) || *e == '_') e++;
       char name[64];

@@ -378,11 +378,56 @@ static pscr_status stage_12c(const pscr_stage_args *a) {
 
 /* ---- outer level (3D level 0, one vector) ---- */
 
+/* The dense step (pscr_dense.h): the level's one block of all its rows, in
+ * one step (radix n0 + 1, gpu_pscr_level_radix); NULL for PSCR's steps. */
+static const pscr_block *dense_block(const pscr_stage_args *a) {
+  const pscr_block *b = &a->step->blocks[a->group->b0];
+  int one = a->step->nblocks == 1 && b->s == 0 && b->m == a->lev_n && b->nd == b->m;
+  return one && b->m >= PSCR_GPU_DENSE_MIN ? b : NULL;
+}
+
+/* C (M x len, from element co) = A B (+ Cin from element cio) on pscr_gemm;
+ * A's entry (i, k) at element ao + i ars + k acs. */
+static pscr_status gemm(gpu_device *g, size_t M, size_t len, size_t K, const void *A, size_t ao,
+                        size_t ars, size_t acs, const void *B, const void *cin, size_t cio,
+                        void *C, size_t co) {
+  size_t groups = mgroups((long)M, PSCR_GPU_PD_BM) * mgroups((long)len, PSCR_GPU_PD_BN);
+  gpu_arg args[] = {GPU_LONG(M),   GPU_LONG(len),  GPU_LONG(K),          GPU_PTR(dp(A)),
+                    GPU_LONG(ao),  GPU_LONG(ars),  GPU_LONG(acs),        GPU_PTR(dp(B)),
+                    GPU_LONG(len), GPU_PTR(cin ? dp(cin) : none), GPU_LONG(cio), GPU_PTR(dp(C)),
+                    GPU_LONG(co),  GPU_LONG(len)};
+  return g->launch(g, "pscr_gemm", groups * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args), args);
+}
+
+/* (28) of the dense step: Y = W_g^T X for the group's eigenpairs, and their
+ * shifts c + lambda (one block from row 0 to n0: no boundary terms). */
+static pscr_status dense_rhs(gpu_device *g, const pscr_stage_args *a, const pscr_block *b) {
+  size_t ne = a->group->e1 - a->group->e0, l0 = a->group->e0 - b->e0, nr = 2 + b->nd;
+  pscr_status st;
+  gpu_arg sargs[] = {GPU_PTR(dp(a->lambda)), GPU_LONG(b->eig + l0), GPU_LONG(ne),
+                     GPU_PTR(dp(a->shift)), GPU_PTR(dp(a->y_shift))};
+  TRY(launch(g, "pscr_dshift", ne, NARGS(sargs), sargs));
+  return gemm(g, ne, a->len, b->m, a->comp, b->comp + l0 * nr + 2, nr, 1, a->x, NULL, 0, a->y, 0);
+}
+
+/* (27) of the dense step: U = W_g V, added to the earlier groups' sums in
+ * the slots; the last group writes u into x (stage 22c). */
+static pscr_status dense_sums(gpu_device *g, const pscr_stage_args *a, const pscr_block *b) {
+  size_t ne = a->group->e1 - a->group->e0, l0 = a->group->e0 - b->e0, nr = 2 + b->nd;
+  int first = l0 == 0, closes = a->group->e1 == b->e0 + b->m;
+  /* the sums in the slots' rows from b->slot; u to the block's rows 0 .. n0 - 1 of x */
+  size_t so = b->slot * a->len;
+  return gemm(g, b->nd, a->len, ne, a->comp, b->comp + l0 * nr + 2, 1, nr, a->y,
+              first ? NULL : a->slots, so, closes ? a->x : a->slots, closes ? 0 : so);
+}
+
 /* (26): the group's 2D subproblems y and their c + lambda. */
 static pscr_status stage_11(const pscr_stage_args *a) {
   gpu_device g;
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
+  const pscr_block *b = dense_block(a);
+  if (b) return dense_rhs(&g, a, b);
   return rhs(&g, a, NULL, 0, a->y, a->y_shift);
 }
 
@@ -391,6 +436,8 @@ static pscr_status stage_21(const pscr_stage_args *a) {
   gpu_device g;
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
+  const pscr_block *b = dense_block(a);
+  if (b) return dense_rhs(&g, a, b);
   TRY(boundary(&g, a, a->slots, 0));
   return rhs(&g, a, a->slots, 0, a->y, a->y_shift);
 }
@@ -404,6 +451,8 @@ static pscr_status stage_osums(const pscr_stage_args *a) {
   gpu_device g;
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
+  const pscr_block *b = dense_block(a);
+  if (b && a->phase == PSCR_BACK) return dense_sums(&g, a, b);
   gpu_arg args[] = {GPU_PTR(dp(a->y)),
                     GPU_LONG(a->len),
                     GPU_PTR(dp(s->guide)),
@@ -448,7 +497,8 @@ static size_t scratch_len(size_t n_last, size_t n_kron, size_t max_nd) {
   .host_batch = 0, .scratch_len = scratch_len, .stage_11_td_12a = inner_stage,                     \
   .stage_21_td_22a = inner_stage, .stage_y2b = stage_y2b, .stage_12c = stage_12c,                  \
   .stage_11 = stage_11, .stage_21 = stage_21, .stage_12a = stage_osums, .stage_22a = stage_osums,  \
-  .stage_22c = NULL, .outer_batch = gpu_pscr_outer_batch, .plan_init = gpu_pscr_plan_init,         \
+  .stage_22c = NULL, .outer_batch = gpu_pscr_outer_batch,                  \
+  .level_radix = gpu_pscr_level_radix, .plan_init = gpu_pscr_plan_init,         \
   .plan_fini = gpu_pscr_plan_fini, .begin = begin, .finish = finish
 
 const pscr_stage_ops pscr_gpu_stages_d = {.name = "gpu", GPU_STAGES};

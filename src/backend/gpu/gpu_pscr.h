@@ -37,6 +37,10 @@
 #define PSCR_GPU_REG_TSW 32   /* 2^PR_TLSW of pscr_reg.h: work-items per tile of its passes */
 #define PSCR_GPU_REG_BR 16    /* PR_BR of pscr_reg.h: rows of pscr_reg_bwdl's chunks */
 #define PSCR_GPU_REG_MR 16    /* PR_MR of pscr_reg.h: rows of pscr_reg_fwdm's / bwdm's chunks */
+#define PSCR_GPU_PD_BM 64  /* PD_BM of pscr_dense.h: rows of C a pscr_gemm group */
+#define PSCR_GPU_PD_BN 64  /* PD_BN: its columns */
+#define PSCR_GPU_PD_WG 256 /* PD_WG: its work-items */
+#define PSCR_GPU_DENSE_MIN 8 /* the dense step for 3D's level 0 from n0 = this on */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
 #define PSCR_GPU_EPW 4     /* PSCR_EPW of the kernels: elements per work-item of pscr_bnd */
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
@@ -122,6 +126,7 @@ int gpu_pscr_lane_wg(size_t tmax, int lo, int hi);
  * and wg work-items. */
 size_t gpu_pscr_reg_mlocal(int G, int wg, int bwd);
 size_t gpu_pscr_outer_batch(const pscr_plan *p);
+int gpu_pscr_level_radix(const pscr_plan *p, int L);
 pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb);
 void gpu_pscr_plan_fini(pscr_plan *p);
 

@@ -24,13 +24,26 @@ static size_t nout(const pscr_block *b) { return b->nd > 2 ? b->nd : 2; }
 size_t gpu_pscr_outer_batch(const pscr_plan *p) {
   if (p->ndim != 3) return 1;
   double e = (double)pscr_dtype_size(p->dtype), len = (double)p->n[1] * (double)p->n[2];
-  double q = (double)p->radix, per = (2.1 + 2 / q + (q + 1) / (q - 1)) * len * e;
+  double q = (double)p->lev[0].radix, per = (2.1 + 2 / q + (q + 1) / (q - 1)) * len * e;
   double budget = 3.0 * (double)p->total * e;
   if (budget < 1073741824.0) budget = 1073741824.0;
   if (p->workspace > 0) budget = (double)p->workspace;
   double bt = budget / per;
   if (bt > (double)p->n[0]) bt = (double)p->n[0];
   return bt < 1 ? 1 : (size_t)bt;
+}
+
+/* 3D's level 0 in one step where pscr_gemm runs (tuning pscr_dense): the
+ * step's two products cost 4 n0^2 n1 n2 flops at GEMM speed and n0 2D
+ * solves, against 2 log_q(n0) n0 2D solves in PSCR's steps (H100:
+ * bench/RESULTS.md, "The dense outer level"). */
+int gpu_pscr_level_radix(const pscr_plan *p, int L) {
+  gpu_device g;
+  if (L != 0 || p->ndim != 3 || gpu_pscr_device(p, &g) != PSCR_OK) return p->radix;
+  size_t n0 = p->n[0];
+  int fits = g.max_wg >= PSCR_GPU_PD_WG && gpu_kernel_cap(&g, 1024, "pscr_gemm", NULL) >= PSCR_GPU_PD_WG;
+  if (!fits || n0 < PSCR_GPU_DENSE_MIN || n0 > (size_t)g.tune.pscr_dense) return p->radix;
+  return (int)n0 + 1;
 }
 
 /* A growing host array of the kernels' 64-bit longs (the guide before upload). */

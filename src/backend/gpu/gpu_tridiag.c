@@ -53,6 +53,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rmwg = 64,
                        .pscr_rmmin = 512,
                        .pscr_rfit = 1,
+                       .pscr_dense = 2048,
                        .tile_reg = 1};
 }
 
@@ -98,6 +99,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_rfwdm = value;
   else if (strcmp(name, "pscr_rbwdm") == 0 && value >= 0 && value <= 512)
     t->pscr_rbwdm = value;
+  else if (strcmp(name, "pscr_dense") == 0 && value >= 0 && value <= 1 << 16)
+    t->pscr_dense = value;
   else if (value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;
   else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)

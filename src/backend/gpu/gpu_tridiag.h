@@ -108,6 +108,9 @@ typedef struct {
   int pscr_rfit;  /* 1 (default): pscr_reg.h's groups of sub-groups take no more sub-groups
                    * than a step's largest task has eigenpairs (3 of 4 at radix 4's first
                    * level), 0: always pscr_rwg work-items */
+  int pscr_dense; /* 3D: level 0 in one step (radix n0 + 1, pscr_dense.h's products) for
+                   * n0 up to this (0: never; the default 2048 bounds the components,
+                   * n0 (n0 + 2) scalars) */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;
