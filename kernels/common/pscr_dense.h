@@ -26,7 +26,7 @@
  * M x N from c[co], cin[cio], rows ldb / ldc apart (offsets as arguments:
  * OpenCL buffers take none). Row blocks vary fastest over the groups, so
  * the groups that share a tile of B run together and read it from L2. */
-KERNEL_BOUNDED(PD_WG, 2)
+KERNEL_BOUNDED(PD_WG, PSCR_COMPLEX ? 1 : 2)
 void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars, long acs,
                const GLOBAL scalar *b, long ldb, const GLOBAL scalar *cin, long cio,
                GLOBAL scalar *c, long co, long ldc) {
