@@ -14,52 +14,108 @@
 
 #include "common/td_scalar.h"
 
-#define PD_BM 64 /* rows of C a group */
-#define PD_BN 64 /* columns of C a group (B's rows: coalesced) */
-#define PD_BK 16 /* the inner dimension a tile */
-#define PD_TM 4  /* rows a work-item, PD_BM / PD_TM apart */
-#define PD_TN 4  /* columns a work-item, PD_BN / PD_TN apart (conflict-free local reads) */
-#define PD_WG ((PD_BM / PD_TM) * (PD_BN / PD_TN))
+#define PD_WG 256                      /* work-items a group */
+#define PD_BM 64                       /* rows of C a group */
+#define PD_BN (PSCR_COMPLEX ? 64 : 128) /* columns of C a group (B's rows: coalesced) */
+#define PD_BK 16                       /* the inner dimension a tile */
+#define PD_LA (PD_BM + 4) /* local rows padded: 4 consecutive k rows fall on distinct banks */
+#define PD_LB (PD_BN + 4)
+#define PD_TM 4             /* without TD_DMMA: rows a work-item, 16 apart */
+#define PD_TN (PD_BN / 16)  /* and columns, 16 apart (conflict-free local reads) */
+
+/* The k0 tiles of A and B into local memory (rows of PD_LA / PD_LB), zeros
+ * outside the matrices; A along its unit stride. */
+DEVICE void pd_tiles(long M, long N, long K, const GLOBAL scalar *a, long ars, long acs,
+                     const GLOBAL scalar *b, long ldb, long m0, long n0, long k0, int t,
+                     LOCAL_P scalar *sa, LOCAL_P scalar *sb) {
+  int unit = acs == 1, ia = unit ? t / PD_BK : t % PD_BM, ka = unit ? t % PD_BK : t / PD_BM;
+  int di = unit ? PD_WG / PD_BK : 0, dk = unit ? 0 : PD_WG / PD_BM;
+#pragma unroll
+  for (int r = 0; r < PD_BK * PD_BM / PD_WG; r++) {
+    int i = ia + r * di, k = ka + r * dk;
+    long gi = m0 + i, gk = k0 + k;
+    sa[k * PD_LA + i] = gi < M && gk < K ? a[gi * ars + gk * acs] : S_ZERO;
+  }
+  int jb = t % PD_BN, kb = t / PD_BN, okj = n0 + jb < N;
+  const GLOBAL scalar *bp = b + n0 + jb;
+#pragma unroll
+  for (int r = 0; r < PD_BK * PD_BN / PD_WG; r++) {
+    int k = kb + r * (PD_WG / PD_BN);
+    sb[k * PD_LB + jb] = okj && k0 + k < K ? bp[(k0 + k) * ldb] : S_ZERO;
+  }
+}
 
 /* C = A B (+ Cin): A is M x K with entry (i, k) at a[ao + i ars + k acs]
  * (W^T or W: the components are read in place), B is K x N and C, Cin are
  * M x N from c[co], cin[cio], rows ldb / ldc apart (offsets as arguments:
  * OpenCL buffers take none). Row blocks vary fastest over the groups, so
- * the groups that share a tile of B run together and read it from L2. */
+ * the groups that share a tile of B run together and read it from L2.
+ * Where the dialect has TD_DMMA (CUDA, real, sm_80 on: the FP64 tensor
+ * cores' 8 x 8 x 4 product), each warp computes 32 x 32 of the group's
+ * 64 x 128 outputs with it; elsewhere a work-item computes PD_TM x PD_TN. */
 KERNEL_BOUNDED(PD_WG, PSCR_COMPLEX ? 1 : 2)
 void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars, long acs,
                const GLOBAL scalar *b, long ldb, const GLOBAL scalar *cin, long cio,
                GLOBAL scalar *c, long co, long ldc) {
-  LOCAL scalar sa[PD_BK * PD_BM];
-  LOCAL scalar sb[PD_BK * PD_BN];
+  LOCAL scalar sa[PD_BK * PD_LA];
+  LOCAL scalar sb[PD_BK * PD_LB];
   long nmb = (M + PD_BM - 1) / PD_BM, g = GROUP_ID();
   long m0 = (g % nmb) * PD_BM, n0 = (g / nmb) * PD_BN;
-  int t = (int)LOCAL_ID(), tx = t % (PD_BN / PD_TN), ty = t / (PD_BN / PD_TN);
+  int t = (int)LOCAL_ID();
+#ifdef TD_DMMA
+  /* fragments (PTX ISA, mma.m8n8k4 .f64): A (8 x 4) row l / 4, column l % 4;
+   * B (4 x 8) row l % 4, column l / 4; C row l / 4, columns 2 (l % 4) + 0, 1 */
+  int l = t % 32, wm = (t / 32) % 2 * 32, wn = (t / 32) / 2 * 32;
+  double acc[4][4][2];
+#pragma unroll
+  for (int u = 0; u < 4; u++)
+#pragma unroll
+    for (int v = 0; v < 4; v++) acc[u][v][0] = acc[u][v][1] = 0.0;
+  for (long k0 = 0; k0 < K; k0 += PD_BK) {
+    pd_tiles(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0, t, sa, sb);
+    BARRIER();
+#pragma unroll
+    for (int kk = 0; kk < PD_BK; kk += 4) {
+      double af[4], bf[4];
+#pragma unroll
+      for (int u = 0; u < 4; u++) af[u] = sa[(kk + l % 4) * PD_LA + wm + 8 * u + l / 4];
+#pragma unroll
+      for (int v = 0; v < 4; v++) bf[v] = sb[(kk + l % 4) * PD_LB + wn + 8 * v + l / 4];
+#pragma unroll
+      for (int u = 0; u < 4; u++)
+#pragma unroll
+        for (int v = 0; v < 4; v++) TD_DMMA(acc[u][v][0], acc[u][v][1], af[u], bf[v]);
+    }
+    BARRIER();
+  }
+#pragma unroll
+  for (int u = 0; u < 4; u++) {
+    long gi = m0 + wm + 8 * u + l / 4;
+#pragma unroll
+    for (int v = 0; v < 4; v++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        long gj = n0 + wn + 8 * v + 2 * (l % 4) + h, o = gi * ldc + gj;
+        if (gi < M && gj < N) c[co + o] = cin ? cin[cio + o] + acc[u][v][h] : acc[u][v][h];
+      }
+  }
+#else
+  int tx = t % 16, ty = t / 16;
   scalar acc[PD_TM][PD_TN];
 #pragma unroll
   for (int u = 0; u < PD_TM; u++)
 #pragma unroll
     for (int v = 0; v < PD_TN; v++) acc[u][v] = S_ZERO;
   for (long k0 = 0; k0 < K; k0 += PD_BK) {
-#pragma unroll
-    for (int e = t; e < PD_BK * PD_BM; e += PD_WG) { /* A's tile, along its unit stride */
-      int i = acs == 1 ? e / PD_BK : e % PD_BM, k = acs == 1 ? e % PD_BK : e / PD_BM;
-      long gi = m0 + i, gk = k0 + k;
-      sa[k * PD_BM + i] = gi < M && gk < K ? a[ao + gi * ars + gk * acs] : S_ZERO;
-    }
-#pragma unroll
-    for (int e = t; e < PD_BK * PD_BN; e += PD_WG) {
-      long gk = k0 + e / PD_BN, gj = n0 + e % PD_BN;
-      sb[e] = gk < K && gj < N ? b[gk * ldb + gj] : S_ZERO;
-    }
+    pd_tiles(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0, t, sa, sb);
     BARRIER();
 #pragma unroll
     for (int k = 0; k < PD_BK; k++) {
       scalar av[PD_TM], bv[PD_TN];
 #pragma unroll
-      for (int u = 0; u < PD_TM; u++) av[u] = sa[k * PD_BM + ty + u * (PD_BM / PD_TM)];
+      for (int u = 0; u < PD_TM; u++) av[u] = sa[k * PD_LA + ty + 16 * u];
 #pragma unroll
-      for (int v = 0; v < PD_TN; v++) bv[v] = sb[k * PD_BN + tx + v * (PD_BN / PD_TN)];
+      for (int v = 0; v < PD_TN; v++) bv[v] = sb[k * PD_LB + tx + 16 * v];
 #pragma unroll
       for (int u = 0; u < PD_TM; u++)
 #pragma unroll
@@ -69,14 +125,14 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
   }
 #pragma unroll
   for (int u = 0; u < PD_TM; u++) {
-    long gi = m0 + ty + u * (PD_BM / PD_TM);
+    long gi = m0 + ty + 16 * u;
 #pragma unroll
     for (int v = 0; v < PD_TN; v++) {
-      long gj = n0 + tx + v * (PD_BN / PD_TN);
-      long o = gi * ldc + gj;
+      long gj = n0 + tx + 16 * v, o = gi * ldc + gj;
       if (gi < M && gj < N) c[co + o] = cin ? S_ADD(cin[cio + o], acc[u][v]) : acc[u][v];
     }
   }
+#endif
 }
 
 /* The subproblems' shifts c + lambda_{l0 + e} of (9), e < ne. */

@@ -3,6 +3,7 @@
  * data, PSCR_QG) hold the values of the #defines in the embedded kernel
  * sources: a kernel change the host misses sizes local memory or reads
  * guiding data wrongly. Skipped (77) in builds without a GPU backend. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,15 @@ int main(void) {
   SAME("common/pscr_stages.h", "PSCR_QG", PSCR_GPU_QG);
   SAME("common/pscr_reg.h", "PR_MR", PSCR_GPU_REG_MR);
   SAME("common/pscr_stages.h", "PSCR_EPW", PSCR_GPU_EPW);
+  SAME("common/pscr_dense.h", "PD_BM", PSCR_GPU_PD_BM);
+  SAME("common/pscr_dense.h", "PD_WG", PSCR_GPU_PD_WG);
+  /* PD_BN's two values, real then complex, as the host's */
+  const char *dense = pscr_gpu_kernel_source("common/pscr_dense.h");
+  char bn[64];
+  snprintf(bn, sizeof bn, "(PSCR_COMPLEX ? %d : %d)", PSCR_GPU_PD_BN(1), PSCR_GPU_PD_BN(0));
+  PT_CHECK(dense && strstr(dense, "#define PD_BN ") && strstr(strstr(dense, "#define PD_BN "), bn) ==
+                                                           strstr(dense, "#define PD_BN ") + 14,
+           "pscr_dense.h: PD_BN %s", bn);
   static const char *pb[] = {"PB_S",  "PB_M",  "PB_ND", "PB_D",   "PB_EIG", "PB_COMP",
                              "PB_E0", "PB_VS", "PB_BS", "PB_NT",  "PB_ACC0", "PB_N"};
   static const int gb[] = {GB_S,  GB_M,  GB_ND, GB_D,  GB_EIG,  GB_COMP,

@@ -388,10 +388,11 @@ static const pscr_block *dense_block(const pscr_stage_args *a) {
 
 /* C (M x len, from element co) = A B (+ Cin from element cio) on pscr_gemm;
  * A's entry (i, k) at element ao + i ars + k acs. */
-static pscr_status gemm(gpu_device *g, size_t M, size_t len, size_t K, const void *A, size_t ao,
-                        size_t ars, size_t acs, const void *B, const void *cin, size_t cio,
-                        void *C, size_t co) {
-  size_t groups = mgroups((long)M, PSCR_GPU_PD_BM) * mgroups((long)len, PSCR_GPU_PD_BN);
+static pscr_status gemm(gpu_device *g, const pscr_stage_args *a, size_t M, size_t len, size_t K,
+                        const void *A, size_t ao, size_t ars, size_t acs, const void *B,
+                        const void *cin, size_t cio, void *C, size_t co) {
+  int bn = PSCR_GPU_PD_BN(a->plan->dtype == PSCR_C128);
+  size_t groups = mgroups((long)M, PSCR_GPU_PD_BM) * mgroups((long)len, bn);
   gpu_arg args[] = {GPU_LONG(M),   GPU_LONG(len),  GPU_LONG(K),          GPU_PTR(dp(A)),
                     GPU_LONG(ao),  GPU_LONG(ars),  GPU_LONG(acs),        GPU_PTR(dp(B)),
                     GPU_LONG(len), GPU_PTR(cin ? dp(cin) : none), GPU_LONG(cio), GPU_PTR(dp(C)),
@@ -407,7 +408,7 @@ static pscr_status dense_rhs(gpu_device *g, const pscr_stage_args *a, const pscr
   gpu_arg sargs[] = {GPU_PTR(dp(a->lambda)), GPU_LONG(b->eig + l0), GPU_LONG(ne),
                      GPU_PTR(dp(a->shift)), GPU_PTR(dp(a->y_shift))};
   TRY(launch(g, "pscr_dshift", ne, NARGS(sargs), sargs));
-  return gemm(g, ne, a->len, b->m, a->comp, b->comp + l0 * nr + 2, nr, 1, a->x, NULL, 0, a->y, 0);
+  return gemm(g, a, ne, a->len, b->m, a->comp, b->comp + l0 * nr + 2, nr, 1, a->x, NULL, 0, a->y, 0);
 }
 
 /* (27) of the dense step: U = W_g V, added to the earlier groups' sums in
@@ -417,7 +418,7 @@ static pscr_status dense_sums(gpu_device *g, const pscr_stage_args *a, const psc
   int first = l0 == 0, closes = a->group->e1 == b->e0 + b->m;
   /* the sums in the slots' rows from b->slot; u to the block's rows 0 .. n0 - 1 of x */
   size_t so = b->slot * a->len;
-  return gemm(g, b->nd, a->len, ne, a->comp, b->comp + l0 * nr + 2, 1, nr, a->y,
+  return gemm(g, a, b->nd, a->len, ne, a->comp, b->comp + l0 * nr + 2, 1, nr, a->y,
               first ? NULL : a->slots, so, closes ? a->x : a->slots, closes ? 0 : so);
 }
 

@@ -38,7 +38,7 @@
 #define PSCR_GPU_REG_BR 16    /* PR_BR of pscr_reg.h: rows of pscr_reg_bwdl's chunks */
 #define PSCR_GPU_REG_MR 16    /* PR_MR of pscr_reg.h: rows of pscr_reg_fwdm's / bwdm's chunks */
 #define PSCR_GPU_PD_BM 64  /* PD_BM of pscr_dense.h: rows of C a pscr_gemm group */
-#define PSCR_GPU_PD_BN 64  /* PD_BN: its columns */
+#define PSCR_GPU_PD_BN(complex) ((complex) ? 64 : 128) /* PD_BN: its columns */
 #define PSCR_GPU_PD_WG 256 /* PD_WG: its work-items */
 #define PSCR_GPU_DENSE_MIN 8 /* the dense step for 3D's level 0 from n0 = this on */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
