@@ -71,6 +71,7 @@ typedef struct {
   size_t min_n, max_n, min_n3, max_n3;
   const char *tune; /* name=value,... for pscr_cuda_tune / pscr_opencl_tune */
   int reps, xfer_reps, radix, big, big_only, residual, selftest, xfer_cpu;
+  pscr_td_algorithm innermost;
   double cpu_max_s, cpu_budget, omega;
 } args;
 
@@ -129,6 +130,7 @@ static void usage(FILE *out) {
           "  --cpu-max-s S     skip CPU sizes predicted (n^dim from the last) > S s (default 3)\n"
           "  --cpu-budget S    seconds of timed CPU solves per row, >= 3 solves (default 5)\n"
           "  --radix q (4)  --omega W (20 pi)  --no-residual\n"
+          "  --innermost ALG   the innermost solver by name (default AUTO)\n"
           "  --selftest        check the Kronecker residual against ex_kron_apply, exit\n"
           "  --xfer-cpu        the host-data (transfer) pass on the CPU rows too (a smoke test)\n");
 }
@@ -142,6 +144,7 @@ static int parse(int argc, char **argv, args *a) {
               .reps = 21,
               .xfer_reps = 5,
               .radix = 4,
+              .innermost = PSCR_TD_AUTO,
               .residual = 1,
               .cpu_max_s = 3.0,
               .cpu_budget = 5.0,
@@ -186,6 +189,12 @@ static int parse(int argc, char **argv, args *a) {
       a->xfer_reps = atoi(v);
     else if (!strcmp(o, "--radix") && atoi(v) >= 2)
       a->radix = atoi(v);
+    else if (!strcmp(o, "--innermost")) {
+      int k = (int)PSCR_TD_AUTO;
+      while (k <= (int)PSCR_TD_LAPACK && strcmp(pscr_td_algorithm_name((pscr_td_algorithm)k), v)) k++;
+      if (k > (int)PSCR_TD_LAPACK) return -1;
+      a->innermost = (pscr_td_algorithm)k;
+    }
     else if (!strcmp(o, "--cpu-max-s") && strtod(v, NULL) > 0)
       a->cpu_max_s = strtod(v, NULL);
     else if (!strcmp(o, "--cpu-budget") && strtod(v, NULL) > 0)
@@ -353,7 +362,7 @@ static pscr_status measure(bench *B, const problem_set *s, int k, pscr_backend b
   if (cpu && (st = pscr_context_set_threads(ctx, threads)) != PSCR_OK) goto cleanup;
   pscr_options opt;
   pscr_options_default(&opt);
-  opt.radix = a->radix, opt.threads = cpu ? threads : 0;
+  opt.radix = a->radix, opt.threads = cpu ? threads : 0, opt.innermost = a->innermost;
   double t0 = ex_wtime();
   if ((st = pscr_plan_create(ctx, &prob, &opt, &plan)) != PSCR_OK) goto cleanup;
   r->plan_s = ex_wtime() - t0;
