@@ -30,7 +30,10 @@ typedef struct {
 } pscr_problem;
 
 typedef struct {
-  int radix;                   /* reduction factor q >= 2; default 4 */
+  /* reduction factor q >= 2; default 4. CUDA / OpenCL solve 3D's level 0 in
+   * one step (radix n0 + 1, where its sums are matrix products; tuning
+   * pscr_dense, 0 = off) and use q for the other level */
+  int radix;
   pscr_td_algorithm innermost; /* solver for the innermost tridiagonal systems; AUTO by default */
   int threads;                 /* CPU threads for plan building and the CPU backend; 0 = all */
   const char *tuning_file;     /* kernel parameters from the autotuner; NULL = built-in defaults */
