@@ -18,31 +18,47 @@
 #define PD_BM 64                       /* rows of C a group */
 #define PD_BN (PSCR_COMPLEX ? 64 : 128) /* columns of C a group (B's rows: coalesced) */
 #define PD_BK 16                       /* the inner dimension a tile */
-#define PD_LA (PD_BM + 4) /* local rows padded: 4 consecutive k rows fall on distinct banks */
-#define PD_LB (PD_BN + 4)
+/* local rows padded by 32 bytes: the 4 k rows of a fragment load fall on distinct banks */
+#define PD_LA (PD_BM + (PSCR_COMPLEX ? 2 : 4))
+#define PD_LB (PD_BN + (PSCR_COMPLEX ? 2 : 4))
 #define PD_TM 4             /* without TD_DMMA: rows a work-item, 16 apart */
 #define PD_TN (PD_BN / 16)  /* and columns, 16 apart (conflict-free local reads) */
 
-/* The k0 tiles of A and B into local memory (rows of PD_LA / PD_LB), zeros
- * outside the matrices; A along its unit stride. */
-DEVICE void pd_tiles(long M, long N, long K, const GLOBAL scalar *a, long ars, long acs,
+#define PD_RA (PD_BK * PD_BM / PD_WG) /* A's tile: scalars a work-item moves */
+#define PD_RB (PD_BK * PD_BN / PD_WG) /* B's */
+
+/* The k0 tiles of A and B into registers (zeros outside the matrices; A
+ * along its unit stride): issued before the current tile's products, so
+ * that the loads overlap them. */
+DEVICE void pd_fetch(long M, long N, long K, const GLOBAL scalar *a, long ars, long acs,
                      const GLOBAL scalar *b, long ldb, long m0, long n0, long k0, int t,
-                     LOCAL_P scalar *sa, LOCAL_P scalar *sb) {
+                     scalar *ra, scalar *rb) {
   int unit = acs == 1, ia = unit ? t / PD_BK : t % PD_BM, ka = unit ? t % PD_BK : t / PD_BM;
   int di = unit ? PD_WG / PD_BK : 0, dk = unit ? 0 : PD_WG / PD_BM;
 #pragma unroll
-  for (int r = 0; r < PD_BK * PD_BM / PD_WG; r++) {
-    int i = ia + r * di, k = ka + r * dk;
-    long gi = m0 + i, gk = k0 + k;
-    sa[k * PD_LA + i] = gi < M && gk < K ? a[gi * ars + gk * acs] : S_ZERO;
+  for (int r = 0; r < PD_RA; r++) {
+    long gi = m0 + ia + r * di, gk = k0 + ka + r * dk;
+    ra[r] = gi < M && gk < K ? a[gi * ars + gk * acs] : S_ZERO;
   }
   int jb = t % PD_BN, kb = t / PD_BN, okj = n0 + jb < N;
   const GLOBAL scalar *bp = b + n0 + jb;
 #pragma unroll
-  for (int r = 0; r < PD_BK * PD_BN / PD_WG; r++) {
-    int k = kb + r * (PD_WG / PD_BN);
-    sb[k * PD_LB + jb] = okj && k0 + k < K ? bp[(k0 + k) * ldb] : S_ZERO;
+  for (int r = 0; r < PD_RB; r++) {
+    long gk = k0 + kb + r * (PD_WG / PD_BN);
+    rb[r] = okj && gk < K ? bp[gk * ldb] : S_ZERO;
   }
+}
+
+/* ... and from registers into local memory (rows of PD_LA / PD_LB). */
+DEVICE void pd_store(long acs, int t, const scalar *ra, const scalar *rb, LOCAL_P scalar *sa,
+                     LOCAL_P scalar *sb) {
+  int unit = acs == 1, ia = unit ? t / PD_BK : t % PD_BM, ka = unit ? t % PD_BK : t / PD_BM;
+  int di = unit ? PD_WG / PD_BK : 0, dk = unit ? 0 : PD_WG / PD_BM;
+#pragma unroll
+  for (int r = 0; r < PD_RA; r++) sa[(ka + r * dk) * PD_LA + ia + r * di] = ra[r];
+  int jb = t % PD_BN, kb = t / PD_BN;
+#pragma unroll
+  for (int r = 0; r < PD_RB; r++) sb[(kb + r * (PD_WG / PD_BN)) * PD_LB + jb] = rb[r];
 }
 
 /* C = A B (+ Cin): A is M x K with entry (i, k) at a[ao + i ars + k acs]
@@ -50,9 +66,10 @@ DEVICE void pd_tiles(long M, long N, long K, const GLOBAL scalar *a, long ars, l
  * M x N from c[co], cin[cio], rows ldb / ldc apart (offsets as arguments:
  * OpenCL buffers take none). Row blocks vary fastest over the groups, so
  * the groups that share a tile of B run together and read it from L2.
- * Where the dialect has TD_DMMA (CUDA, real, sm_80 on: the FP64 tensor
- * cores' 8 x 8 x 4 product), each warp computes 32 x 32 of the group's
- * 64 x 128 outputs with it; elsewhere a work-item computes PD_TM x PD_TN. */
+ * Where the dialect has TD_DMMA (CUDA, sm_80 on: the FP64 tensor cores'
+ * 8 x 8 x 4 product), each warp computes 32 x 32 of the group's 64 x 128
+ * outputs with it (complex: 32 x 16 of 64 x 64, four products a step);
+ * elsewhere a work-item computes PD_TM x PD_TN. */
 KERNEL_BOUNDED(PD_WG, PSCR_COMPLEX ? 1 : 2)
 void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars, long acs,
                const GLOBAL scalar *b, long ldb, const GLOBAL scalar *cin, long cio,
@@ -62,7 +79,7 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
   long nmb = (M + PD_BM - 1) / PD_BM, g = GROUP_ID();
   long m0 = (g % nmb) * PD_BM, n0 = (g / nmb) * PD_BN;
   int t = (int)LOCAL_ID();
-#ifdef TD_DMMA
+#if defined(TD_DMMA) && !PSCR_COMPLEX
   /* fragments (PTX ISA, mma.m8n8k4 .f64): A (8 x 4) row l / 4, column l % 4;
    * B (4 x 8) row l % 4, column l / 4; C row l / 4, columns 2 (l % 4) + 0, 1 */
   int l = t % 32, wm = (t / 32) % 2 * 32, wn = (t / 32) / 2 * 32;
@@ -71,9 +88,12 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
   for (int u = 0; u < 4; u++)
 #pragma unroll
     for (int v = 0; v < 4; v++) acc[u][v][0] = acc[u][v][1] = 0.0;
+  scalar ra[PD_RA], rb[PD_RB];
+  pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, 0, t, ra, rb);
   for (long k0 = 0; k0 < K; k0 += PD_BK) {
-    pd_tiles(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0, t, sa, sb);
+    pd_store(acs, t, ra, rb, sa, sb);
     BARRIER();
+    if (k0 + PD_BK < K) pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0 + PD_BK, t, ra, rb);
 #pragma unroll
     for (int kk = 0; kk < PD_BK; kk += 4) {
       double af[4], bf[4];
@@ -99,6 +119,52 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
         if (gi < M && gj < N) c[co + o] = cin ? cin[cio + o] + acc[u][v][h] : acc[u][v][h];
       }
   }
+#elif defined(TD_DMMA)
+  /* complex: each warp 32 x 16 of the group's 64 x 64, four real products a
+   * fragment pair (re = ar br - ai bi, im = ar bi + ai br); fragments as above */
+  int l = t % 32, wm = (t / 32) % 2 * 32, wn = (t / 32) / 2 * 16;
+  double cr[4][2][2], ci[4][2][2];
+#pragma unroll
+  for (int u = 0; u < 4; u++)
+#pragma unroll
+    for (int v = 0; v < 2; v++) cr[u][v][0] = cr[u][v][1] = ci[u][v][0] = ci[u][v][1] = 0.0;
+  scalar ra[PD_RA], rb[PD_RB];
+  pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, 0, t, ra, rb);
+  for (long k0 = 0; k0 < K; k0 += PD_BK) {
+    pd_store(acs, t, ra, rb, sa, sb);
+    BARRIER();
+    if (k0 + PD_BK < K) pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0 + PD_BK, t, ra, rb);
+#pragma unroll
+    for (int kk = 0; kk < PD_BK; kk += 4) {
+      scalar af[4], bf[2];
+#pragma unroll
+      for (int u = 0; u < 4; u++) af[u] = sa[(kk + l % 4) * PD_LA + wm + 8 * u + l / 4];
+#pragma unroll
+      for (int v = 0; v < 2; v++) bf[v] = sb[(kk + l % 4) * PD_LB + wn + 8 * v + l / 4];
+#pragma unroll
+      for (int u = 0; u < 4; u++)
+#pragma unroll
+        for (int v = 0; v < 2; v++) {
+          TD_DMMA(cr[u][v][0], cr[u][v][1], af[u].x, bf[v].x);
+          TD_DMMA(cr[u][v][0], cr[u][v][1], -af[u].y, bf[v].y);
+          TD_DMMA(ci[u][v][0], ci[u][v][1], af[u].x, bf[v].y);
+          TD_DMMA(ci[u][v][0], ci[u][v][1], af[u].y, bf[v].x);
+        }
+    }
+    BARRIER();
+  }
+#pragma unroll
+  for (int u = 0; u < 4; u++) {
+    long gi = m0 + wm + 8 * u + l / 4;
+#pragma unroll
+    for (int v = 0; v < 2; v++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        long gj = n0 + wn + 8 * v + 2 * (l % 4) + h, o = gi * ldc + gj;
+        scalar r = MAKE_Z(cr[u][v][h], ci[u][v][h]);
+        if (gi < M && gj < N) c[co + o] = cin ? S_ADD(cin[cio + o], r) : r;
+      }
+  }
 #else
   int tx = t % 16, ty = t / 16;
   scalar acc[PD_TM][PD_TN];
@@ -106,9 +172,12 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
   for (int u = 0; u < PD_TM; u++)
 #pragma unroll
     for (int v = 0; v < PD_TN; v++) acc[u][v] = S_ZERO;
+  scalar ra[PD_RA], rb[PD_RB];
+  pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, 0, t, ra, rb);
   for (long k0 = 0; k0 < K; k0 += PD_BK) {
-    pd_tiles(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0, t, sa, sb);
+    pd_store(acs, t, ra, rb, sa, sb);
     BARRIER();
+    if (k0 + PD_BK < K) pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0 + PD_BK, t, ra, rb);
 #pragma unroll
     for (int k = 0; k < PD_BK; k++) {
       scalar av[PD_TM], bv[PD_TN];

@@ -33,7 +33,7 @@ static __device__ __forceinline__ double td_rcp_approx(double x) {
 #define TD_RCP_APPROX(x) td_rcp_approx(x)
 #endif
 /* the FP64 tensor cores' c += a b on 8 x 8 x 4 fragments (pscr_dense.h) */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && (!defined(PSCR_COMPLEX) || !PSCR_COMPLEX) && \
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && \
     !defined(PSCR_NO_DMMA) /* -DPSCR_NO_DMMA: the portable products, for A/B runs */
 #define TD_DMMA(c0, c1, a, b)                                                                      \
   asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"           \
