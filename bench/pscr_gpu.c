@@ -72,6 +72,7 @@ typedef struct {
   const char *tune; /* name=value,... for pscr_cuda_tune / pscr_opencl_tune */
   int reps, xfer_reps, radix, big, big_only, residual, selftest, xfer_cpu;
   pscr_td_algorithm innermost;
+  double workspace;
   double cpu_max_s, cpu_budget, omega;
 } args;
 
@@ -131,6 +132,7 @@ static void usage(FILE *out) {
           "  --cpu-budget S    seconds of timed CPU solves per row, >= 3 solves (default 5)\n"
           "  --radix q (4)  --omega W (20 pi)  --no-residual\n"
           "  --innermost ALG   the innermost solver by name (default AUTO)\n"
+          "  --workspace GB    3D devices: memory for the 2D subproblems solved together\n"
           "  --selftest        check the Kronecker residual against ex_kron_apply, exit\n"
           "  --xfer-cpu        the host-data (transfer) pass on the CPU rows too (a smoke test)\n");
 }
@@ -189,6 +191,8 @@ static int parse(int argc, char **argv, args *a) {
       a->xfer_reps = atoi(v);
     else if (!strcmp(o, "--radix") && atoi(v) >= 2)
       a->radix = atoi(v);
+    else if (!strcmp(o, "--workspace") && atof(v) > 0)
+      a->workspace = atof(v);
     else if (!strcmp(o, "--innermost")) {
       int k = (int)PSCR_TD_AUTO;
       while (k <= (int)PSCR_TD_LAPACK && strcmp(pscr_td_algorithm_name((pscr_td_algorithm)k), v)) k++;
@@ -363,6 +367,7 @@ static pscr_status measure(bench *B, const problem_set *s, int k, pscr_backend b
   pscr_options opt;
   pscr_options_default(&opt);
   opt.radix = a->radix, opt.threads = cpu ? threads : 0, opt.innermost = a->innermost;
+  opt.workspace_bytes = (size_t)(a->workspace * 1e9);
   double t0 = ex_wtime();
   if ((st = pscr_plan_create(ctx, &prob, &opt, &plan)) != PSCR_OK) goto cleanup;
   r->plan_s = ex_wtime() - t0;

@@ -16,20 +16,26 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 static size_t nout(const pscr_block *b) { return b->nd > 2 ? b->nd : 2; }
 
 /* 3D: the 2D subproblems solved together. Each holds about
- * 2.1 + 2/q + (q+1)/(q-1) vectors of n2 n3: its y (1), innermost systems R (1),
- * vbuf (2/q: two rows per block of step 1), partial sums (0.1) and block
- * slots ((q+1)/(q-1) at step 1). Together they stay within the option
+ * 2.1 + 2/q1 + (q0+1)/(q0-1) vectors of n2 n3: its y (1), innermost systems R (1),
+ * vbuf (2/q1: two rows per block of level 1's step 1), partial sums (0.1) and block
+ * slots ((q0+1)/(q0-1) at level 0's step 1; the dense step's n0 + 2 slot rows
+ * instead are one fixed set). Together they stay within the option
  * workspace_bytes, by default max(3 |f|, 1 GiB): 1023^3 (|f| = 8.6 GB) needs
  * about 26 GB besides f and the plan's copy of f. */
 size_t gpu_pscr_outer_batch(const pscr_plan *p) {
   if (p->ndim != 3) return 1;
   double e = (double)pscr_dtype_size(p->dtype), len = (double)p->n[1] * (double)p->n[2];
-  double q = (double)p->lev[0].radix, per = (2.1 + 2 / q + (q + 1) / (q - 1)) * len * e;
+  double q0 = (double)p->lev[0].radix, q1 = (double)p->lev[1].radix, n0 = (double)p->n[0];
+  double per = (2.1 + 2 / q1) * len * e, fixed = 0;
+  if (q0 > n0)
+    fixed = (n0 + 2) * len * e;
+  else
+    per += (q0 + 1) / (q0 - 1) * len * e;
   double budget = 3.0 * (double)p->total * e;
   if (budget < 1073741824.0) budget = 1073741824.0;
   if (p->workspace > 0) budget = (double)p->workspace;
-  double bt = budget / per;
-  if (bt > (double)p->n[0]) bt = (double)p->n[0];
+  double bt = (budget - fixed) / per;
+  if (bt > n0) bt = n0;
   return bt < 1 ? 1 : (size_t)bt;
 }
 
