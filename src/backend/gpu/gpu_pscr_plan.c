@@ -16,17 +16,22 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 static size_t nout(const pscr_block *b) { return b->nd > 2 ? b->nd : 2; }
 
 /* 3D: the 2D subproblems solved together. Each holds about
- * 2.1 + 2/q1 + (q0+1)/(q0-1) vectors of n2 n3: its y (1), innermost systems R (1),
- * vbuf (2/q1: two rows per block of level 1's step 1), partial sums (0.1) and block
- * slots ((q0+1)/(q0-1) at level 0's step 1; the dense step's n0 + 2 slot rows
- * instead are one fixed set). Together they stay within the option
- * workspace_bytes, by default max(3 |f|, 1 GiB): 1023^3 (|f| = 8.6 GB) needs
- * about 26 GB besides f and the plan's copy of f. */
+ * 1.1 + 2/q1 + (q0+1)/(q0-1) vectors of n2 n3: its y (1), partial sums (0.1),
+ * vbuf (2/q1: two rows per block of level 1's step 1) and block slots
+ * ((q0+1)/(q0-1) at level 0's step 1; the dense step's n0 + 2 slot rows
+ * instead are one fixed set), and innermost systems R (1) where the innermost
+ * algorithm is not fused (neither AUTO nor CR_PCR_THOMAS). Together they stay
+ * within the option workspace_bytes, by default max(3 |f|, 1 GiB): 1023^3
+ * (|f| = 8.6 GB) takes all 1023 subproblems of its dense step at once, about
+ * 22 GB besides f and the plan's copy of f. Fewer at once cost time (H100,
+ * dense step, one group against two: 3D Poisson 361^3 9.5 against 11.6 ms,
+ * 511^3 25.6 against 27.1; 3D Helmholtz 361^3 52.2 against 58.0). */
 size_t gpu_pscr_outer_batch(const pscr_plan *p) {
   if (p->ndim != 3) return 1;
   double e = (double)pscr_dtype_size(p->dtype), len = (double)p->n[1] * (double)p->n[2];
   double q0 = (double)p->lev[0].radix, q1 = (double)p->lev[1].radix, n0 = (double)p->n[0];
-  double per = (2.1 + 2 / q1) * len * e, fixed = 0;
+  int fused = p->innermost == PSCR_TD_AUTO || p->innermost == PSCR_TD_CR_PCR_THOMAS;
+  double per = (1.1 + (fused ? 0 : 1) + 2 / q1) * len * e, fixed = 0;
   if (q0 > n0)
     fixed = (n0 + 2) * len * e;
   else
