@@ -195,7 +195,8 @@ static int parse(int argc, char **argv, args *a) {
       a->workspace = atof(v);
     else if (!strcmp(o, "--innermost")) {
       int k = (int)PSCR_TD_AUTO;
-      while (k <= (int)PSCR_TD_LAPACK && strcmp(pscr_td_algorithm_name((pscr_td_algorithm)k), v)) k++;
+      while (k <= (int)PSCR_TD_LAPACK && strcmp(pscr_td_algorithm_name((pscr_td_algorithm)k), v))
+        k++;
       if (k > (int)PSCR_TD_LAPACK) return -1;
       a->innermost = (pscr_td_algorithm)k;
     }

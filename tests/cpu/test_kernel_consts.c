@@ -56,9 +56,8 @@ int main(void) {
   const char *dense = pscr_gpu_kernel_source("common/pscr_dense.h");
   char bn[64];
   snprintf(bn, sizeof bn, "(PSCR_COMPLEX ? %d : %d)", PSCR_GPU_PD_BN(1), PSCR_GPU_PD_BN(0));
-  PT_CHECK(dense && strstr(dense, "#define PD_BN ") && strstr(strstr(dense, "#define PD_BN "), bn) ==
-                                                           strstr(dense, "#define PD_BN ") + 14,
-           "pscr_dense.h: PD_BN %s", bn);
+  const char *def = dense ? strstr(dense, "#define PD_BN ") : NULL;
+  PT_CHECK(def && strncmp(def + 14, bn, strlen(bn)) == 0, "pscr_dense.h: PD_BN %s", bn);
   static const char *pb[] = {"PB_S",  "PB_M",  "PB_ND", "PB_D",   "PB_EIG", "PB_COMP",
                              "PB_E0", "PB_VS", "PB_BS", "PB_NT",  "PB_ACC0", "PB_N"};
   static const int gb[] = {GB_S,  GB_M,  GB_ND, GB_D,  GB_EIG,  GB_COMP,

@@ -393,10 +393,11 @@ static pscr_status gemm(gpu_device *g, const pscr_stage_args *a, size_t M, size_
                         const void *cin, size_t cio, void *C, size_t co) {
   int bn = PSCR_GPU_PD_BN(a->plan->dtype == PSCR_C128);
   size_t groups = mgroups((long)M, PSCR_GPU_PD_BM) * mgroups((long)len, bn);
-  gpu_arg args[] = {GPU_LONG(M),   GPU_LONG(len),  GPU_LONG(K),          GPU_PTR(dp(A)),
-                    GPU_LONG(ao),  GPU_LONG(ars),  GPU_LONG(acs),        GPU_PTR(dp(B)),
-                    GPU_LONG(len), GPU_PTR(cin ? dp(cin) : none), GPU_LONG(cio), GPU_PTR(dp(C)),
-                    GPU_LONG(co),  GPU_LONG(len)};
+  gpu_arg args[] = {GPU_LONG(M),    GPU_LONG(len),  GPU_LONG(K),
+                    GPU_PTR(dp(A)), GPU_LONG(ao),   GPU_LONG(ars),
+                    GPU_LONG(acs),  GPU_PTR(dp(B)), GPU_LONG(len),
+                    GPU_PTR(cin ? dp(cin) : none),  GPU_LONG(cio),
+                    GPU_PTR(dp(C)), GPU_LONG(co),   GPU_LONG(len)};
   return g->launch(g, "pscr_gemm", groups * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args), args);
 }
 
@@ -408,7 +409,8 @@ static pscr_status dense_rhs(gpu_device *g, const pscr_stage_args *a, const pscr
   gpu_arg sargs[] = {GPU_PTR(dp(a->lambda)), GPU_LONG(b->eig + l0), GPU_LONG(ne),
                      GPU_PTR(dp(a->shift)), GPU_PTR(dp(a->y_shift))};
   TRY(launch(g, "pscr_dshift", ne, NARGS(sargs), sargs));
-  return gemm(g, a, ne, a->len, b->m, a->comp, b->comp + l0 * nr + 2, nr, 1, a->x, NULL, 0, a->y, 0);
+  return gemm(g, a, ne, a->len, b->m, a->comp, b->comp + l0 * nr + 2, nr, 1, a->x, NULL, 0, a->y,
+              0);
 }
 
 /* (27) of the dense step: U = W_g V, added to the earlier groups' sums in
@@ -498,8 +500,8 @@ static size_t scratch_len(size_t n_last, size_t n_kron, size_t max_nd) {
   .host_batch = 0, .scratch_len = scratch_len, .stage_11_td_12a = inner_stage,                     \
   .stage_21_td_22a = inner_stage, .stage_y2b = stage_y2b, .stage_12c = stage_12c,                  \
   .stage_11 = stage_11, .stage_21 = stage_21, .stage_12a = stage_osums, .stage_22a = stage_osums,  \
-  .stage_22c = NULL, .outer_batch = gpu_pscr_outer_batch,                  \
-  .level_radix = gpu_pscr_level_radix, .plan_init = gpu_pscr_plan_init,         \
+  .stage_22c = NULL, .outer_batch = gpu_pscr_outer_batch,                                         \
+  .level_radix = gpu_pscr_level_radix, .plan_init = gpu_pscr_plan_init,                            \
   .plan_fini = gpu_pscr_plan_fini, .begin = begin, .finish = finish
 
 const pscr_stage_ops pscr_gpu_stages_d = {.name = "gpu", GPU_STAGES};

@@ -52,7 +52,8 @@ int gpu_pscr_level_radix(const pscr_plan *p, int L) {
   gpu_device g;
   if (L != 0 || p->ndim != 3 || gpu_pscr_device(p, &g) != PSCR_OK) return p->radix;
   size_t n0 = p->n[0];
-  int fits = g.max_wg >= PSCR_GPU_PD_WG && gpu_kernel_cap(&g, 1024, "pscr_gemm", NULL) >= PSCR_GPU_PD_WG;
+  int fits = g.max_wg >= PSCR_GPU_PD_WG &&
+             gpu_kernel_cap(&g, 1024, "pscr_gemm", NULL) >= PSCR_GPU_PD_WG;
   if (!fits || n0 < PSCR_GPU_DENSE_MIN || n0 > (size_t)g.tune.pscr_dense) return p->radix;
   return (int)n0 + 1;
 }
