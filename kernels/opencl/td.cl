@@ -33,6 +33,14 @@ static inline double td_rcp_approx(double x) {
 }
 #define TD_RCP_APPROX(x) td_rcp_approx(x)
 #endif
+/* PSCR_OCL_PTX = 10 x the compute capability (the host's query; 1 where it
+ * has none): from sm_80 on, the FP64 tensor cores' product as in CUDA's shim */
+#if defined(PSCR_OCL_PTX) && PSCR_OCL_PTX >= 80 && !defined(PSCR_NO_DMMA)
+#define TD_DMMA(c0, c1, a, b)                                                                      \
+  __asm__("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"       \
+          : "+d"(c0), "+d"(c1)                                                                     \
+          : "d"(a), "d"(b))
+#endif
 
 #include "common/td_scalar.h"
 #include "common/td_rows.h"

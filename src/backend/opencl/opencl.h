@@ -77,8 +77,9 @@ typedef struct {
    * overlapping regions; tools/oclrepro/repro.c reproduces it): there they are
    * never released, which also keeps the work buffers they carve */
   int keep_subs;
-  /* NVIDIA's platform: kernels built with -DPSCR_OCL_PTX (inline PTX, td.cl);
-   * cleared if a build with it fails, and the build retried without */
+  /* NVIDIA's platform: kernels built with -DPSCR_OCL_PTX=ptx (inline PTX,
+   * td.cl; ptx = 10 x the compute capability, or 1 where the query fails).
+   * Where a build fails: 1 (no tensor-core PTX), then 0 (none), retried */
   int ptx;
   /* solve timing: profiling events of the first launch and of a marker after
    * the last (CUDA events' counterpart), the wall clock where profiling gives

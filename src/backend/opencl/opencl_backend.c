@@ -69,6 +69,15 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
   if (clGetPlatformInfo(s->platform, CL_PLATFORM_NAME, sizeof platform - 1, platform, NULL) ==
       CL_SUCCESS)
     s->keep_subs = s->ptx = strstr(platform, "NVIDIA") != NULL;
+  if (s->ptx) { /* cl_nv_device_attribute_query: the compute capability, for td.cl's PTX */
+    cl_uint major = 0, minor = 0;
+    if (clGetDeviceInfo(s->device, 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */,
+                        sizeof major, &major, NULL) == CL_SUCCESS &&
+        clGetDeviceInfo(s->device, 0x4001 /* ..._MINOR_NV */, sizeof minor, &minor, NULL) ==
+            CL_SUCCESS &&
+        major > 0 && major < 100)
+      s->ptx = (int)(10 * major + minor % 10);
+  }
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(s->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof s->max_alloc,
                           &s->max_alloc, NULL);

@@ -298,20 +298,25 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     goto cleanup;
   }
   /* OpenCL C 1.2 everywhere: the dialect the kernels are written for. */
-  /* NVIDIA's platform: -DPSCR_OCL_PTX, blanked for a retry if the build fails */
-  static const char ptx_def[] = "-DPSCR_OCL_PTX ";
+  /* NVIDIA's platform: -DPSCR_OCL_PTX=cc; where a build with it fails, the
+   * retry takes cc = 1 (no tensor-core PTX), then none */
+  char ptx_def[32] = "";
+  if (s->ptx) snprintf(ptx_def, sizeof ptx_def, "-DPSCR_OCL_PTX=%-3d ", s->ptx);
   sb_str(&opts, "-cl-std=CL1.2 ");
-  size_t ptx_at = opts.len;
-  if (s->ptx) sb_str(&opts, ptx_def);
+  size_t ptx_at = opts.len, ptx_len = strlen(ptx_def);
+  sb_str(&opts, ptx_def);
   sb_str(&opts, options ? options : "");
   if (opts.failed) {
     st = PSCR_ERR_OUT_OF_MEMORY;
     goto cleanup;
   }
   err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
-  if (err == CL_BUILD_PROGRAM_FAILURE && s->ptx) {
-    s->ptx = 0;
-    memset(opts.p + ptx_at, ' ', sizeof ptx_def - 1);
+  while (err == CL_BUILD_PROGRAM_FAILURE && s->ptx) { /* same length: the options stay */
+    s->ptx = s->ptx > 1 ? 1 : 0;
+    char retry[32];
+    snprintf(retry, sizeof retry, "-DPSCR_OCL_PTX=%-3d ", 1);
+    if (!s->ptx) memset(retry, ' ', sizeof retry);
+    memcpy(opts.p + ptx_at, retry, ptx_len);
     err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
   }
   keep_log(s, p->program, p->key, err != CL_SUCCESS);
