@@ -66,9 +66,9 @@ DEVICE void pd_store(long acs, int t, const scalar *ra, const scalar *rb, LOCAL_
  * M x N from c[co], cin[cio], rows ldb / ldc apart (offsets as arguments:
  * OpenCL buffers take none). Row blocks vary fastest over the groups, so
  * the groups that share a tile of B run together and read it from L2.
- * Where the dialect has TD_DMMA (CUDA, sm_80 on: the FP64 tensor cores'
- * 8 x 8 x 4 product), each warp computes 32 x 32 of the group's 64 x 128
- * outputs with it (complex: 32 x 16 of 64 x 64, four products a step);
+ * Where the dialect has TD_DMMA (CUDA and NVIDIA's OpenCL from sm_80 on:
+ * the FP64 tensor cores' product), each warp computes 32 x 32 of the
+ * group's 64 x 128 outputs with it (complex: 32 x 16 of 64 x 64);
  * elsewhere a work-item computes PD_TM x PD_TN. */
 KERNEL_BOUNDED(PD_WG, PSCR_COMPLEX ? 1 : 2)
 void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars, long acs,
@@ -79,55 +79,33 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
   long nmb = (M + PD_BM - 1) / PD_BM, g = GROUP_ID();
   long m0 = (g % nmb) * PD_BM, n0 = (g / nmb) * PD_BN;
   int t = (int)LOCAL_ID();
-#if defined(TD_DMMA) && !PSCR_COMPLEX
-  /* fragments (PTX ISA, mma.m8n8k4 .f64): A (8 x 4) row l / 4, column l % 4;
-   * B (4 x 8) row l % 4, column l / 4; C row l / 4, columns 2 (l % 4) + 0, 1 */
-  int l = t % 32, wm = (t / 32) % 2 * 32, wn = (t / 32) / 2 * 32;
-  double acc[4][4][2];
+#if defined(TD_DMMA)
+  /* TD_DMMA(c, a, b): c += a b on fragments of TD_DMMA_M (8 or 16) x 8 x 4
+   * (PTX ISA, mma .f64): A row 8 h + l / 4 (h < TD_DMMA_M / 8), column
+   * l % 4; B row l % 4, column l / 4; C row 8 (j / 2) + l / 4, column
+   * 2 (l % 4) + j % 2 (j < TD_DMMA_M / 4). A warp computes 32 x 32 outputs
+   * (complex: 32 x 16, four real products a fragment pair: re = ar br - ai
+   * bi, im = ar bi + ai br). */
+#define PD_FU (32 / TD_DMMA_M)     /* fragments down a warp's 32 rows */
+#define PD_FV (PSCR_COMPLEX ? 2 : 4) /* fragments across its columns (8 each) */
+#define PD_FA (TD_DMMA_M / 8)      /* A's scalars a fragment */
+#define PD_FC (TD_DMMA_M / 4)      /* C's scalars a fragment */
+  int l = t % 32, wm = (t / 32) % 2 * 32, wn = (t / 32) / 2 * (8 * PD_FV);
+  double cr[PD_FU][PD_FV][PD_FC];
+#if PSCR_COMPLEX
+  double ci[PD_FU][PD_FV][PD_FC];
+#endif
 #pragma unroll
-  for (int u = 0; u < 4; u++)
+  for (int u = 0; u < PD_FU; u++)
 #pragma unroll
-    for (int v = 0; v < 4; v++) acc[u][v][0] = acc[u][v][1] = 0.0;
-  scalar ra[PD_RA], rb[PD_RB];
-  pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, 0, t, ra, rb);
-  for (long k0 = 0; k0 < K; k0 += PD_BK) {
-    pd_store(acs, t, ra, rb, sa, sb);
-    BARRIER();
-    if (k0 + PD_BK < K) pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0 + PD_BK, t, ra, rb);
+    for (int v = 0; v < PD_FV; v++)
 #pragma unroll
-    for (int kk = 0; kk < PD_BK; kk += 4) {
-      double af[4], bf[4];
-#pragma unroll
-      for (int u = 0; u < 4; u++) af[u] = sa[(kk + l % 4) * PD_LA + wm + 8 * u + l / 4];
-#pragma unroll
-      for (int v = 0; v < 4; v++) bf[v] = sb[(kk + l % 4) * PD_LB + wn + 8 * v + l / 4];
-#pragma unroll
-      for (int u = 0; u < 4; u++)
-#pragma unroll
-        for (int v = 0; v < 4; v++) TD_DMMA(acc[u][v][0], acc[u][v][1], af[u], bf[v]);
-    }
-    BARRIER();
-  }
-#pragma unroll
-  for (int u = 0; u < 4; u++) {
-    long gi = m0 + wm + 8 * u + l / 4;
-#pragma unroll
-    for (int v = 0; v < 4; v++)
-#pragma unroll
-      for (int h = 0; h < 2; h++) {
-        long gj = n0 + wn + 8 * v + 2 * (l % 4) + h, o = gi * ldc + gj;
-        if (gi < M && gj < N) c[co + o] = cin ? cin[cio + o] + acc[u][v][h] : acc[u][v][h];
+      for (int j = 0; j < PD_FC; j++) {
+        cr[u][v][j] = 0.0;
+#if PSCR_COMPLEX
+        ci[u][v][j] = 0.0;
+#endif
       }
-  }
-#elif defined(TD_DMMA)
-  /* complex: each warp 32 x 16 of the group's 64 x 64, four real products a
-   * fragment pair (re = ar br - ai bi, im = ar bi + ai br); fragments as above */
-  int l = t % 32, wm = (t / 32) % 2 * 32, wn = (t / 32) / 2 * 16;
-  double cr[4][2][2], ci[4][2][2];
-#pragma unroll
-  for (int u = 0; u < 4; u++)
-#pragma unroll
-    for (int v = 0; v < 2; v++) cr[u][v][0] = cr[u][v][1] = ci[u][v][0] = ci[u][v][1] = 0.0;
   scalar ra[PD_RA], rb[PD_RB];
   pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, 0, t, ra, rb);
   for (long k0 = 0; k0 < K; k0 += PD_BK) {
@@ -136,35 +114,50 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
     if (k0 + PD_BK < K) pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0 + PD_BK, t, ra, rb);
 #pragma unroll
     for (int kk = 0; kk < PD_BK; kk += 4) {
-      scalar af[4], bf[2];
+      const LOCAL_P scalar *ka = sa + (kk + l % 4) * PD_LA + wm + l / 4;
+      const LOCAL_P scalar *kb = sb + (kk + l % 4) * PD_LB + wn + l / 4;
+      scalar af[PD_FU][PD_FA], bf[PD_FV];
 #pragma unroll
-      for (int u = 0; u < 4; u++) af[u] = sa[(kk + l % 4) * PD_LA + wm + 8 * u + l / 4];
+      for (int u = 0; u < PD_FU; u++)
 #pragma unroll
-      for (int v = 0; v < 2; v++) bf[v] = sb[(kk + l % 4) * PD_LB + wn + 8 * v + l / 4];
+        for (int h = 0; h < PD_FA; h++) af[u][h] = ka[TD_DMMA_M * u + 8 * h];
 #pragma unroll
-      for (int u = 0; u < 4; u++)
+      for (int v = 0; v < PD_FV; v++) bf[v] = kb[8 * v];
 #pragma unroll
-        for (int v = 0; v < 2; v++) {
-          TD_DMMA(cr[u][v][0], cr[u][v][1], af[u].x, bf[v].x);
-          TD_DMMA(cr[u][v][0], cr[u][v][1], -af[u].y, bf[v].y);
-          TD_DMMA(ci[u][v][0], ci[u][v][1], af[u].x, bf[v].y);
-          TD_DMMA(ci[u][v][0], ci[u][v][1], af[u].y, bf[v].x);
+      for (int u = 0; u < PD_FU; u++)
+#pragma unroll
+        for (int v = 0; v < PD_FV; v++) {
+#if PSCR_COMPLEX
+          double xr[PD_FA], xi[PD_FA], xn[PD_FA];
+#pragma unroll
+          for (int h = 0; h < PD_FA; h++)
+            xr[h] = af[u][h].x, xi[h] = af[u][h].y, xn[h] = -af[u][h].y;
+          TD_DMMA(cr[u][v], xr, bf[v].x);
+          TD_DMMA(cr[u][v], xn, bf[v].y);
+          TD_DMMA(ci[u][v], xr, bf[v].y);
+          TD_DMMA(ci[u][v], xi, bf[v].x);
+#else
+          TD_DMMA(cr[u][v], af[u], bf[v]);
+#endif
         }
     }
     BARRIER();
   }
 #pragma unroll
-  for (int u = 0; u < 4; u++) {
-    long gi = m0 + wm + 8 * u + l / 4;
+  for (int u = 0; u < PD_FU; u++)
 #pragma unroll
-    for (int v = 0; v < 2; v++)
+    for (int v = 0; v < PD_FV; v++)
 #pragma unroll
-      for (int h = 0; h < 2; h++) {
-        long gj = n0 + wn + 8 * v + 2 * (l % 4) + h, o = gi * ldc + gj;
-        scalar r = MAKE_Z(cr[u][v][h], ci[u][v][h]);
+      for (int j = 0; j < PD_FC; j++) {
+        long gi = m0 + wm + TD_DMMA_M * u + 8 * (j / 2) + l / 4;
+        long gj = n0 + wn + 8 * v + 2 * (l % 4) + j % 2, o = gi * ldc + gj;
+#if PSCR_COMPLEX
+        scalar r = MAKE_Z(cr[u][v][j], ci[u][v][j]);
+#else
+        scalar r = cr[u][v][j];
+#endif
         if (gi < M && gj < N) c[co + o] = cin ? S_ADD(cin[cio + o], r) : r;
       }
-  }
 #else
   int tx = t % 16, ty = t / 16;
   scalar acc[PD_TM][PD_TN];
