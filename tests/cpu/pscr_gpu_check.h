@@ -238,10 +238,12 @@ static void gc_small_suite(gc_env *E) {
     gc_case(E, dt, 3, g3, kinds[0], 4, PSCR_TD_AUTO, 1);
     gc_case(E, dt, 3, g3, kinds[1], 2, PSCR_TD_AUTO, 3 * 16 * 35 * 5);
     /* the dense level 0 (the default from n0 = 8): pscr_gemm's tiles cut at
-     * every edge (70 rows, 72 columns), one group and three */
-    static const size_t d3[3] = {70, 9, 8};
+     * every edge (70 rows, 72 columns), one group and three; short rows */
+    static const size_t d3[3] = {70, 9, 8}, l3[2][3] = {{9, 1, 1}, {12, 1, 5}};
     gc_case(E, dt, 3, d3, kinds[0], 4, PSCR_TD_AUTO, 0);
     gc_case(E, dt, 3, d3, kinds[1], 4, PSCR_TD_AUTO, 55296);
+    for (int k = 0; k < 2; k++) /* rows of one and five scalars */
+      gc_case(E, dt, 3, l3[k], kinds[k], 3, PSCR_TD_AUTO, 0);
     /* and PSCR's steps there, as before it */
     PT_CHECK_STATUS(gc_tune(E, "pscr_dense", 0), PSCR_OK);
     gc_case(E, dt, 3, g3, kinds[0], 4, PSCR_TD_AUTO, 1);
