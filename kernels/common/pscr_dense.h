@@ -24,6 +24,28 @@
 #define PD_TM 4             /* without TD_DMMA: rows a work-item, 16 apart */
 #define PD_TN (PD_BN / 16)  /* and columns, 16 apart (conflict-free local reads) */
 
+/* The FP64 tensor cores' c += a b on TD_DMMA_M x 8 x 4 fragments where the
+ * dialect compiles inline PTX (TD_ASM) for sm_80 on (TD_PTX_CC: CUDA's shim,
+ * NVIDIA's OpenCL): sm_90's m16n8k4 (twice the m8n8k4's work an instruction
+ * on the H100), else m8n8k4. -DPSCR_NO_DMMA (the portable products) and
+ * -DPSCR_DMMA8 are for A/B runs. */
+#if defined(TD_PTX_CC) && TD_PTX_CC >= 80 && !defined(PSCR_NO_DMMA)
+#if TD_PTX_CC >= 90 && !defined(PSCR_DMMA8)
+#define TD_DMMA_M 16
+#define TD_DMMA(c, a, b)                                                                           \
+  TD_ASM("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "     \
+         "{%0, %1, %2, %3};"                                                                       \
+         : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])                                          \
+         : "d"(a[0]), "d"(a[1]), "d"(b))
+#else
+#define TD_DMMA_M 8
+#define TD_DMMA(c, a, b)                                                                           \
+  TD_ASM("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"        \
+         : "+d"(c[0]), "+d"(c[1])                                                                  \
+         : "d"(a[0]), "d"(b))
+#endif
+#endif
+
 #define PD_RA (PD_BK * PD_BM / PD_WG) /* A's tile: scalars a work-item moves */
 #define PD_RB (PD_BK * PD_BN / PD_WG) /* B's */
 
@@ -61,6 +83,13 @@ DEVICE void pd_store(long acs, int t, const scalar *ra, const scalar *rb, LOCAL_
   for (int r = 0; r < PD_RB; r++) sb[(kb + r * (PD_WG / PD_BN)) * PD_LB + jb] = rb[r];
 }
 
+/* Output (gi, gj) inside C: r (+ Cin's entry). */
+DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scalar *cin, long cio,
+                   GLOBAL scalar *c, long co, long ldc) {
+  long o = gi * ldc + gj;
+  if (gi < M && gj < N) c[co + o] = cin ? S_ADD(cin[cio + o], r) : r;
+}
+
 /* C = A B (+ Cin): A is M x K with entry (i, k) at a[ao + i ars + k acs]
  * (W^T or W: the components are read in place), B is K x N and C, Cin are
  * M x N from c[co], cin[cio], rows ldb / ldc apart (offsets as arguments:
@@ -80,16 +109,15 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
   long m0 = (g % nmb) * PD_BM, n0 = (g / nmb) * PD_BN;
   int t = (int)LOCAL_ID();
 #if defined(TD_DMMA)
-  /* TD_DMMA(c, a, b): c += a b on fragments of TD_DMMA_M (8 or 16) x 8 x 4
-   * (PTX ISA, mma .f64): A row 8 h + l / 4 (h < TD_DMMA_M / 8), column
-   * l % 4; B row l % 4, column l / 4; C row 8 (j / 2) + l / 4, column
-   * 2 (l % 4) + j % 2 (j < TD_DMMA_M / 4). A warp computes 32 x 32 outputs
-   * (complex: 32 x 16, four real products a fragment pair: re = ar br - ai
-   * bi, im = ar bi + ai br). */
-#define PD_FU (32 / TD_DMMA_M)     /* fragments down a warp's 32 rows */
+  /* TD_DMMA(c, a, b): c += a b on fragments (PTX ISA, mma .f64): A row
+   * 8 h + l / 4 (h < TD_DMMA_M / 8), column l % 4; B row l % 4, column l / 4;
+   * C row 8 (j / 2) + l / 4, column 2 (l % 4) + j % 2 (j < TD_DMMA_M / 4). A
+   * warp computes 32 x 32 outputs (complex: 32 x 16, four real products a
+   * fragment pair: re = ar br - ai bi, im = ar bi + ai br). */
+#define PD_FU (32 / TD_DMMA_M)       /* fragments down a warp's 32 rows */
 #define PD_FV (PSCR_COMPLEX ? 2 : 4) /* fragments across its columns (8 each) */
-#define PD_FA (TD_DMMA_M / 8)      /* A's scalars a fragment */
-#define PD_FC (TD_DMMA_M / 4)      /* C's scalars a fragment */
+#define PD_FA (TD_DMMA_M / 8)        /* A's scalars a fragment */
+#define PD_FC (TD_DMMA_M / 4)        /* C's scalars a fragment */
   int l = t % 32, wm = (t / 32) % 2 * 32, wn = (t / 32) / 2 * (8 * PD_FV);
   double cr[PD_FU][PD_FV][PD_FC];
 #if PSCR_COMPLEX
@@ -106,12 +134,21 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
         ci[u][v][j] = 0.0;
 #endif
       }
+#else
+  int tx = t % 16, ty = t / 16;
+  scalar acc[PD_TM][PD_TN];
+#pragma unroll
+  for (int u = 0; u < PD_TM; u++)
+#pragma unroll
+    for (int v = 0; v < PD_TN; v++) acc[u][v] = S_ZERO;
+#endif
   scalar ra[PD_RA], rb[PD_RB];
   pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, 0, t, ra, rb);
   for (long k0 = 0; k0 < K; k0 += PD_BK) {
     pd_store(acs, t, ra, rb, sa, sb);
     BARRIER();
     if (k0 + PD_BK < K) pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0 + PD_BK, t, ra, rb);
+#if defined(TD_DMMA)
 #pragma unroll
     for (int kk = 0; kk < PD_BK; kk += 4) {
       const LOCAL_P scalar *ka = sa + (kk + l % 4) * PD_LA + wm + l / 4;
@@ -141,36 +178,7 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
 #endif
         }
     }
-    BARRIER();
-  }
-#pragma unroll
-  for (int u = 0; u < PD_FU; u++)
-#pragma unroll
-    for (int v = 0; v < PD_FV; v++)
-#pragma unroll
-      for (int j = 0; j < PD_FC; j++) {
-        long gi = m0 + wm + TD_DMMA_M * u + 8 * (j / 2) + l / 4;
-        long gj = n0 + wn + 8 * v + 2 * (l % 4) + j % 2, o = gi * ldc + gj;
-#if PSCR_COMPLEX
-        scalar r = MAKE_Z(cr[u][v][j], ci[u][v][j]);
 #else
-        scalar r = cr[u][v][j];
-#endif
-        if (gi < M && gj < N) c[co + o] = cin ? S_ADD(cin[cio + o], r) : r;
-      }
-#else
-  int tx = t % 16, ty = t / 16;
-  scalar acc[PD_TM][PD_TN];
-#pragma unroll
-  for (int u = 0; u < PD_TM; u++)
-#pragma unroll
-    for (int v = 0; v < PD_TN; v++) acc[u][v] = S_ZERO;
-  scalar ra[PD_RA], rb[PD_RB];
-  pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, 0, t, ra, rb);
-  for (long k0 = 0; k0 < K; k0 += PD_BK) {
-    pd_store(acs, t, ra, rb, sa, sb);
-    BARRIER();
-    if (k0 + PD_BK < K) pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0 + PD_BK, t, ra, rb);
 #pragma unroll
     for (int k = 0; k < PD_BK; k++) {
       scalar av[PD_TM], bv[PD_TN];
@@ -183,17 +191,30 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
 #pragma unroll
         for (int v = 0; v < PD_TN; v++) acc[u][v] = S_FMA(acc[u][v], av[u], bv[v]);
     }
+#endif
     BARRIER();
   }
+#if defined(TD_DMMA)
 #pragma unroll
-  for (int u = 0; u < PD_TM; u++) {
-    long gi = m0 + ty + 16 * u;
+  for (int u = 0; u < PD_FU; u++)
 #pragma unroll
-    for (int v = 0; v < PD_TN; v++) {
-      long gj = n0 + tx + 16 * v, o = gi * ldc + gj;
-      if (gi < M && gj < N) c[co + o] = cin ? S_ADD(cin[cio + o], acc[u][v]) : acc[u][v];
-    }
-  }
+    for (int v = 0; v < PD_FV; v++)
+#pragma unroll
+      for (int j = 0; j < PD_FC; j++) {
+#if PSCR_COMPLEX
+        scalar r = MAKE_Z(cr[u][v][j], ci[u][v][j]);
+#else
+        scalar r = cr[u][v][j];
+#endif
+        pd_put(M, N, m0 + wm + TD_DMMA_M * u + 8 * (j / 2) + l / 4,
+               n0 + wn + 8 * v + 2 * (l % 4) + j % 2, r, cin, cio, c, co, ldc);
+      }
+#else
+#pragma unroll
+  for (int u = 0; u < PD_TM; u++)
+#pragma unroll
+    for (int v = 0; v < PD_TN; v++)
+      pd_put(M, N, m0 + ty + 16 * u, n0 + tx + 16 * v, acc[u][v], cin, cio, c, co, ldc);
 #endif
 }
 

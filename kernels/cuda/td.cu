@@ -32,24 +32,10 @@ static __device__ __forceinline__ double td_rcp_approx(double x) {
 }
 #define TD_RCP_APPROX(x) td_rcp_approx(x)
 #endif
-/* the FP64 tensor cores' c += a b on TD_DMMA_M x 8 x 4 fragments (pscr_dense.h):
- * sm_90's m16n8k4 (twice the m8n8k4's work an instruction on the H100) */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && \
-    !defined(PSCR_NO_DMMA) /* -DPSCR_NO_DMMA: the portable products, for A/B runs */
-#if __CUDA_ARCH__ >= 900 && !defined(PSCR_DMMA8)
-#define TD_DMMA_M 16
-#define TD_DMMA(c, a, b)                                                                           \
-  asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "        \
-      "{%0, %1, %2, %3};"                                                                          \
-      : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])                                             \
-      : "d"(a[0]), "d"(a[1]), "d"(b))
-#else
-#define TD_DMMA_M 8
-#define TD_DMMA(c, a, b)                                                                           \
-  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"           \
-      : "+d"(c[0]), "+d"(c[1])                                                                     \
-      : "d"(a[0]), "d"(b))
-#endif
+/* inline PTX (TD_ASM) for this compute capability (x 10): pscr_dense.h's tensor-core product */
+#ifdef __CUDA_ARCH__
+#define TD_PTX_CC (__CUDA_ARCH__ / 10)
+#define TD_ASM asm
 #endif
 #endif
 

@@ -34,22 +34,10 @@ static inline double td_rcp_approx(double x) {
 #define TD_RCP_APPROX(x) td_rcp_approx(x)
 #endif
 /* PSCR_OCL_PTX = 10 x the compute capability (the host's query; 1 where it
- * has none): from sm_80 on, the FP64 tensor cores' product as in CUDA's shim */
-#if defined(PSCR_OCL_PTX) && PSCR_OCL_PTX >= 80 && !defined(PSCR_NO_DMMA)
-#if PSCR_OCL_PTX >= 90 && !defined(PSCR_DMMA8)
-#define TD_DMMA_M 16
-#define TD_DMMA(c, a, b)                                                                           \
-  __asm__("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "    \
-          "{%0, %1, %2, %3};"                                                                      \
-          : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])                                         \
-          : "d"(a[0]), "d"(a[1]), "d"(b))
-#else
-#define TD_DMMA_M 8
-#define TD_DMMA(c, a, b)                                                                           \
-  __asm__("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"       \
-          : "+d"(c[0]), "+d"(c[1])                                                                 \
-          : "d"(a[0]), "d"(b))
-#endif
+ * has none): inline PTX (TD_ASM) for it, as in CUDA's shim (pscr_dense.h) */
+#ifdef PSCR_OCL_PTX
+#define TD_PTX_CC PSCR_OCL_PTX
+#define TD_ASM __asm__
 #endif
 
 #include "common/td_scalar.h"
