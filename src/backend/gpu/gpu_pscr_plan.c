@@ -14,6 +14,9 @@
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 static size_t nout(const pscr_block *b) { return b->nd > 2 ? b->nd : 2; }
+/* Innermost algorithms the fused kernels take (choose_fused); the others
+ * solve a right-hand-side array with gpu_td_solve. */
+static int fusable(pscr_td_algorithm a) { return a == PSCR_TD_AUTO || a == PSCR_TD_CR_PCR_THOMAS; }
 
 /* 3D: the 2D subproblems solved together. Each holds about
  * 1.1 + 2/q1 + (q0+1)/(q0-1) vectors of n2 n3: its y (1), partial sums (0.1),
@@ -30,8 +33,7 @@ size_t gpu_pscr_outer_batch(const pscr_plan *p) {
   if (p->ndim != 3) return 1;
   double e = (double)pscr_dtype_size(p->dtype), len = (double)p->n[1] * (double)p->n[2];
   double q0 = (double)p->lev[0].radix, q1 = (double)p->lev[1].radix, n0 = (double)p->n[0];
-  int fused = p->innermost == PSCR_TD_AUTO || p->innermost == PSCR_TD_CR_PCR_THOMAS;
-  double per = (1.1 + (fused ? 0 : 1) + 2 / q1) * len * e, fixed = 0;
+  double per = (1.1 + (fusable(p->innermost) ? 0 : 1) + 2 / q1) * len * e, fixed = 0;
   if (q0 > n0)
     fixed = (n0 + 2) * len * e;
   else
@@ -427,11 +429,8 @@ static pscr_status choose_fused(pscr_plan *p, gpu_device *g, size_t sys) {
   gpu_pscr *s = p->impl;
   size_t e = pscr_dtype_size(p->dtype), n = p->n[p->ndim - 1], cap;
   int tw = 0;
-  switch (p->innermost) {
-  case PSCR_TD_AUTO: s->pivot = -1; break;
-  case PSCR_TD_CR_PCR_THOMAS: s->pivot = 0; break;
-  default: return PSCR_OK; /* unfused: gpu_td_solve's algorithms */
-  }
+  if (!fusable(p->innermost)) return PSCR_OK; /* unfused: gpu_td_solve's algorithms */
+  s->pivot = p->innermost == PSCR_TD_AUTO ? -1 : 0;
   if (g->static_local) {
     double probe[4] = {0, 0, 0, 0};
     gpu_arg args[] = {GPU_PTR(((gpu_ptr){s->probe, 0, 0}))};
