@@ -39,18 +39,4 @@ timeout 300 compute-sanitizer --tool memcheck $SB > "$OUT/memcheck.log" 2>&1
 echo "memcheck rc $?: $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | tail -1)"
 timeout 300 compute-sanitizer --tool racecheck --kernel-name kns=pscr_gemm $SB > "$OUT/racecheck.log" 2>&1
 echo "racecheck rc $?: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/racecheck.log" | tail -1)"
-timeout 400 $B/bench_pscr_gpu --backends cuda,opencl --problems poisson3d,helmholtz3d --reps 5 --xfer-reps 0 \
-  > "$OUT/ocl3d.jsonl" 2>> "$OUT/err.log"
-python3 - "$OUT/ocl3d.jsonl" <<'PY'
-import json, sys
-rows = {}
-for l in open(sys.argv[1]):
-    if not l.startswith("{"): continue
-    r = json.loads(l)
-    if r.get("status") == "ok": rows.setdefault((r["problem"], r["n"]), {})[r["backend"]] = r
-for k in sorted(rows):
-    c, o = rows[k].get("cuda"), rows[k].get("opencl")
-    if c and o: print("%-11s %4d cuda %9.3f opencl %9.3f ocl/cuda %.2f" % (k[0], k[1], c["solve_ms"], o["solve_ms"], o["solve_ms"] / c["solve_ms"]))
-PY
-timeout 400 $B/tests/opencl_test_opencl_pscr > "$OUT/opencl_test_opencl_pscr.log" 2>&1
-echo "opencl_test_opencl_pscr rc $?: $(grep -E ' checks|worst|FAIL' "$OUT/opencl_test_opencl_pscr.log" | head -4 | tr '\n' ' ')"
+OUT=$OUT bash "$(dirname "$0")/device_ocl3d.sh" # OpenCL against CUDA on 3D, the OpenCL test
