@@ -79,19 +79,24 @@ typedef double scalar;
 #define S_SCALE(r, a) s_scale(r, a)
 #define S_REAL(r) s_real(r)
 #define S_REAL_PART(a) s_re(a)
-/* 1 / a for a pivot. Real: where the dialect has TD_RCP_APPROX (the
- * hardware's approximate reciprocal r: CUDA, and NVIDIA's OpenCL through the
- * same inline PTX), r (1 + e + e^2) with e = 1 - a r, an error of about e^3,
- * below an ulp, in four instructions; IEEE division adds a residual test and
+/* 1 / a for a pivot. Real: where the dialect compiles inline PTX (TD_ASM:
+ * CUDA, NVIDIA's OpenCL), from the hardware's approximate reciprocal r
+ * (MUFU.RCP64H, about 20 bits): r (1 + e + e^2) with e = 1 - a r, an error
+ * of about e^3, below an ulp, in four instructions; IEEE division adds a residual test and
  * a branch to a slow path, which splits unrolled rows into separate blocks.
  * Zero, subnormal (flushed) and non-finite pivots give NaN or 0, which the
  * callers' finiteness checks report as SINGULAR. Else the division (also
  * with -DPSCR_EXACT_RCP, for A/B runs through PSCR_KERNEL_DEFINES). */
-#if PSCR_COMPLEX || !defined(TD_RCP_APPROX) || defined(PSCR_EXACT_RCP)
+#if PSCR_COMPLEX || !defined(TD_ASM) || defined(PSCR_EXACT_RCP)
 #define S_RCP(a) s_div(S_ONE, a)
 #else
+DEVICE double td_rcp_approx(double x) {
+  double r;
+  TD_ASM("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
+  return r;
+}
 DEVICE double td_rcp(double x) {
-  double r = TD_RCP_APPROX(x), e = fma(-x, r, 1.0);
+  double r = td_rcp_approx(x), e = fma(-x, r, 1.0);
   return fma(r, fma(e, e, e), r);
 }
 #define S_RCP(a) td_rcp(a)

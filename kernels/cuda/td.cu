@@ -23,16 +23,8 @@
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]
 #define ATOMIC_ADD(p, v) atomicAdd(p, v)
 typedef unsigned char uchar;
-/* MUFU.RCP64H: 1 / x to about 20 bits, refined by td_scalar.h's S_RCP */
-#if (!defined(PSCR_COMPLEX) || !PSCR_COMPLEX) && !defined(PSCR_EXACT_RCP) /* else unused */
-static __device__ __forceinline__ double td_rcp_approx(double x) {
-  double r;
-  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
-  return r;
-}
-#define TD_RCP_APPROX(x) td_rcp_approx(x)
-#endif
-/* inline PTX (TD_ASM) for this compute capability (x 10): pscr_dense.h's tensor-core product */
+/* inline PTX (TD_ASM) for this compute capability (x 10): td_scalar.h's
+ * reciprocal, pscr_dense.h's tensor-core product */
 #ifdef __CUDA_ARCH__
 #define TD_PTX_CC (__CUDA_ARCH__ / 10)
 #define TD_ASM asm

@@ -23,18 +23,9 @@
 #define LOCAL_ARRAY(type, name, count) __local type name[count]
 /* 32-bit integer add on global memory (OpenCL 1.2 core) */
 #define ATOMIC_ADD(p, v) atomic_add(p, v)
-/* NVIDIA's platform (the host adds -DPSCR_OCL_PTX) compiles inline PTX: the
- * same approximate reciprocal as CUDA's shim, for td_scalar.h's S_RCP */
-#if defined(PSCR_OCL_PTX) && !PSCR_COMPLEX && !defined(PSCR_EXACT_RCP) /* else unused */
-static inline double td_rcp_approx(double x) {
-  double r;
-  __asm__("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(x));
-  return r;
-}
-#define TD_RCP_APPROX(x) td_rcp_approx(x)
-#endif
-/* PSCR_OCL_PTX = 10 x the compute capability (the host's query; 1 where it
- * has none): inline PTX (TD_ASM) for it, as in CUDA's shim (pscr_dense.h) */
+/* NVIDIA's platform: the host adds -DPSCR_OCL_PTX = 10 x the compute
+ * capability (1 where its query fails); inline PTX (TD_ASM) for it, as in
+ * CUDA's shim (td_scalar.h's reciprocal, pscr_dense.h's products) */
 #ifdef PSCR_OCL_PTX
 #define TD_PTX_CC PSCR_OCL_PTX
 #define TD_ASM __asm__
