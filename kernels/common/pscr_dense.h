@@ -93,8 +93,10 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
 /* C = A B (+ Cin): A is M x K with entry (i, k) at a[ao + i ars + k acs]
  * (W^T or W: the components are read in place), B is K x N and C, Cin are
  * M x N from c[co], cin[cio], rows ldb / ldc apart (offsets as arguments:
- * OpenCL buffers take none). Row blocks vary fastest over the groups, so
- * the groups that share a tile of B run together and read it from L2.
+ * OpenCL buffers take none); a batch of such products with one A, the z-th
+ * B and C (Cin) bbs and cbs scalars on. Row blocks vary fastest over the
+ * groups, so the groups that share a tile of B run together and read it
+ * from L2.
  * Where the dialect has TD_DMMA (CUDA and NVIDIA's OpenCL from sm_80 on:
  * the FP64 tensor cores' product), each warp computes 32 x 32 of the
  * group's 64 x 128 outputs with it (complex: 32 x 16 of 64 x 64);
@@ -102,11 +104,12 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
 KERNEL_BOUNDED(PD_WG, PSCR_COMPLEX ? 1 : 2)
 void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars, long acs,
                const GLOBAL scalar *b, long ldb, const GLOBAL scalar *cin, long cio,
-               GLOBAL scalar *c, long co, long ldc) {
+               GLOBAL scalar *c, long co, long ldc, long bbs, long cbs) {
   LOCAL scalar sa[PD_BK * PD_LA];
   LOCAL scalar sb[PD_BK * PD_LB];
-  long nmb = (M + PD_BM - 1) / PD_BM, g = GROUP_ID();
-  long m0 = (g % nmb) * PD_BM, n0 = (g / nmb) * PD_BN;
+  long nmb = (M + PD_BM - 1) / PD_BM, nt = nmb * ((N + PD_BN - 1) / PD_BN), g = GROUP_ID();
+  long z = g / nt, m0 = (g % nmb) * PD_BM, n0 = (g % nt / nmb) * PD_BN;
+  b += z * bbs, cio += z * cbs, co += z * cbs;
   int t = (int)LOCAL_ID();
 #if defined(TD_DMMA)
   /* TD_DMMA(c, a, b): c += a b on fragments (PTX ISA, mma .f64): A row
@@ -218,11 +221,12 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
 #endif
 }
 
-/* The subproblems' shifts c + lambda_{l0 + e} of (9), e < ne. */
-KERNEL void pscr_dshift(const GLOBAL scalar *lambda, long l0, long ne, const GLOBAL scalar *shift,
-                        GLOBAL scalar *out) {
-  long e = TD_GID();
-  if (e < ne) out[e] = S_ADD(shift[0], lambda[l0 + e]);
+/* The subproblems' shifts c_v + lambda_{l0 + e} of (9) for vectors v < nv
+ * and e < ne, at out[v ne + e]. */
+KERNEL void pscr_dshift(const GLOBAL scalar *lambda, long l0, long ne, long nv,
+                        const GLOBAL scalar *shift, GLOBAL scalar *out) {
+  long i = TD_GID(), v = i / (ne > 0 ? ne : 1);
+  if (i < ne * nv) out[i] = S_ADD(shift[v], lambda[l0 + i - v * ne]);
 }
 
 #endif

@@ -45,6 +45,21 @@ int main(void) {
   }
   gc_small_suite(&E);
   gc_helmholtz_residual(&E);
+  gc_dense_suite(&E, 0);
+  { /* 2D takes the dense innermost step by default and PSCR's steps with pscr_dense_in = 0 */
+    static const size_t n2[2] = {40, 33};
+    gpu_td_tuning t;
+    gpu_td_tuning_default(&t);
+    for (int on = 1; on >= 0; on--) {
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", on ? t.pscr_dense_in : 0), PSCR_OK);
+      unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
+      gc_case(&E, PSCR_F64, 2, n2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+      unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
+      /* two products a solve, pscr_solve and pscr_solve_array */
+      PT_CHECK(g1 - g0 == (on ? 4u : 0u), "2D 40 x 33, pscr_dense_in %d: %lu pscr_gemm launches",
+               on, g1 - g0);
+    }
+  }
   gc_engine_suite(&E);
   gc_fwdm_suite(&E);
   /* the default engine (pscr_lane = 3): the tiles for real 2D (pscr_reg.h's
@@ -125,7 +140,7 @@ int main(void) {
   gc_case(&E, PSCR_F64, 2, r3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
   gc_case(&E, PSCR_F64, 2, r3, PT_POISSON, 3, PSCR_TD_CR_PCR_THOMAS, 0);
   E.c_add = 0;
-  gc_singular(&E, PSCR_F64, 600, PSCR_TD_CR_PCR_THOMAS); /* a zero pivot on the lanes */
+  gc_singular(&E, PSCR_F64, 5, 600, PSCR_TD_CR_PCR_THOMAS); /* a zero pivot on the lanes */
   unsigned long lf = pscr_opencl_launch_count(E.gpu, "pscr_reg_fwdl") - lf0;
   unsigned long lb = pscr_opencl_launch_count(E.gpu, "pscr_reg_bwdl") - lb0;
   PT_CHECK(lf > 0 && lf == lb, "lane passes: %lu pscr_reg_fwdl, %lu pscr_reg_bwdl launches", lf,

@@ -65,6 +65,7 @@ pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t batch
                     (long long)p->n[d],
                     1};
   if (batch == 0) return PSCR_OK;
+  if (s->queued) return gpu_td_solve_queued(g, PSCR_TD_CR_PCR_THOMAS, p->dtype, p->n[d], batch, src, dp(s->r));
   return gpu_td_solve_scratch(g, alg, p->dtype, p->n[d], batch, src, dp(s->r), NULL);
 }
 
@@ -119,6 +120,91 @@ static pscr_status rhs(gpu_device *g, const pscr_stage_args *a, const void *bnd,
                     GPU_PTR(dp(out)),
                     GPU_PTR(dp(oshift))};
   return launch(g, "pscr_rhs", a->batch * ne * a->len, NARGS(args), args);
+}
+
+/* ---- dense steps ---- */
+
+/* The dense step (pscr_dense.h): the level's one block of all its n rows,
+ * in one step (radix n + 1, gpu_pscr_level_radix); NULL for PSCR's steps. */
+static const pscr_block *dense_block(const pscr_stage_args *a) {
+  const pscr_block *b = &a->step->blocks[a->group->b0];
+  int one = a->step->nblocks == 1 && b->s == 0 && b->m == a->lev_n && b->nd == b->m;
+  return one && b->m >= PSCR_GPU_DENSE_MIN ? b : NULL;
+}
+
+/* A dense product on pscr_gemm: for each of nb vectors z, C_z (M x len,
+ * from element co + z cbs) = A B_z (B_z from element z bbs; + Cin_z from
+ * element cio + z cbs); A's entry (i, k) at element ao + i ars + k acs. */
+typedef struct {
+  size_t M, K, nb;
+  const void *A;
+  size_t ao, ars, acs;
+  const void *B;
+  size_t bbs;
+  const void *cin;
+  size_t cio;
+  void *C;
+  size_t co, cbs;
+} dense_product;
+
+static pscr_status gemm(gpu_device *g, const pscr_stage_args *a, dense_product d) {
+  int bn = PSCR_GPU_PD_BN(a->plan->dtype == PSCR_C128);
+  size_t groups = mgroups((long)d.M, PSCR_GPU_PD_BM) * mgroups((long)a->len, bn) * d.nb;
+  gpu_arg args[] = {GPU_LONG(d.M),      GPU_LONG(a->len),   GPU_LONG(d.K),
+                    GPU_PTR(dp(d.A)),   GPU_LONG(d.ao),     GPU_LONG(d.ars),
+                    GPU_LONG(d.acs),    GPU_PTR(dp(d.B)),   GPU_LONG(a->len),
+                    GPU_PTR(d.cin ? dp(d.cin) : none),      GPU_LONG(d.cio),
+                    GPU_PTR(dp(d.C)),   GPU_LONG(d.co),     GPU_LONG(a->len),
+                    GPU_LONG(d.bbs),    GPU_LONG(d.cbs)};
+  return g->launch(g, "pscr_gemm", groups * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args), args);
+}
+
+/* (28) of a dense step for the a->batch vectors x + v x_stride: their
+ * shifts c_v + lambda_e into ys[v ne + e], Y_v = W_g^T X_v into y (ne len
+ * apart) for the group's ne eigenpairs (one block from row 0 to n: no
+ * boundary terms). */
+static pscr_status dense_rhs(gpu_device *g, const pscr_stage_args *a, const pscr_block *b, void *y,
+                             void *ys) {
+  size_t ne = a->group->e1 - a->group->e0, l0 = a->group->e0 - b->e0, nr = 2 + b->nd;
+  pscr_status st;
+  gpu_arg sargs[] = {GPU_PTR(dp(a->lambda)), GPU_LONG(b->eig + l0), GPU_LONG(ne),
+                     GPU_LONG(a->batch),     GPU_PTR(dp(a->shift)), GPU_PTR(dp(ys))};
+  TRY(launch(g, "pscr_dshift", a->batch * ne, NARGS(sargs), sargs));
+  return gemm(g, a,
+              (dense_product){.M = ne, .K = b->m, .nb = a->batch, .A = a->comp,
+                              .ao = b->comp + l0 * nr + 2, .ars = nr, .acs = 1, .B = a->x,
+                              .bbs = a->x_stride, .C = y, .cbs = ne * a->len});
+}
+
+/* (27) of 3D's dense level 0: U = W_g V, added to the earlier groups' sums
+ * in the slots; the last group writes u into x (stage 22c). */
+static pscr_status dense_sums(gpu_device *g, const pscr_stage_args *a, const pscr_block *b) {
+  size_t ne = a->group->e1 - a->group->e0, l0 = a->group->e0 - b->e0, nr = 2 + b->nd;
+  int first = l0 == 0, closes = a->group->e1 == b->e0 + b->m;
+  /* the sums in the slots' rows from b->slot; u to the block's rows 0 .. n0 - 1 of x */
+  size_t so = b->slot * a->len;
+  return gemm(g, a,
+              (dense_product){.M = b->nd, .K = ne, .nb = 1, .A = a->comp,
+                              .ao = b->comp + l0 * nr + 2, .ars = 1, .acs = nr, .B = a->y,
+                              .cin = first ? NULL : a->slots, .cio = so,
+                              .C = closes ? a->x : a->slots, .co = closes ? 0 : so});
+}
+
+/* A dense innermost step (gpu_pscr.dense): (28) for the whole batch, its
+ * n batch shifted tridiagonal systems in one solve, (27) into x. The step
+ * has one group (the device schedule's), so u goes to x at once. */
+static pscr_status dense_inner(gpu_device *g, const pscr_stage_args *a, const pscr_block *b) {
+  const gpu_pscr *s = a->plan->impl;
+  size_t ne = a->group->e1 - a->group->e0, nr = b ? 2 + b->nd : 0;
+  pscr_status st;
+  if (b == NULL || a->group->e0 != b->e0 || ne != b->m) return PSCR_ERR_UNSUPPORTED;
+  TRY(dense_rhs(g, a, b, s->r, s->rshift));
+  TRY(gpu_pscr_solve_inner(a->plan, g, a->batch * ne, a->alg));
+  TRY(gpu_pscr_device(a->plan, g)); /* the solve may have switched modules */
+  return gemm(g, a,
+              (dense_product){.M = b->nd, .K = ne, .nb = a->batch, .A = a->comp,
+                              .ao = b->comp + 2, .ars = 1, .acs = nr, .B = s->r,
+                              .bbs = ne * a->len, .C = a->x, .cbs = a->x_stride});
 }
 
 /* ---- innermost level ---- */
@@ -304,6 +390,7 @@ static pscr_status inner_stage(const pscr_stage_args *a) {
   gpu_device g;
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
+  if (s->dense) return dense_inner(&g, a, dense_block(a));
   if (back) TRY(boundary(&g, a, s->vbuf, vps));
   if (s->fused == 3) return lane_task(&g, a);
   if (s->fused) return tile_task(&g, a);
@@ -327,6 +414,7 @@ static pscr_status stage_y2b(const pscr_stage_args *a) {
   const gpu_pscr_step *gs = gstep(a);
   const pscr_group *gr = a->group;
   size_t m0 = 0, m1;
+  if (s->dense) return PSCR_OK; /* dense_inner wrote u */
   while (m0 < gs->nmb && gs->mb[m0] < gr->b0) m0++;
   for (m1 = m0; m1 < gs->nmb && gs->mb[m1] < gr->b1;) m1++;
   if (m1 == m0) return PSCR_OK;
@@ -378,59 +466,13 @@ static pscr_status stage_12c(const pscr_stage_args *a) {
 
 /* ---- outer level (3D level 0, one vector) ---- */
 
-/* The dense step (pscr_dense.h): the level's one block of all its rows, in
- * one step (radix n0 + 1, gpu_pscr_level_radix); NULL for PSCR's steps. */
-static const pscr_block *dense_block(const pscr_stage_args *a) {
-  const pscr_block *b = &a->step->blocks[a->group->b0];
-  int one = a->step->nblocks == 1 && b->s == 0 && b->m == a->lev_n && b->nd == b->m;
-  return one && b->m >= PSCR_GPU_DENSE_MIN ? b : NULL;
-}
-
-/* C (M x len, from element co) = A B (+ Cin from element cio) on pscr_gemm;
- * A's entry (i, k) at element ao + i ars + k acs. */
-static pscr_status gemm(gpu_device *g, const pscr_stage_args *a, size_t M, size_t len, size_t K,
-                        const void *A, size_t ao, size_t ars, size_t acs, const void *B,
-                        const void *cin, size_t cio, void *C, size_t co) {
-  int bn = PSCR_GPU_PD_BN(a->plan->dtype == PSCR_C128);
-  size_t groups = mgroups((long)M, PSCR_GPU_PD_BM) * mgroups((long)len, bn);
-  gpu_arg args[] = {GPU_LONG(M),    GPU_LONG(len),  GPU_LONG(K),
-                    GPU_PTR(dp(A)), GPU_LONG(ao),   GPU_LONG(ars),
-                    GPU_LONG(acs),  GPU_PTR(dp(B)), GPU_LONG(len),
-                    GPU_PTR(cin ? dp(cin) : none),  GPU_LONG(cio),
-                    GPU_PTR(dp(C)), GPU_LONG(co),   GPU_LONG(len)};
-  return g->launch(g, "pscr_gemm", groups * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args), args);
-}
-
-/* (28) of the dense step: Y = W_g^T X for the group's eigenpairs, and their
- * shifts c + lambda (one block from row 0 to n0: no boundary terms). */
-static pscr_status dense_rhs(gpu_device *g, const pscr_stage_args *a, const pscr_block *b) {
-  size_t ne = a->group->e1 - a->group->e0, l0 = a->group->e0 - b->e0, nr = 2 + b->nd;
-  pscr_status st;
-  gpu_arg sargs[] = {GPU_PTR(dp(a->lambda)), GPU_LONG(b->eig + l0), GPU_LONG(ne),
-                     GPU_PTR(dp(a->shift)), GPU_PTR(dp(a->y_shift))};
-  TRY(launch(g, "pscr_dshift", ne, NARGS(sargs), sargs));
-  return gemm(g, a, ne, a->len, b->m, a->comp, b->comp + l0 * nr + 2, nr, 1, a->x, NULL, 0, a->y,
-              0);
-}
-
-/* (27) of the dense step: U = W_g V, added to the earlier groups' sums in
- * the slots; the last group writes u into x (stage 22c). */
-static pscr_status dense_sums(gpu_device *g, const pscr_stage_args *a, const pscr_block *b) {
-  size_t ne = a->group->e1 - a->group->e0, l0 = a->group->e0 - b->e0, nr = 2 + b->nd;
-  int first = l0 == 0, closes = a->group->e1 == b->e0 + b->m;
-  /* the sums in the slots' rows from b->slot; u to the block's rows 0 .. n0 - 1 of x */
-  size_t so = b->slot * a->len;
-  return gemm(g, a, b->nd, a->len, ne, a->comp, b->comp + l0 * nr + 2, 1, nr, a->y,
-              first ? NULL : a->slots, so, closes ? a->x : a->slots, closes ? 0 : so);
-}
-
 /* (26): the group's 2D subproblems y and their c + lambda. */
 static pscr_status stage_11(const pscr_stage_args *a) {
   gpu_device g;
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
   const pscr_block *b = dense_block(a);
-  if (b) return dense_rhs(&g, a, b);
+  if (b) return dense_rhs(&g, a, b, a->y, a->y_shift);
   return rhs(&g, a, NULL, 0, a->y, a->y_shift);
 }
 
@@ -440,7 +482,7 @@ static pscr_status stage_21(const pscr_stage_args *a) {
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
   const pscr_block *b = dense_block(a);
-  if (b) return dense_rhs(&g, a, b);
+  if (b) return dense_rhs(&g, a, b, a->y, a->y_shift);
   TRY(boundary(&g, a, a->slots, 0));
   return rhs(&g, a, a->slots, 0, a->y, a->y_shift);
 }
@@ -485,6 +527,7 @@ static pscr_status finish(pscr_plan *p) {
   int fl[GPU_TD_FLAG_WORDS] = {0};
   pscr_status st = p->ctx->ops->gpu ? p->ctx->ops->gpu(p->ctx, &g) : PSCR_ERR_UNSUPPORTED;
   if (st == PSCR_OK) st = g.flags_read(&g, fl);
+  if (st == PSCR_OK && fl[0]) st = PSCR_ERR_NONFINITE;   /* TD_FLAG_NONFINITE: queued solves */
   if (st == PSCR_OK && fl[1]) st = PSCR_ERR_SINGULAR;    /* TD_FLAG_SINGULAR */
   if (st == PSCR_OK && fl[6]) st = PSCR_ERR_UNSUPPORTED; /* TD_FLAG_CONFIG */
   return st;

@@ -40,7 +40,7 @@
 #define PSCR_GPU_PD_BM 64  /* PD_BM of pscr_dense.h: rows of C a pscr_gemm group */
 #define PSCR_GPU_PD_BN(complex) ((complex) ? 64 : 128) /* PD_BN: its columns */
 #define PSCR_GPU_PD_WG 256 /* PD_WG: its work-items */
-#define PSCR_GPU_DENSE_MIN 8 /* the dense step for 3D's level 0 from n0 = this on */
+#define PSCR_GPU_DENSE_MIN 8 /* dense steps (pscr_dense.h) from a level's n = this on */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
 #define PSCR_GPU_EPW 4     /* PSCR_EPW of the kernels: elements per work-item of pscr_bnd */
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
@@ -78,6 +78,11 @@ typedef struct {
   size_t nch; /* lane engine: checkpoints per system (ckp's capacity) */
   size_t mod_local; /* static local arrays sized per module: this plan's one tile (0: default) */
   int lane_check; /* lane engine: test every system, pivot where it fails */
+  /* dense = 1: the innermost level is one dense step (dense_inner of
+   * gpu_pscr.c: products, then all its systems in one unfused solve);
+   * queued = 1: that solve is CR_PCR_THOMAS enqueued without a wait
+   * (gpu_td_solve_queued), where the plan proves it needs no pivoting */
+  int dense, queued;
   int m_diag;   /* M_last diagonal: no M sub-/super-diagonal in the solves */
   size_t nacc_max, accq, vrows; /* vbuf: vrows rows per vector */
   /* fused innermost: tile of tile_w work-items x 2^tile_lq rows, local bytes

@@ -23,7 +23,8 @@ static int fusable(pscr_td_algorithm a) { return a == PSCR_TD_AUTO || a == PSCR_
  * vbuf (2/q1: two rows per block of level 1's step 1) and block slots
  * ((q0+1)/(q0-1) at level 0's step 1; the dense step's n0 + 2 slot rows
  * instead are one fixed set), and innermost systems R (1) where the innermost
- * algorithm is not fused (neither AUTO nor CR_PCR_THOMAS). Together they stay
+ * algorithm is not fused (neither AUTO nor CR_PCR_THOMAS) or level 1 is one
+ * dense step (then without vbuf). Together they stay
  * within the option workspace_bytes, by default max(3 |f|, 1 GiB): 1023^3
  * (|f| = 8.6 GB) takes all 1023 subproblems of its dense step at once, about
  * 22 GB besides f and the plan's copy of f. Fewer at once cost time (H100,
@@ -33,7 +34,9 @@ size_t gpu_pscr_outer_batch(const pscr_plan *p) {
   if (p->ndim != 3) return 1;
   double e = (double)pscr_dtype_size(p->dtype), len = (double)p->n[1] * (double)p->n[2];
   double q0 = (double)p->lev[0].radix, q1 = (double)p->lev[1].radix, n0 = (double)p->n[0];
-  double per = (1.1 + (fusable(p->innermost) ? 0 : 1) + 2 / q1) * len * e, fixed = 0;
+  int dense1 = q1 > (double)p->n[1]; /* dense_inner: R of all its systems, no vbuf */
+  double per = (1.1 + (fusable(p->innermost) && !dense1 ? 0 : 1) + (dense1 ? 0 : 2 / q1)) * len * e;
+  double fixed = 0;
   if (q0 > n0)
     fixed = (n0 + 2) * len * e;
   else
@@ -46,18 +49,29 @@ size_t gpu_pscr_outer_batch(const pscr_plan *p) {
   return bt < 1 ? 1 : (size_t)bt;
 }
 
-/* 3D's level 0 in one step where pscr_gemm runs (tuning pscr_dense): the
- * step's two products cost 4 n0^2 n1 n2 flops at GEMM speed and n0 2D
- * solves, against 2 log_q(n0) n0 2D solves in PSCR's steps (H100:
- * bench/RESULTS.md, "The dense outer level"). */
+/* A level in one step where pscr_gemm runs: 3D's level 0 up to n0 =
+ * pscr_dense (its two products cost 4 n0^2 n1 n2 flops at GEMM speed and n0
+ * 2D solves, against 2 log_q(n0) n0 2D solves in PSCR's steps; H100:
+ * bench/RESULTS.md, "The dense outer level"), and on real data the
+ * innermost level up to n = pscr_dense_in (4 n^2 len flops and n
+ * tridiagonal systems a vector, against about 2 log_q(n) n: "The dense
+ * innermost level"). Complex data keeps PSCR's steps there: their fused
+ * kernels keep the rows in excess form, the tridiagonal engine does not. */
 int gpu_pscr_level_radix(const pscr_plan *p, int L) {
   gpu_device g;
-  if (L != 0 || p->ndim != 3 || gpu_pscr_device(p, &g) != PSCR_OK) return p->radix;
-  size_t n0 = p->n[0];
+  int inner = L == p->ndim - 2;
+  if (gpu_pscr_device(p, &g) != PSCR_OK || (inner && p->dtype != PSCR_F64)) return p->radix;
+  size_t n = p->n[L], top = (size_t)(inner ? g.tune.pscr_dense_in : g.tune.pscr_dense);
   int fits = g.max_wg >= PSCR_GPU_PD_WG &&
              gpu_kernel_cap(&g, 1024, "pscr_gemm", NULL) >= PSCR_GPU_PD_WG;
-  if (!fits || n0 < PSCR_GPU_DENSE_MIN || n0 > (size_t)g.tune.pscr_dense) return p->radix;
-  return (int)n0 + 1;
+  if (!fits || n < PSCR_GPU_DENSE_MIN || n > top) return p->radix;
+  return (int)n + 1;
+}
+
+/* The innermost level is one dense step (gpu_pscr_level_radix). */
+static int dense_innermost(const pscr_plan *p) {
+  const pscr_level *in = &p->lev[p->ndim - 2];
+  return in->nsteps == 1 && (size_t)in->radix > in->n && in->n >= PSCR_GPU_DENSE_MIN;
 }
 
 /* A growing host array of the kernels' 64-bit longs (the guide before upload). */
@@ -610,8 +624,9 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   longs gd = {0};
   gpu_device g;
   pscr_status st = gpu_pscr_device(p, &g);
-  int lane = st == PSCR_OK ? lane_engine(p, pb, &g) : 0;
-  s->reg = st == PSCR_OK && !lane && reg_engine(p, pb, &g);
+  s->dense = dense_innermost(p);
+  int lane = st == PSCR_OK && !s->dense ? lane_engine(p, pb, &g) : 0;
+  s->reg = st == PSCR_OK && !lane && !s->dense && reg_engine(p, pb, &g);
   /* pscr_reg.h: tiles of 8 sw rows a system, each a work-group of its task */
   size_t tiles = s->reg ? ceil_div(p->n[p->ndim - 1], PSCR_GPU_REG_Q * (size_t)reg_sw(p, &g)) : 0;
   s->lane_check = lane == 2 ? (g.tune.pscr_lane == 2 ? 2 : 1) : 0; /* 2: pivoting everywhere (tests) */
@@ -647,8 +662,11 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     st = alloc_bytes(p, 4 * s->nch * B * ne * e, &s->ckp);
     if (st == PSCR_OK) st = upload_excess(p, &pb->dim[p->ndim - 1], &s->exc);
   }
-  if (st == PSCR_OK && !lane) st = alloc_bytes(p, 4 * e, &s->probe); /* choose_fused's */
-  if (st == PSCR_OK && !lane) st = choose_fused(p, &g, B * ne);
+  if (s->dense) /* dense_inner: R and the shifts; no partial sums, no vbuf */
+    s->nacc_max = s->vrows = 0, s->queued = p->innermost == PSCR_TD_CR_PCR_THOMAS ||
+                                             (p->innermost == PSCR_TD_AUTO && real_definite(p, pb));
+  if (st == PSCR_OK && !lane && !s->dense) st = alloc_bytes(p, 4 * e, &s->probe); /* choose_fused's */
+  if (st == PSCR_OK && !lane && !s->dense) st = choose_fused(p, &g, B * ne);
   if (st == PSCR_OK && s->reg && s->fused == 2) st = reg_checkpoints(p, B);
   if (!s->fused) s->ex = 0; /* the unfused solves take the plain rows */
   if (st == PSCR_OK && !s->fused) st = alloc_bytes(p, B * ne * e, &s->rshift);

@@ -54,6 +54,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rmmin = 512,
                        .pscr_rfit = 1,
                        .pscr_dense = 2048,
+                       .pscr_dense_in = 1024,
                        .tile_reg = 1};
 }
 
@@ -101,6 +102,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_rbwdm = value;
   else if (strcmp(name, "pscr_dense") == 0 && value >= 0 && value <= 1 << 16)
     t->pscr_dense = value;
+  else if (strcmp(name, "pscr_dense_in") == 0 && value >= 0 && value <= 1 << 16)
+    t->pscr_dense_in = value;
   else if (value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;
   else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)
@@ -342,6 +345,17 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
 pscr_status gpu_td_solve_scratch(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
                                  size_t batch, gpu_td_src src, gpu_ptr b, pscr_td_report *rep) {
   return solve(g, alg, dtype, n, batch, src, b, rep, 0);
+}
+
+pscr_status gpu_td_solve_queued(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
+                                size_t batch, gpu_td_src src, gpu_ptr b) {
+  if (alg != PSCR_TD_CR_PCR_THOMAS && alg != PSCR_TD_PCR_THOMAS) return PSCR_ERR_UNSUPPORTED;
+  td_job job;
+  job_init(&job, g, dtype);
+  pscr_status st = td_module(&job);
+  if (st == PSCR_OK && n > 0 && batch > 0)
+    st = gpu_td_solve_tiled(&job, src, (long long)n, (long long)batch, b, 0);
+  return st;
 }
 
 static gpu_ptr native(const pscr_array *a) {

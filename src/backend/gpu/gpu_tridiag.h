@@ -111,6 +111,9 @@ typedef struct {
   int pscr_dense; /* 3D: level 0 in one step (radix n0 + 1, pscr_dense.h's products) for
                    * n0 up to this (0: never; the default 2048 bounds the components,
                    * n0 (n0 + 2) scalars) */
+  int pscr_dense_in; /* real data: the innermost level (2D's level 0, 3D's level 1) in one
+                      * step as well, for n up to this (0: never): two products and one
+                      * shifted tridiagonal solve of all its n systems */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;
@@ -192,6 +195,12 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
  * (the host API's uploaded b, work arrays of the PSCR stages). */
 pscr_status gpu_td_solve_scratch(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
                                  size_t batch, gpu_td_src src, gpu_ptr b, pscr_td_report *rep);
+/* CR_PCR_THOMAS or PCR_THOMAS on scratch b, only enqueued: no wait and no
+ * report; a failure raises the device's status words, which the caller
+ * clears before and reads after (the PSCR stages' begin / finish).
+ * @return UNSUPPORTED for the other algorithms. */
+pscr_status gpu_td_solve_queued(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
+                                size_t batch, gpu_td_src src, gpu_ptr b);
 
 /* Makes the default module of dtype current (every kernel of kernels/common;
  * gpu_td_solve may switch modules, so call it again after a solve). */
