@@ -92,8 +92,8 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
 
 /* C = A B (+ Cin): A is M x K with entry (i, k) at a[ao + i ars + k acs]
  * (W^T or W: the components are read in place), B is K x N and C, Cin are
- * M x N from c[co], cin[cio], rows ldb / ldc apart (offsets as arguments:
- * OpenCL buffers take none); a batch of such products with one A, the z-th
+ * M x N from b[bo], c[co], cin[cio], rows ldb / ldc apart (offsets as
+ * arguments: OpenCL buffers take none; strides may be negative); a batch of such products with one A, the z-th
  * B and C (Cin) bbs and cbs scalars on. Row blocks vary fastest over the
  * groups, so the groups that share a tile of B run together and read it
  * from L2.
@@ -103,13 +103,13 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
  * elsewhere a work-item computes PD_TM x PD_TN. */
 KERNEL_BOUNDED(PD_WG, PSCR_COMPLEX ? 1 : 2)
 void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars, long acs,
-               const GLOBAL scalar *b, long ldb, const GLOBAL scalar *cin, long cio,
+               const GLOBAL scalar *b, long bo, long ldb, const GLOBAL scalar *cin, long cio,
                GLOBAL scalar *c, long co, long ldc, long bbs, long cbs) {
   LOCAL scalar sa[PD_BK * PD_LA];
   LOCAL scalar sb[PD_BK * PD_LB];
   long nmb = (M + PD_BM - 1) / PD_BM, nt = nmb * ((N + PD_BN - 1) / PD_BN), g = GROUP_ID();
   long z = g / nt, m0 = (g % nmb) * PD_BM, n0 = (g % nt / nmb) * PD_BN;
-  b += z * bbs, cio += z * cbs, co += z * cbs;
+  b += bo + z * bbs, cio += z * cbs, co += z * cbs;
   int t = (int)LOCAL_ID();
 #if defined(TD_DMMA)
   /* TD_DMMA(c, a, b): c += a b on fragments (PTX ISA, mma .f64): A row

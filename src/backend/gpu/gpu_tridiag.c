@@ -54,7 +54,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rmmin = 512,
                        .pscr_rfit = 1,
                        .pscr_dense = 2048,
-                       .pscr_dense_in = 1024,
+                       .pscr_dense_in = 2048,
                        .tile_reg = 1};
 }
 
