@@ -10,7 +10,7 @@ for n in ${N2-127 255 511 1023 2047 4095}; do
   rows="$rows poisson2d:$n:pscr_dense_in=0 poisson2d:$n:-"
 done
 for n in ${N3-63 127 255 361 511}; do
-  rows="$rows poisson3d:$n:pscr_dense_in=0 poisson3d:$n:-"
+  rows="$rows poisson3d:$n:pscr_dense_in3=0 poisson3d:$n:-"
 done
 tuned_rows "${ROWS:-$rows}" ${REPS:-7}
 timeout 120 $B/bench_fft_poisson_gpu nobig reps=${REPS:-7} > "$OUT/fft.jsonl" 2> "$OUT/fft.err"
@@ -41,6 +41,16 @@ for l in open(sys.argv[1]):
 for (p,n),v in sorted(rows.items()):
   c,o=v.get("cuda"),v.get("opencl")
   print("ocl %-10s %5d cuda %8.3f opencl %8.3f ratio %.2f" % (p, n, c or -1, o or -1, (o/c) if c and o else -1))' "$OUT/ocl.jsonl"
+fi
+# compute-sanitizer over the dense paths (2D and 3D, both levels dense)
+if [ -n "${SAN-}" ]; then
+  SB="$B/bench_pscr_gpu --backends cuda --reps 3 --xfer-reps 0"
+  timeout 240 compute-sanitizer --tool memcheck $SB --problems poisson2d,poisson3d --min-n 127 \
+    --max-n 511 --min-n3 31 --max-n3 63 > "$OUT/memcheck.log" 2>&1
+  echo "memcheck rc $?: $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | sort | uniq -c | tr '\n' ' ')"
+  timeout 240 compute-sanitizer --tool racecheck $SB --problems poisson2d,poisson3d --min-n 255 \
+    --max-n 255 --min-n3 44 --max-n3 44 > "$OUT/racecheck.log" 2>&1
+  echo "racecheck rc $?: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/racecheck.log" | sort | uniq -c | tr '\n' ' ')"
 fi
 for t in ${TESTS-cuda_test_cuda_pscr}; do
   timeout 300 $B/tests/$t > "$OUT/$t.log" 2>&1

@@ -104,13 +104,19 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
 KERNEL_BOUNDED(PD_WG, PSCR_COMPLEX ? 1 : 2)
 void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars, long acs,
                const GLOBAL scalar *b, long bo, long ldb, const GLOBAL scalar *cin, long cio,
-               GLOBAL scalar *c, long co, long ldc, long bbs, long cbs) {
+               GLOBAL scalar *c, long co, long ldc, long bbs, long cbs,
+               const GLOBAL scalar *lambda, long l0, const GLOBAL scalar *shift,
+               GLOBAL scalar *sout) {
   LOCAL scalar sa[PD_BK * PD_LA];
   LOCAL scalar sb[PD_BK * PD_LB];
   long nmb = (M + PD_BM - 1) / PD_BM, nt = nmb * ((N + PD_BN - 1) / PD_BN), g = GROUP_ID();
   long z = g / nt, m0 = (g % nmb) * PD_BM, n0 = (g % nt / nmb) * PD_BN;
   b += bo + z * bbs, cio += z * cbs, co += z * cbs;
   int t = (int)LOCAL_ID();
+  /* (28)'s products also give their subproblems' shifts c_z + lambda_{l0 + i}
+   * (sout non-null): one group of each batch z */
+  if (sout != 0 && g % nt == 0)
+    for (long i = t; i < M; i += PD_WG) sout[z * M + i] = S_ADD(shift[z], lambda[l0 + i]);
 #if defined(TD_DMMA)
   /* TD_DMMA(c, a, b): c += a b on fragments (PTX ISA, mma .f64): A row
    * 8 h + l / 4 (h < TD_DMMA_M / 8), column l % 4; B row l % 4, column l / 4;
@@ -219,14 +225,6 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
     for (int v = 0; v < PD_TN; v++)
       pd_put(M, N, m0 + ty + 16 * u, n0 + tx + 16 * v, acc[u][v], cin, cio, c, co, ldc);
 #endif
-}
-
-/* The subproblems' shifts c_v + lambda_{l0 + e} of (9) for vectors v < nv
- * and e < ne, at out[v ne + e]. */
-KERNEL void pscr_dshift(const GLOBAL scalar *lambda, long l0, long ne, long nv,
-                        const GLOBAL scalar *shift, GLOBAL scalar *out) {
-  long i = TD_GID(), v = i / (ne > 0 ? ne : 1);
-  if (i < ne * nv) out[i] = S_ADD(shift[v], lambda[l0 + i - v * ne]);
 }
 
 #endif

@@ -152,6 +152,10 @@ typedef struct {
   void *C;
   size_t co, cbs;
   int rev;
+  /* with sout: the shifts of (9) into sout[z M + i] = shift[z] + lambda[l0 + i] */
+  const void *lambda, *shift;
+  size_t l0;
+  void *sout;
 } dense_product;
 
 static pscr_status gemm(gpu_device *g, const pscr_stage_args *a, dense_product d) {
@@ -166,25 +170,25 @@ static pscr_status gemm(gpu_device *g, const pscr_stage_args *a, dense_product d
                     GPU_LONG(d.rev ? -len : len),
                     GPU_PTR(d.cin ? dp(d.cin) : none),      GPU_LONG(d.cio),
                     GPU_PTR(dp(d.C)),   GPU_LONG(d.co),     GPU_LONG(a->len),
-                    GPU_LONG(d.bbs),    GPU_LONG(d.cbs)};
+                    GPU_LONG(d.bbs),    GPU_LONG(d.cbs),
+                    GPU_PTR(d.sout ? dp(d.lambda) : none),  GPU_LONG(d.l0),
+                    GPU_PTR(d.sout ? dp(d.shift) : none),   GPU_PTR(d.sout ? dp(d.sout) : none)};
   return g->launch(g, "pscr_gemm", groups * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args), args);
 }
 
-/* (28) of a dense step for the a->batch vectors x + v x_stride: their
- * shifts c_v + lambda_e into ys[v ne + e], Y_v = W_g^T X_v into y (ne len
- * apart) for the group's ne eigenpairs (one block from row 0 to n: no
- * boundary terms). */
+/* (28) of a dense step for the a->batch vectors x + v x_stride: Y_v =
+ * W_g^T X_v into y (ne len apart) for the group's ne eigenpairs (one block
+ * from row 0 to n: no boundary terms), and their shifts c_v + lambda_e into
+ * ys[v ne + e], in one launch. */
 static pscr_status dense_rhs(gpu_device *g, const pscr_stage_args *a, const pscr_block *b, void *y,
                              void *ys) {
   size_t ne = a->group->e1 - a->group->e0, l0 = a->group->e0 - b->e0, nr = 2 + b->nd;
-  pscr_status st;
-  gpu_arg sargs[] = {GPU_PTR(dp(a->lambda)), GPU_LONG(b->eig + l0), GPU_LONG(ne),
-                     GPU_LONG(a->batch),     GPU_PTR(dp(a->shift)), GPU_PTR(dp(ys))};
-  TRY(launch(g, "pscr_dshift", a->batch * ne, NARGS(sargs), sargs));
   return gemm(g, a,
               (dense_product){.M = ne, .K = b->m, .nb = a->batch, .A = a->comp,
                               .ao = b->comp + l0 * nr + 2, .ars = nr, .acs = 1, .B = a->x,
-                              .bbs = a->x_stride, .C = y, .cbs = ne * a->len});
+                              .bbs = a->x_stride, .C = y, .cbs = ne * a->len,
+                              .lambda = a->lambda, .l0 = b->eig + l0, .shift = a->shift,
+                              .sout = ys});
 }
 
 /* (27) of 3D's dense level 0: U = W_g V, added to the earlier groups' sums

@@ -111,9 +111,11 @@ typedef struct {
   int pscr_dense; /* 3D: level 0 in one step (radix n0 + 1, pscr_dense.h's products) for
                    * n0 up to this (0: never; the default 2048 bounds the components,
                    * n0 (n0 + 2) scalars) */
-  int pscr_dense_in; /* real data: the innermost level (2D's level 0, 3D's level 1) in one
-                      * step as well, for n up to this (0: never): two products and one
-                      * shifted tridiagonal solve of all its n systems */
+  int pscr_dense_in;  /* real data: 2D's level 0 in one step as well, for n0 up to this
+                       * (0: never): two products and one shifted tridiagonal solve of all
+                       * its n0 systems (H100: faster to 2047^2, slower at 4095^2) */
+  int pscr_dense_in3; /* the same for 3D's level 1 and n1 (H100: faster to 511^3, slower
+                       * at 1023^3) */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;
