@@ -1,14 +1,16 @@
-/* The dense outer level of 3D plans on devices. With radix n0 + 1, level 0
- * has one step and one block of all n0 rows (seed 003 section 3.2 with
+/* The dense levels on devices: 3D's level 0, and on real data the
+ * innermost level (2D's level 0, 3D's level 1). With radix n + 1 a level has
+ * one step and one block of all its n rows (seed 003 section 3.2 with
  * k = 1): the PSCR step is then the matrix decomposition method, and its
  * sums over the rows D and over the eigenpairs are matrix products,
- *   (28) y_e = sum_r w_e(r) x_r          Y = W^T X  (E x n0 times n0 x len)
- *   (27) u_r = sum_e w_e(r) v_e          U = W V    (n0 x E times E x len)
+ *   (28) y_e = sum_r w_e(r) x_r          Y = W^T X  (E x n times n x len)
+ *   (27) u_r = sum_e w_e(r) v_e          U = W V    (n x E times E x len)
  * with W the block's eigenvector components (comp: eigenpair e's row at
- * e (n0 + 2) + 2) and len = n1 n2. pscr_rhs / pscr_osums do these sums one
- * output a work-item and read X or V once per output row (n0 times over);
- * pscr_gemm tiles them: a group computes PD_BM x PD_BN outputs from tiles
- * of A and B in local memory, PD_TM x PD_TN a work-item. */
+ * e (n + 2) + 2) and len the product of the sizes below the level.
+ * pscr_rhs / pscr_osums do these sums one output a work-item and read X or
+ * V once per output row (n times over); pscr_gemm tiles them: a group
+ * computes PD_BM x PD_BN outputs from tiles of A and B in local memory,
+ * PD_TM x PD_TN a work-item. */
 #ifndef PSCR_PSCR_DENSE_H
 #define PSCR_PSCR_DENSE_H
 
