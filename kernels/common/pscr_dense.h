@@ -51,26 +51,22 @@
 #define PD_RA (PD_BK * PD_BM / PD_WG) /* A's tile: scalars a work-item moves */
 #define PD_RB (PD_BK * PD_BN / PD_WG) /* B's */
 
-/* The k0 tiles of A and B into registers (zeros outside the matrices; A
- * along its unit stride): issued before the current tile's products, so
- * that the loads overlap them. */
-DEVICE void pd_fetch(long M, long N, long K, const GLOBAL scalar *a, long ars, long acs,
-                     const GLOBAL scalar *b, long ldb, long m0, long n0, long k0, int t,
-                     scalar *ra, scalar *rb) {
-  int unit = acs == 1, ia = unit ? t / PD_BK : t % PD_BM, ka = unit ? t % PD_BK : t / PD_BM;
-  int di = unit ? PD_WG / PD_BK : 0, dk = unit ? 0 : PD_WG / PD_BM;
+/* The next tiles of A and B into registers (zeros outside the matrices),
+ * issued before the current tile's products, so that the loads overlap
+ * them. pa, pb: the work-item's first loads of the tile (pd_gemm_setup);
+ * its loads are sa, sb scalars apart; bit r of am: A's load r is in a row
+ * of A; okj: B's loads are in a column of B; ka, kb: their first inner
+ * index within the tile (dk, PD_WG / PD_BN on), kl: the inner indices
+ * left. Pointers advance load by load: a multiple of the stride kept per
+ * load cost the loop its registers (NVRTC spilled 52 bytes at 128). */
+DEVICE void pd_fetch(const GLOBAL scalar *pa, long sa, int am, int ka, int dk,
+                     const GLOBAL scalar *pb, long sb, int okj, int kb, long kl, scalar *ra,
+                     scalar *rb) {
 #pragma unroll
-  for (int r = 0; r < PD_RA; r++) {
-    long gi = m0 + ia + r * di, gk = k0 + ka + r * dk;
-    ra[r] = gi < M && gk < K ? a[gi * ars + gk * acs] : S_ZERO;
-  }
-  int jb = t % PD_BN, kb = t / PD_BN, okj = n0 + jb < N;
-  const GLOBAL scalar *bp = b + n0 + jb;
+  for (int r = 0; r < PD_RA; r++, pa += sa) ra[r] = (am >> r & 1) && ka + r * dk < kl ? *pa : S_ZERO;
 #pragma unroll
-  for (int r = 0; r < PD_RB; r++) {
-    long gk = k0 + kb + r * (PD_WG / PD_BN);
-    rb[r] = okj && gk < K ? bp[gk * ldb] : S_ZERO;
-  }
+  for (int r = 0; r < PD_RB; r++, pb += sb)
+    rb[r] = okj && kb + r * (PD_WG / PD_BN) < kl ? *pb : S_ZERO;
 }
 
 /* ... and from registers into local memory (rows of PD_LA / PD_LB). */
@@ -103,7 +99,10 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
  * the FP64 tensor cores' product), each warp computes 32 x 32 of the
  * group's 64 x 128 outputs with it (complex: 32 x 16 of 64 x 64);
  * elsewhere a work-item computes PD_TM x PD_TN. */
-KERNEL_BOUNDED(PD_WG, PSCR_COMPLEX ? 1 : 2)
+#ifndef PD_MINB /* groups an SM holds (real: 128 registers a work-item); -DPD_MINB=1 for A/B */
+#define PD_MINB (PSCR_COMPLEX ? 1 : 2)
+#endif
+KERNEL_BOUNDED(PD_WG, PD_MINB)
 void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars, long acs,
                const GLOBAL scalar *b, long bo, long ldb, const GLOBAL scalar *cin, long cio,
                GLOBAL scalar *c, long co, long ldc, long bbs, long cbs,
@@ -153,12 +152,21 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
 #pragma unroll
     for (int v = 0; v < PD_TN; v++) acc[u][v] = S_ZERO;
 #endif
+  /* the work-item's loads (A along its unit stride where it has one) */
+  int unit = acs == 1, ia = unit ? t / PD_BK : t % PD_BM, ka = unit ? t % PD_BK : t / PD_BM;
+  int di = unit ? PD_WG / PD_BK : 0, dk = unit ? 0 : PD_WG / PD_BM, am = 0;
+  int jb = t % PD_BN, kb = t / PD_BN, okj = n0 + jb < N;
+#pragma unroll
+  for (int r = 0; r < PD_RA; r++) am |= (m0 + ia + r * di < M) << r;
+  const GLOBAL scalar *pa = a + ao + (m0 + ia) * ars + ka * acs, *pb = b + n0 + jb + kb * ldb;
+  long sta = di * ars + dk * acs, stb = (PD_WG / PD_BN) * ldb;
   scalar ra[PD_RA], rb[PD_RB];
-  pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, 0, t, ra, rb);
+  pd_fetch(pa, sta, am, ka, dk, pb, stb, okj, kb, K, ra, rb);
   for (long k0 = 0; k0 < K; k0 += PD_BK) {
     pd_store(acs, t, ra, rb, sa, sb);
     BARRIER();
-    if (k0 + PD_BK < K) pd_fetch(M, N, K, a + ao, ars, acs, b, ldb, m0, n0, k0 + PD_BK, t, ra, rb);
+    pa += PD_BK * acs, pb += PD_BK * ldb;
+    if (k0 + PD_BK < K) pd_fetch(pa, sta, am, ka, dk, pb, stb, okj, kb, K - k0 - PD_BK, ra, rb);
 #if defined(TD_DMMA)
 #pragma unroll
     for (int kk = 0; kk < PD_BK; kk += 4) {
