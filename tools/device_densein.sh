@@ -3,7 +3,7 @@
 # 3D Poisson rows with the defaults (innermost level dense up to pscr_dense_in) and as
 # PSCR's steps (pscr_dense_in=0) in the same run, the cuFFT DST solver, then
 # the CUDA PSCR test. Usage: OUT=$OUT [ROWS="..."] [REPS=7] bash tools/device_densein.sh
-TARGETS="bench_pscr_gpu bench_fft_poisson_gpu cuda_test_cuda_pscr" source tools/device_env.sh
+TARGETS="bench_pscr_gpu bench_fft_poisson_gpu cuda_test_cuda_pscr ${EXTRA_TARGETS:-}" source tools/device_env.sh
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total --format=csv,noheader
 rows=""
 for n in ${N2-127 255 511 1023 2047 4095}; do
@@ -13,6 +13,15 @@ for n in ${N3-63 127 255 361 511}; do
   rows="$rows poisson3d:$n:pscr_dense_in3=0 poisson3d:$n:-"
 done
 tuned_rows "${ROWS:-$rows}" ${REPS:-7}
+# extra CUDA rows: "problem:n:workspace_GB ..." (bench_pscr_gpu --workspace)
+for r in ${WROWS-}; do
+  IFS=: read -r pb n ws <<< "$r"
+  timeout 120 $B/bench_pscr_gpu --backends cuda --problems $pb --min-n $n --max-n $n --min-n3 $n \
+    --max-n3 $n --reps ${REPS:-7} --xfer-reps 0 --workspace $ws 2>> "$OUT/err.log" |
+    grep '"solve_ms"' | python3 -c 'import json,sys
+for l in sys.stdin:
+  r=json.loads(l); print("%-12s %5d workspace %-6s GB %9.3f ms  residual %.2e" % (r["problem"], r["n"], sys.argv[1], r["solve_ms"], r["rel_residual"]))' "$ws"
+done
 timeout 120 $B/bench_fft_poisson_gpu nobig reps=${REPS:-7} > "$OUT/fft.jsonl" 2> "$OUT/fft.err"
 python3 -c 'import json,sys
 for l in open(sys.argv[1]):

@@ -40,7 +40,7 @@ typedef struct {
   int threads;                 /* CPU threads for plan building and the CPU backend; 0 = all */
   const char *tuning_file;     /* kernel parameters from the autotuner; NULL = built-in defaults */
   /* CUDA / OpenCL, 3D: device memory for the 2D subproblems solved together
-   * (bytes; at least one is); 0 = automatic, max(3 |f|, 1 GiB) */
+   * (bytes; at least one is); 0 = automatic, max(4 |f|, 1 GiB) */
   size_t workspace_bytes;
 } pscr_options;
 

@@ -25,11 +25,12 @@ static int fusable(pscr_td_algorithm a) { return a == PSCR_TD_AUTO || a == PSCR_
  * instead are one fixed set), and innermost systems R (1) where the innermost
  * algorithm is not fused (neither AUTO nor CR_PCR_THOMAS) or level 1 is one
  * dense step (then without vbuf). Together they stay
- * within the option workspace_bytes, by default max(3 |f|, 1 GiB): 1023^3
+ * within the option workspace_bytes, by default max(4 |f|, 1 GiB): 1023^3
  * (|f| = 8.6 GB) takes all 1023 subproblems of its dense step at once, about
- * 22 GB besides f and the plan's copy of f. Fewer at once cost time (H100,
- * dense step, one group against two: 3D Poisson 361^3 9.5 against 11.6 ms,
- * 511^3 25.6 against 27.1; 3D Helmholtz 361^3 52.2 against 58.0). */
+ * 22 GB besides f and the plan's copy of f, and so does 511^3 with both
+ * levels dense (3.3 GB; 3 |f| held 484 of its 511). Fewer at once cost time
+ * (H100, dense step, one group against two: 3D Poisson 361^3 9.5 against
+ * 11.6 ms, 511^3 25.6 against 27.1; 3D Helmholtz 361^3 52.2 against 58.0). */
 size_t gpu_pscr_outer_batch(const pscr_plan *p) {
   if (p->ndim != 3) return 1;
   double e = (double)pscr_dtype_size(p->dtype), len = (double)p->n[1] * (double)p->n[2];
@@ -41,7 +42,7 @@ size_t gpu_pscr_outer_batch(const pscr_plan *p) {
     fixed = (n0 + 2) * len * e;
   else
     per += (q0 + 1) / (q0 - 1) * len * e;
-  double budget = 3.0 * (double)p->total * e;
+  double budget = 4.0 * (double)p->total * e;
   if (budget < 1073741824.0) budget = 1073741824.0;
   if (p->workspace > 0) budget = (double)p->workspace;
   double bt = (budget - fixed) / per;
