@@ -136,6 +136,14 @@ static pscr_status outer_level(const pscr_plan *p, void *x) {
   return st;
 }
 
+pscr_status pscr_run_lines(const pscr_plan *lines, void *x, size_t x_stride, size_t batch,
+                           const void *shift) {
+  if (lines == NULL || !lines->lines || batch > lines->lev[0].batch_max)
+    return PSCR_ERR_INVALID_ARGUMENT;
+  inner_ws ws = {lines->acc, lines->vbuf, lines->scratch, lines->threads};
+  return inner_level(lines, 0, x, x_stride, batch, shift, ws);
+}
+
 /* The solve of f (native to the plan's backend), timed to its end. */
 pscr_status pscr_run(pscr_plan *plan, void *f) {
   inner_ws ws = {plan->acc, plan->vbuf, plan->scratch, plan->threads};

@@ -195,7 +195,7 @@ static pscr_status build(pscr_plan *p) {
     lev->len = 1;
     for (int d = L + 1; d < p->ndim; d++) lev->len *= p->n[d];
     lev->innermost = L == nlev - 1;
-    lev->batch_max = (L == 0 && lev->innermost) || (L == 1 && host) ? 1 : bt;
+    lev->batch_max = L == 0 && lev->innermost ? (p->lines ? p->lines : 1) : L == 1 && host ? 1 : bt;
     int *levels = malloc(lev->n * sizeof *levels);
     if (levels == NULL) return PSCR_ERR_OUT_OF_MEMORY;
     pscr_partition_levels(lev->n, lev->radix, levels);
@@ -231,8 +231,28 @@ static pscr_status build(pscr_plan *p) {
   return st;
 }
 
+static pscr_status create(pscr_context *ctx, const pscr_problem *problem, const pscr_options *opt,
+                          size_t lines, pscr_plan **plan);
+
 pscr_status pscr_plan_create(pscr_context *ctx, const pscr_problem *problem,
                              const pscr_options *opt, pscr_plan **plan) {
+  return create(ctx, problem, opt, 0, plan);
+}
+
+pscr_status pscr_plan_lines(pscr_context *ctx, const pscr_problem *pb, pscr_td_algorithm alg,
+                            int threads, size_t batch, pscr_plan **out) {
+  double one[2] = {1, 0}, zero[2] = {0, 0}; /* C128 reads both, F64 the first */
+  pscr_problem lp = {.ndim = 2, .dtype = pb->dtype};
+  lp.dim[0] = (pscr_factor){1, zero, NULL, one, NULL};
+  lp.dim[1] = pb->dim[pb->ndim - 1];
+  pscr_options opt;
+  pscr_options_default(&opt);
+  opt.innermost = alg, opt.threads = threads;
+  return create(ctx, &lp, &opt, batch > 0 ? batch : 1, out);
+}
+
+static pscr_status create(pscr_context *ctx, const pscr_problem *problem, const pscr_options *opt,
+                          size_t lines, pscr_plan **plan) {
   double t0 = pscr_wtime();
   if (ctx == NULL || problem == NULL || plan == NULL) return PSCR_ERR_INVALID_ARGUMENT;
   pscr_options def;
@@ -247,6 +267,7 @@ pscr_status pscr_plan_create(pscr_context *ctx, const pscr_problem *problem,
   if (p == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   p->ctx = ctx, p->ops = ops, p->dtype = problem->dtype, p->ndim = problem->ndim;
   p->radix = opt->radix, p->innermost = opt->innermost, p->workspace = opt->workspace_bytes;
+  p->lines = lines;
   p->threads = pscr_resolve_threads(opt->threads > 0 ? opt->threads : ctx->threads);
   p->total = 1;
   for (int d = 0; d < p->ndim; d++) p->n[d] = problem->dim[d].n, p->total *= p->n[d];

@@ -203,6 +203,7 @@ struct pscr_plan {
   void *fdev; /* devices: f of pscr_solve (host data) on the device */
   void *impl; /* devices: the backend's plan state (plan_init) */
   size_t workspace; /* pscr_options.workspace_bytes */
+  size_t lines;     /* a lines plan (pscr_plan_lines): its level 0's batch; else 0 */
 };
 
 /* Schedules (tasks, groups, row updates) of every step of a level (schedule.c);
@@ -214,5 +215,17 @@ void pscr_level_free_schedule(pscr_level *lev);
 
 /* The driver (driver.c). */
 pscr_status pscr_run(pscr_plan *plan, void *f);
+
+/* A lines plan for the dense innermost step of a device plan (gpu_pscr.c):
+ * the 2D plan of a level of one row (A = 0, M = 1: lambda = 0, w = 1) over
+ * pb's last factor, so that its one step solves (A_last + c_p M_last) v_p =
+ * f_p with the innermost engine of a plan (the fused kernels: excess form,
+ * AUTO's pivoting) for up to `batch` vectors p, each with its own shift c_p
+ * (pscr_run_lines: x + p x_stride, shift[p]; no begin / finish: the caller's
+ * solve has them). */
+pscr_status pscr_plan_lines(pscr_context *ctx, const pscr_problem *pb, pscr_td_algorithm alg,
+                            int threads, size_t batch, pscr_plan **out);
+pscr_status pscr_run_lines(const pscr_plan *lines, void *x, size_t x_stride, size_t batch,
+                           const void *shift);
 
 #endif

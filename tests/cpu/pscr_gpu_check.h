@@ -339,85 +339,6 @@ static void gc_engine_suite(gc_env *E) {
   PT_CHECK_STATUS(gc_tune(E, "pscr_lane", 3), PSCR_OK);
 }
 
-/* NaN in f: a status, not a silent answer. */
-static void gc_nonfinite_f(gc_env *E, const size_t *n) {
-  pt_fac f[2] = {{0}};
-  for (int d = 0; d < 2; d++) pt_fac_make(&E->r, PSCR_F64, PT_POISSON, n[d], 0, &f[d]);
-  pscr_problem pb = {.ndim = 2, .dtype = PSCR_F64};
-  for (int d = 0; d < 2; d++) pb.dim[d] = pt_fac_view(&f[d]);
-  double *b = pt_alloc(PSCR_F64, n[0] * n[1]);
-  pt_fill_uniform(&E->r, PSCR_F64, b, n[0] * n[1], -1, 1);
-  b[n[0] * n[1] / 2] = NAN;
-  pscr_plan *plan = NULL;
-  PT_CHECK_STATUS(pscr_plan_create(E->gpu, &pb, NULL, &plan), PSCR_OK);
-  if (plan) {
-    pscr_status st = pscr_solve(plan, b);
-    PT_CHECK(st == PSCR_ERR_NONFINITE || st == PSCR_ERR_SINGULAR, "NaN in f %zu x %zu: %s", n[0],
-             n[1], pscr_status_string(st));
-  }
-  pscr_plan_destroy(plan);
-  free(b);
-  for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
-}
-
-/* The dense innermost level (tuning pscr_dense_in, pscr_dense_in3; real data): 2D and 3D
- * with pscr_gemm's tiles cut at their edges (64 x 128), dense on one level
- * or both, definite systems (the queued CR_PCR_THOMAS solve) and not (AUTO's
- * test, pivoting), every innermost algorithm, 3D batches of 1 and a few
- * subproblems, a singular system, NaN in f; with big set, larger problems. */
-static void gc_dense_suite(gc_env *E, int big) {
-  gpu_td_tuning dft;
-  gpu_td_tuning_default(&dft);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", dft.pscr_dense_in), PSCR_OK);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", dft.pscr_dense_in3), PSCR_OK);
-  static const size_t s2[][2] = {{8, 1}, {9, 70}, {70, 9}, {130, 33}, {65, 129}};
-  for (size_t i = 0; i < sizeof s2 / sizeof *s2; i++)
-    for (int k = 0; k < 2; k++)
-      gc_case(E, PSCR_F64, 2, s2[i], k ? PT_RANDOM : PT_POISSON, 4, PSCR_TD_AUTO, 0);
-  static const pscr_td_algorithm algs[] = {PSCR_TD_CR_PCR_THOMAS, PSCR_TD_SPIKE_DIAG_PIVOT,
-                                           PSCR_TD_THOMAS, PSCR_TD_GSPIKE, PSCR_TD_PCR_THOMAS};
-  static const size_t a2[2] = {33, 40};
-  for (size_t k = 0; k < sizeof algs / sizeof *algs; k++)
-    gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, algs[k], 0);
-  static const size_t s3[][3] = {{9, 9, 9}, {5, 12, 7}, {12, 70, 5}, {10, 8, 1}};
-  for (size_t i = 0; i < sizeof s3 / sizeof *s3; i++)
-    for (int k = 0; k < 2; k++)
-      gc_case(E, PSCR_F64, 3, s3[i], k ? PT_RANDOM : PT_POISSON, 3, PSCR_TD_AUTO, 0);
-  static const size_t g3[3] = {19, 9, 7}; /* batches of one and of a few subproblems */
-  gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 1);
-  gc_case(E, PSCR_F64, 3, g3, PT_RANDOM, 4, PSCR_TD_CR_PCR_THOMAS, 14000);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_dense", 0), PSCR_OK); /* PSCR's level 0 over it */
-  gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_dense", dft.pscr_dense), PSCR_OK);
-  for (int a = 0; a < 2; a++)
-    gc_singular(E, PSCR_F64, 9, 40, a ? PSCR_TD_CR_PCR_THOMAS : PSCR_TD_AUTO);
-  gc_nonfinite_f(E, a2);
-  if (big) {
-    static const size_t b2[2] = {1023, 1023}, b3[3] = {63, 63, 63};
-    gc_case(E, PSCR_F64, 2, b2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-    gc_case(E, PSCR_F64, 3, b3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-  }
-  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", 0), PSCR_OK);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", 0), PSCR_OK);
-}
-
-/* The backend's contexts; the innermost level keeps PSCR's steps (tuning
- * pscr_dense_in = pscr_dense_in3 = 0) for every suite but gc_dense_suite, so that they test
- * the fused kernels at their small sizes. */
-static int gc_open(gc_env *E, pscr_backend backend) {
-  memset(E, 0, sizeof *E);
-  E->backend = backend;
-  uint64_t seed = pt_fresh_seed();
-  pt_rng_seed(&E->r, seed);
-  if (!pscr_backend_available(backend)) return 0;
-  PT_CHECK_STATUS(pscr_context_create(backend, 0, &E->gpu), PSCR_OK);
-  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &E->cpu), PSCR_OK);
-  if (pscr_context_create(backend, 0, &E->other) != PSCR_OK) E->other = NULL;
-  if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", 0), PSCR_OK);
-  if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", 0), PSCR_OK);
-  return E->gpu != NULL && E->cpu != NULL;
-}
-
 /* Regression (GPU residual 100x the CPU's, 2D Helmholtz 1023^2): the fused
  * kernels formed d_i = ad_i + (c + lambda) md_i, whose rounding (the same in
  * every row of a uniform mesh) is a shift error of eps |A| in the nearly
@@ -458,6 +379,94 @@ static void gc_helmholtz_residual(gc_env *E) {
     printf("  Helmholtz 63 x 1023 residual: CPU %.2e, GPU %.2e\n", rel[0], rel[1]);
   for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
   free(b), free(u[0]), free(u[1]);
+}
+
+/* NaN in f: a status, not a silent answer. */
+static void gc_nonfinite_f(gc_env *E, const size_t *n) {
+  pt_fac f[2] = {{0}};
+  for (int d = 0; d < 2; d++) pt_fac_make(&E->r, PSCR_F64, PT_POISSON, n[d], 0, &f[d]);
+  pscr_problem pb = {.ndim = 2, .dtype = PSCR_F64};
+  for (int d = 0; d < 2; d++) pb.dim[d] = pt_fac_view(&f[d]);
+  double *b = pt_alloc(PSCR_F64, n[0] * n[1]);
+  pt_fill_uniform(&E->r, PSCR_F64, b, n[0] * n[1], -1, 1);
+  b[n[0] * n[1] / 2] = NAN;
+  pscr_plan *plan = NULL;
+  PT_CHECK_STATUS(pscr_plan_create(E->gpu, &pb, NULL, &plan), PSCR_OK);
+  if (plan) {
+    pscr_status st = pscr_solve(plan, b);
+    PT_CHECK(st == PSCR_ERR_NONFINITE || st == PSCR_ERR_SINGULAR, "NaN in f %zu x %zu: %s", n[0],
+             n[1], pscr_status_string(st));
+  }
+  pscr_plan_destroy(plan);
+  free(b);
+  for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
+}
+
+/* The dense innermost level (tuning pscr_dense_in, pscr_dense_in3): 2D and
+ * 3D with pscr_gemm's tiles cut at their edges (64 x 128), dense on one
+ * level or both, real definite systems (the queued CR_PCR_THOMAS solve),
+ * complex and real random ones (the lines plan's fused kernels), every
+ * innermost algorithm, the Helmholtz residual regression, 3D batches of 1
+ * and a few subproblems, a singular system, NaN in f; with big set, larger
+ * problems. */
+static void gc_dense_suite(gc_env *E, int big) {
+  gpu_td_tuning dft;
+  gpu_td_tuning_default(&dft);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", dft.pscr_dense_in), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", dft.pscr_dense_in3), PSCR_OK);
+  static const size_t s2[][2] = {{8, 1}, {9, 70}, {70, 9}, {130, 33}, {65, 129}};
+  for (int t = 0; t < 2; t++) /* complex and real random: the lines plan's fused kernels */
+    for (size_t i = 0; i < sizeof s2 / sizeof *s2; i++)
+      for (int k = 0; k < 2; k++)
+        gc_case(E, t ? PSCR_C128 : PSCR_F64, 2, s2[i], k ? PT_RANDOM : t ? PT_HELMHOLTZ : PT_POISSON,
+                4, PSCR_TD_AUTO, 0);
+  static const size_t c2[2] = {33, 40};
+  gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
+  gc_helmholtz_residual(E); /* 63 x 1023: the excess form through the lines plan */
+  static const pscr_td_algorithm algs[] = {PSCR_TD_CR_PCR_THOMAS, PSCR_TD_SPIKE_DIAG_PIVOT,
+                                           PSCR_TD_THOMAS, PSCR_TD_GSPIKE, PSCR_TD_PCR_THOMAS};
+  static const size_t a2[2] = {33, 40};
+  for (size_t k = 0; k < sizeof algs / sizeof *algs; k++)
+    gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, algs[k], 0);
+  static const size_t s3[][3] = {{9, 9, 9}, {5, 12, 7}, {12, 70, 5}, {10, 8, 1}};
+  for (int t = 0; t < 2; t++)
+    for (size_t i = 0; i < sizeof s3 / sizeof *s3; i++)
+      for (int k = 0; k < 2; k++)
+        gc_case(E, t ? PSCR_C128 : PSCR_F64, 3, s3[i], k ? PT_RANDOM : t ? PT_HELMHOLTZ : PT_POISSON,
+                3, PSCR_TD_AUTO, 0);
+  static const size_t g3[3] = {19, 9, 7}; /* batches of one and of a few subproblems */
+  gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 1);
+  gc_case(E, PSCR_F64, 3, g3, PT_RANDOM, 4, PSCR_TD_CR_PCR_THOMAS, 14000);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_dense", 0), PSCR_OK); /* PSCR's level 0 over it */
+  gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_dense", dft.pscr_dense), PSCR_OK);
+  for (int a = 0; a < 2; a++)
+    gc_singular(E, PSCR_F64, 9, 40, a ? PSCR_TD_CR_PCR_THOMAS : PSCR_TD_AUTO);
+  gc_nonfinite_f(E, a2);
+  if (big) {
+    static const size_t b2[2] = {1023, 1023}, b3[3] = {63, 63, 63};
+    gc_case(E, PSCR_F64, 2, b2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+    gc_case(E, PSCR_F64, 3, b3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  }
+  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", 0), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", 0), PSCR_OK);
+}
+
+/* The backend's contexts; the innermost level keeps PSCR's steps (tuning
+ * pscr_dense_in = pscr_dense_in3 = 0) for every suite but gc_dense_suite, so that they test
+ * the fused kernels at their small sizes. */
+static int gc_open(gc_env *E, pscr_backend backend) {
+  memset(E, 0, sizeof *E);
+  E->backend = backend;
+  uint64_t seed = pt_fresh_seed();
+  pt_rng_seed(&E->r, seed);
+  if (!pscr_backend_available(backend)) return 0;
+  PT_CHECK_STATUS(pscr_context_create(backend, 0, &E->gpu), PSCR_OK);
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &E->cpu), PSCR_OK);
+  if (pscr_context_create(backend, 0, &E->other) != PSCR_OK) E->other = NULL;
+  if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", 0), PSCR_OK);
+  if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", 0), PSCR_OK);
+  return E->gpu != NULL && E->cpu != NULL;
 }
 
 static void gc_close(gc_env *E) {

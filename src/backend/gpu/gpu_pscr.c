@@ -214,7 +214,10 @@ static pscr_status dense_inner(gpu_device *g, const pscr_stage_args *a, const ps
   pscr_status st;
   if (b == NULL || a->group->e0 != b->e0 || ne != b->m) return PSCR_ERR_UNSUPPORTED;
   TRY(dense_rhs(g, a, b, s->r, s->rshift));
-  TRY(gpu_pscr_solve_inner(a->plan, g, a->batch * ne, a->alg));
+  if (s->lines)
+    TRY(pscr_run_lines(s->lines, s->r, a->len, a->batch * ne, s->rshift));
+  else
+    TRY(gpu_pscr_solve_inner(a->plan, g, a->batch * ne, a->alg));
   TRY(gpu_pscr_device(a->plan, g)); /* the solve may have switched modules */
   return gemm(g, a,
               (dense_product){.M = b->nd, .K = ne, .nb = a->batch, .A = a->comp,
@@ -406,7 +409,7 @@ static pscr_status inner_stage(const pscr_stage_args *a) {
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
   if (s->dense) return dense_inner(&g, a, dense_block(a));
-  if (back) TRY(boundary(&g, a, s->vbuf, vps));
+  if (back && a->lev_n > 1) TRY(boundary(&g, a, s->vbuf, vps)); /* one row: no neighbours */
   if (s->fused == 3) return lane_task(&g, a);
   if (s->fused) return tile_task(&g, a);
   TRY(rhs(&g, a, s->vbuf, vps, s->r, s->rshift));

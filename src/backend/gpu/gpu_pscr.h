@@ -79,10 +79,14 @@ typedef struct {
   size_t mod_local; /* static local arrays sized per module: this plan's one tile (0: default) */
   int lane_check; /* lane engine: test every system, pivot where it fails */
   /* dense = 1: the innermost level is one dense step (dense_inner of
-   * gpu_pscr.c: products, then all its systems in one unfused solve);
-   * queued = 1: that solve is CR_PCR_THOMAS enqueued without a wait
-   * (gpu_td_solve_queued), where the plan proves it needs no pivoting */
+   * gpu_pscr.c: products, then all its systems in one solve); queued = 1:
+   * that solve is CR_PCR_THOMAS enqueued without a wait
+   * (gpu_td_solve_queued), where the plan proves real systems definite */
   int dense, queued;
+  /* dense, complex or not proven definite (AUTO or CR_PCR_THOMAS): the
+   * lines plan (pscr_plan_lines) solves the step's systems on the fused
+   * kernels, excess form and AUTO's pivoting included */
+  struct pscr_plan *lines;
   int m_diag;   /* M_last diagonal: no M sub-/super-diagonal in the solves */
   size_t nacc_max, accq, vrows; /* vbuf: vrows rows per vector */
   /* fused innermost: tile of tile_w work-items x 2^tile_lq rows, local bytes

@@ -61,7 +61,7 @@ size_t gpu_pscr_outer_batch(const pscr_plan *p) {
 int gpu_pscr_level_radix(const pscr_plan *p, int L) {
   gpu_device g;
   int inner = L == p->ndim - 2;
-  if (gpu_pscr_device(p, &g) != PSCR_OK || (inner && p->dtype != PSCR_F64)) return p->radix;
+  if (gpu_pscr_device(p, &g) != PSCR_OK) return p->radix;
   int top = !inner ? g.tune.pscr_dense : p->ndim == 2 ? g.tune.pscr_dense_in : g.tune.pscr_dense_in3;
   size_t n = p->n[L];
   int fits = g.max_wg >= PSCR_GPU_PD_WG &&
@@ -664,9 +664,16 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     st = alloc_bytes(p, 4 * s->nch * B * ne * e, &s->ckp);
     if (st == PSCR_OK) st = upload_excess(p, &pb->dim[p->ndim - 1], &s->exc);
   }
-  if (s->dense) /* dense_inner: R and the shifts; no partial sums, no vbuf */
-    s->nacc_max = s->vrows = 0, s->queued = p->innermost == PSCR_TD_CR_PCR_THOMAS ||
-                                             (p->innermost == PSCR_TD_AUTO && real_definite(p, pb));
+  if (s->dense) { /* dense_inner: R and the shifts; no partial sums, no vbuf */
+    s->nacc_max = s->vrows = 0;
+    s->queued = p->dtype == PSCR_F64 && (p->innermost == PSCR_TD_CR_PCR_THOMAS ||
+                                         (p->innermost == PSCR_TD_AUTO && real_definite(p, pb)));
+    if (st == PSCR_OK && !s->queued && fusable(p->innermost)) {
+      st = pscr_plan_lines(p->ctx, pb, p->innermost, p->threads, B * ne, &s->lines);
+      if (st == PSCR_OK) p->bytes += s->lines->bytes;
+    }
+  }
+  if (p->n[nlev - 1] == 1) s->vrows = 0; /* a level of one row: no boundary terms (28) */
   if (st == PSCR_OK && !lane && !s->dense) st = alloc_bytes(p, 4 * e, &s->probe); /* choose_fused's */
   if (st == PSCR_OK && !lane && !s->dense) st = choose_fused(p, &g, B * ne);
   if (st == PSCR_OK && s->reg && s->fused == 2) st = reg_checkpoints(p, B);
@@ -680,13 +687,14 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   if (st == PSCR_OK && !lane) /* the tiles' and the unfused solves' sub-diagonals */
     st = s->ex ? upload_sub_excess(p, f, &s->sub[0]) : upload_sub(p, f->a_off, n, &s->sub[0]);
   if (st == PSCR_OK && !lane) st = upload_sub(p, f->m_off, n, &s->sub[1]);
-  if (st == PSCR_OK && !s->fused) st = warm_up(p, B * ne);
+  if (st == PSCR_OK && !s->fused && !s->lines) st = warm_up(p, B * ne);
   return st;
 }
 
 void gpu_pscr_plan_fini(pscr_plan *p) {
   gpu_pscr *s = p->impl;
   if (s == NULL) return;
+  pscr_plan_destroy(s->lines);
   pscr_context *ctx = p->ctx;
   void *bufs[] = {s->guide, s->r,      s->rshift, s->acc, s->vbuf,
                   s->sub[0], s->sub[1], s->probe,  s->exc, s->ckp};
