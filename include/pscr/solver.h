@@ -32,9 +32,9 @@ typedef struct {
 typedef struct {
   /* reduction factor q >= 2; default 4. CUDA / OpenCL solve 3D's level 0 in
    * one step (radix n0 + 1, where its sums are matrix products; tuning
-   * pscr_dense, 0 = off), on real data also the innermost level up to n =
-   * 2048 (2D) / 768 (3D; tuning pscr_dense_in / pscr_dense_in3), and use q
-   * for the other levels */
+   * pscr_dense, 0 = off), the innermost level too up to n = 2048 (2D, real),
+   * 4096 (2D, complex), 768 (3D; tuning pscr_dense_in, _inz, _in3), and use
+   * q for the other levels */
   int radix;
   pscr_td_algorithm innermost; /* solver for the innermost tridiagonal systems; AUTO by default */
   int threads;                 /* CPU threads for plan building and the CPU backend; 0 = all */

@@ -402,7 +402,7 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
   for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
 }
 
-/* The dense innermost level (tuning pscr_dense_in, pscr_dense_in3): 2D and
+/* The dense innermost level (tuning pscr_dense_in, _inz, _in3): 2D and
  * 3D with pscr_gemm's tiles cut at their edges (64 x 128), dense on one
  * level or both, real definite systems (the queued CR_PCR_THOMAS solve),
  * complex and real random ones (the lines plan's fused kernels), every
@@ -414,6 +414,7 @@ static void gc_dense_suite(gc_env *E, int big) {
   gpu_td_tuning_default(&dft);
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", dft.pscr_dense_in), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", dft.pscr_dense_in3), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_inz", dft.pscr_dense_inz), PSCR_OK);
   static const size_t s2[][2] = {{8, 1}, {9, 70}, {70, 9}, {130, 33}, {65, 129}};
   for (int t = 0; t < 2; t++) /* complex and real random: the lines plan's fused kernels */
     for (size_t i = 0; i < sizeof s2 / sizeof *s2; i++)
@@ -450,10 +451,11 @@ static void gc_dense_suite(gc_env *E, int big) {
   }
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", 0), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", 0), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_inz", 0), PSCR_OK);
 }
 
 /* The backend's contexts; the innermost level keeps PSCR's steps (tuning
- * pscr_dense_in = pscr_dense_in3 = 0) for every suite but gc_dense_suite, so that they test
+ * pscr_dense_in = _inz = _in3 = 0) for every suite but gc_dense_suite, so that they test
  * the fused kernels at their small sizes. */
 static int gc_open(gc_env *E, pscr_backend backend) {
   memset(E, 0, sizeof *E);
@@ -466,6 +468,7 @@ static int gc_open(gc_env *E, pscr_backend backend) {
   if (pscr_context_create(backend, 0, &E->other) != PSCR_OK) E->other = NULL;
   if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", 0), PSCR_OK);
   if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", 0), PSCR_OK);
+  if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_dense_inz", 0), PSCR_OK);
   return E->gpu != NULL && E->cpu != NULL;
 }
 

@@ -53,16 +53,19 @@ size_t gpu_pscr_outer_batch(const pscr_plan *p) {
 /* A level in one step where pscr_gemm runs: 3D's level 0 up to n0 =
  * pscr_dense (its two products cost 4 n0^2 n1 n2 flops at GEMM speed and n0
  * 2D solves, against 2 log_q(n0) n0 2D solves in PSCR's steps; H100:
- * bench/RESULTS.md, "The dense outer level"), and on real data the
- * innermost level up to n = pscr_dense_in (2D) or pscr_dense_in3 (3D): 4
- * n^2 len flops and n tridiagonal systems a vector, against about
- * 2 log_q(n) n ("The dense innermost level"). Complex data keeps PSCR's steps there: their fused
- * kernels keep the rows in excess form, the tridiagonal engine does not. */
+ * bench/RESULTS.md, "The dense outer level"), and the innermost level up
+ * to n = pscr_dense_in (2D, real), pscr_dense_inz (2D, complex) or
+ * pscr_dense_in3 (3D): 4 n^2 len flops (16 complex) and n tridiagonal
+ * systems a vector, against about 2 log_q(n) n ("The dense innermost
+ * level"). */
 int gpu_pscr_level_radix(const pscr_plan *p, int L) {
   gpu_device g;
   int inner = L == p->ndim - 2;
   if (gpu_pscr_device(p, &g) != PSCR_OK) return p->radix;
-  int top = !inner ? g.tune.pscr_dense : p->ndim == 2 ? g.tune.pscr_dense_in : g.tune.pscr_dense_in3;
+  int top = !inner              ? g.tune.pscr_dense
+            : p->ndim == 3        ? g.tune.pscr_dense_in3
+            : p->dtype == PSCR_F64 ? g.tune.pscr_dense_in
+                                   : g.tune.pscr_dense_inz;
   size_t n = p->n[L];
   int fits = g.max_wg >= PSCR_GPU_PD_WG &&
              gpu_kernel_cap(&g, 1024, "pscr_gemm", NULL) >= PSCR_GPU_PD_WG;

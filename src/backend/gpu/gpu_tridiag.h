@@ -114,8 +114,9 @@ typedef struct {
   int pscr_dense_in;  /* real data: 2D's level 0 in one step as well, for n0 up to this
                        * (0: never): two products and one shifted tridiagonal solve of all
                        * its n0 systems (H100: faster to 2047^2, slower at 4095^2) */
-  int pscr_dense_in3; /* the same for 3D's level 1 and n1 (H100: faster to 511^3, slower
-                       * at 1023^3) */
+  int pscr_dense_inz; /* the same for complex data (H100, 2D Helmholtz: faster to 4095^2) */
+  int pscr_dense_in3; /* the same for 3D's level 1 and n1 (H100, Poisson: faster to 511^3,
+                       * slower at 1023^3; Helmholtz 361^3 2x faster) */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;
