@@ -54,10 +54,10 @@ fi
 # compute-sanitizer over the dense paths (2D and 3D, both levels dense)
 if [ -n "${SAN-}" ]; then
   SB="$B/bench_pscr_gpu --backends cuda --reps 3 --xfer-reps 0"
-  timeout 240 compute-sanitizer --tool memcheck $SB --problems poisson2d,poisson3d --min-n 127 \
+  timeout 240 compute-sanitizer --tool memcheck $SB --problems ${SANP:-poisson2d,poisson3d} --min-n 127 \
     --max-n 511 --min-n3 31 --max-n3 63 > "$OUT/memcheck.log" 2>&1
   echo "memcheck rc $?: $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | sort | uniq -c | tr '\n' ' ')"
-  timeout 240 compute-sanitizer --tool racecheck $SB --problems poisson2d,poisson3d --min-n 255 \
+  timeout 240 compute-sanitizer --tool racecheck $SB --problems ${SANP:-poisson2d,poisson3d} --min-n 255 \
     --max-n 255 --min-n3 44 --max-n3 44 > "$OUT/racecheck.log" 2>&1
   echo "racecheck rc $?: $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$OUT/racecheck.log" | sort | uniq -c | tr '\n' ' ')"
 fi
