@@ -6,6 +6,9 @@
  *              stage_y2b (blocks of several tasks), stage_12c = pscr_upd (24)-(25)
  *   outer (3D) stage_11 = pscr_rhs, stage_21 = pscr_bnd + pscr_rhs,
  *              stage_12a / stage_22a = pscr_osums (22a fused with 22c), stage_12c.
+ *   dense steps (a level in one step of one block, gpu_pscr_level_radix):
+ *              (28) and (27) as products (pscr_gemm); innermost, the step's
+ *              systems in between (dense_inner).
  * Every buffer is passed whole (offset 0) with element offsets as arguments:
  * OpenCL takes no offsets into buffers other than the context's work buffer. */
 #include "backend/gpu/gpu_pscr.h"
@@ -65,7 +68,8 @@ pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t batch
                     (long long)p->n[d],
                     1};
   if (batch == 0) return PSCR_OK;
-  if (s->queued) return gpu_td_solve_queued(g, PSCR_TD_CR_PCR_THOMAS, p->dtype, p->n[d], batch, src, dp(s->r));
+  if (s->queued) /* proven definite: enqueued, its failures read at the solve's end */
+    return gpu_td_solve_queued(g, PSCR_TD_CR_PCR_THOMAS, p->dtype, p->n[d], batch, src, dp(s->r));
   return gpu_td_solve_scratch(g, alg, p->dtype, p->n[d], batch, src, dp(s->r), NULL);
 }
 
@@ -136,11 +140,11 @@ static const pscr_block *dense_block(const pscr_stage_args *a) {
  * from element co + z cbs) = A B_z (B_z from element z bbs; + Cin_z from
  * element cio + z cbs); A's entry (i, k) at element ao + i ars + k acs.
  * rev: the inner index runs from K - 1 down to 0. For U = W V that sums
- * each u_r from the eigenpairs of largest lambda up, whose terms
- * w_e(r) v_e are the smallest: the running sum stays small until the
- * last terms, and its roundings do not add up to sqrt(n) eps |u| of noise
- * in every row (2D Poisson 1023^2, random f: residual 2.6e-13 in
- * ascending order; see bench/RESULTS.md). */
+ * each u_r from the eigenpair of the largest lambda down to the smallest,
+ * so the smallest terms w_e(r) v_e come first: the running sum stays small
+ * until the last terms, and its roundings do not add up to sqrt(n) eps |u|
+ * of noise in every row (2D Poisson 1023^2, random f: residual 2.6e-13 in
+ * ascending order, 4.3e-14 descending; bench/RESULTS.md). */
 typedef struct {
   size_t M, K, nb;
   const void *A;
@@ -205,9 +209,10 @@ static pscr_status dense_sums(gpu_device *g, const pscr_stage_args *a, const psc
                               .C = closes ? a->x : a->slots, .co = closes ? 0 : so, .rev = 1});
 }
 
-/* A dense innermost step (gpu_pscr.dense): (28) for the whole batch, its
- * n batch shifted tridiagonal systems in one solve, (27) into x. The step
- * has one group (the device schedule's), so u goes to x at once. */
+/* A dense innermost step (gpu_pscr.dense): (28) for the whole batch, then
+ * the n shifted tridiagonal systems of every vector in one solve (the lines
+ * plan's fused kernels, else the tridiagonal engine), then (27) into x. The
+ * step has one group (the device schedule's), so u goes to x at once. */
 static pscr_status dense_inner(gpu_device *g, const pscr_stage_args *a, const pscr_block *b) {
   const gpu_pscr *s = a->plan->impl;
   size_t ne = a->group->e1 - a->group->e0, nr = b ? 2 + b->nd : 0;
