@@ -1,5 +1,5 @@
-/* The dense levels on devices: 3D's level 0, and on real data the
- * innermost level (2D's level 0, 3D's level 1). With radix n + 1 a level has
+/* The dense levels on devices: 3D's level 0 and the innermost level (2D's
+ * level 0, 3D's level 1). With radix n + 1 a level has
  * one step and one block of all its n rows (seed 003 section 3.2 with
  * k = 1): the PSCR step is then the matrix decomposition method, and its
  * sums over the rows D and over the eigenpairs are matrix products,
@@ -53,7 +53,7 @@
 
 /* The next tiles of A and B into registers (zeros outside the matrices),
  * issued before the current tile's products, so that the loads overlap
- * them. pa, pb: the work-item's first loads of the tile (pd_gemm_setup);
+ * them. pa, pb: the work-item's first loads of the tile (set up by pscr_gemm);
  * its loads are sa, sb scalars apart; bit r of am: A's load r is in a row
  * of A; okj: B's loads are in a column of B; ka, kb: their first inner
  * index within the tile (dk, PD_WG / PD_BN on), kl: the inner indices
@@ -63,7 +63,8 @@ DEVICE void pd_fetch(const GLOBAL scalar *pa, long sa, int am, int ka, int dk,
                      const GLOBAL scalar *pb, long sb, int okj, int kb, long kl, scalar *ra,
                      scalar *rb) {
 #pragma unroll
-  for (int r = 0; r < PD_RA; r++, pa += sa) ra[r] = (am >> r & 1) && ka + r * dk < kl ? *pa : S_ZERO;
+  for (int r = 0; r < PD_RA; r++, pa += sa)
+    ra[r] = (am >> r & 1) && ka + r * dk < kl ? *pa : S_ZERO;
 #pragma unroll
   for (int r = 0; r < PD_RB; r++, pb += sb)
     rb[r] = okj && kb + r * (PD_WG / PD_BN) < kl ? *pb : S_ZERO;
@@ -91,10 +92,10 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
 /* C = A B (+ Cin): A is M x K with entry (i, k) at a[ao + i ars + k acs]
  * (W^T or W: the components are read in place), B is K x N and C, Cin are
  * M x N from b[bo], c[co], cin[cio], rows ldb / ldc apart (offsets as
- * arguments: OpenCL buffers take none; strides may be negative); a batch of such products with one A, the z-th
- * B and C (Cin) bbs and cbs scalars on. Row blocks vary fastest over the
- * groups, so the groups that share a tile of B run together and read it
- * from L2.
+ * arguments: OpenCL buffers take none; strides may be negative); a batch
+ * of such products with one A, the z-th B and C (Cin) bbs and cbs scalars
+ * on. Row blocks vary fastest over the groups, so the groups that share a
+ * tile of B run together and read it from L2.
  * Where the dialect has TD_DMMA (CUDA and NVIDIA's OpenCL from sm_80 on:
  * the FP64 tensor cores' product), each warp computes 32 x 32 of the
  * group's 64 x 128 outputs with it (complex: 32 x 16 of 64 x 64);

@@ -195,7 +195,9 @@ static pscr_status build(pscr_plan *p) {
     lev->len = 1;
     for (int d = L + 1; d < p->ndim; d++) lev->len *= p->n[d];
     lev->innermost = L == nlev - 1;
-    lev->batch_max = L == 0 && lev->innermost ? (p->lines ? p->lines : 1) : L == 1 && host ? 1 : bt;
+    lev->batch_max = L == 0 && lev->innermost ? (p->lines ? p->lines : 1) /* one vector */
+                     : L == 1 && host           ? 1
+                                                : bt;
     int *levels = malloc(lev->n * sizeof *levels);
     if (levels == NULL) return PSCR_ERR_OUT_OF_MEMORY;
     pscr_partition_levels(lev->n, lev->radix, levels);

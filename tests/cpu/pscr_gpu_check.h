@@ -418,9 +418,10 @@ static void gc_dense_suite(gc_env *E, int big) {
   static const size_t s2[][2] = {{8, 1}, {9, 70}, {70, 9}, {130, 33}, {65, 129}};
   for (int t = 0; t < 2; t++) /* complex and real random: the lines plan's fused kernels */
     for (size_t i = 0; i < sizeof s2 / sizeof *s2; i++)
-      for (int k = 0; k < 2; k++)
-        gc_case(E, t ? PSCR_C128 : PSCR_F64, 2, s2[i], k ? PT_RANDOM : t ? PT_HELMHOLTZ : PT_POISSON,
-                4, PSCR_TD_AUTO, 0);
+      for (int k = 0; k < 2; k++) {
+        int kind = k ? PT_RANDOM : t ? PT_HELMHOLTZ : PT_POISSON;
+        gc_case(E, t ? PSCR_C128 : PSCR_F64, 2, s2[i], kind, 4, PSCR_TD_AUTO, 0);
+      }
   static const size_t c2[2] = {33, 40};
   gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
   gc_helmholtz_residual(E); /* 63 x 1023: the excess form through the lines plan */
@@ -432,9 +433,10 @@ static void gc_dense_suite(gc_env *E, int big) {
   static const size_t s3[][3] = {{9, 9, 9}, {5, 12, 7}, {12, 70, 5}, {10, 8, 1}};
   for (int t = 0; t < 2; t++)
     for (size_t i = 0; i < sizeof s3 / sizeof *s3; i++)
-      for (int k = 0; k < 2; k++)
-        gc_case(E, t ? PSCR_C128 : PSCR_F64, 3, s3[i], k ? PT_RANDOM : t ? PT_HELMHOLTZ : PT_POISSON,
-                3, PSCR_TD_AUTO, 0);
+      for (int k = 0; k < 2; k++) {
+        int kind = k ? PT_RANDOM : t ? PT_HELMHOLTZ : PT_POISSON;
+        gc_case(E, t ? PSCR_C128 : PSCR_F64, 3, s3[i], kind, 3, PSCR_TD_AUTO, 0);
+      }
   static const size_t g3[3] = {19, 9, 7}; /* batches of one and of a few subproblems */
   gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 1);
   gc_case(E, PSCR_F64, 3, g3, PT_RANDOM, 4, PSCR_TD_CR_PCR_THOMAS, 14000);

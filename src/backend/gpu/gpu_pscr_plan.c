@@ -677,7 +677,8 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     }
   }
   if (p->n[nlev - 1] == 1) s->vrows = 0; /* a level of one row: no boundary terms (28) */
-  if (st == PSCR_OK && !lane && !s->dense) st = alloc_bytes(p, 4 * e, &s->probe); /* choose_fused's */
+  if (st == PSCR_OK && !lane && !s->dense) /* choose_fused's probe */
+    st = alloc_bytes(p, 4 * e, &s->probe);
   if (st == PSCR_OK && !lane && !s->dense) st = choose_fused(p, &g, B * ne);
   if (st == PSCR_OK && s->reg && s->fused == 2) st = reg_checkpoints(p, B);
   if (!s->fused) s->ex = 0; /* the unfused solves take the plain rows */
