@@ -281,6 +281,7 @@ DEVICE long pscr_lane_dst(const GLOBAL long *gd, const GLOBAL long *bj, int back
  * system is sys = p ne + e. */
 typedef struct {
   long p, win, e, sys;
+  long xo; /* lines mode: the lane's output row in x */
   int t, on, nseg;
 } pscr_lane_ctx;
 
@@ -306,7 +307,7 @@ typedef struct {
       long lev_n, const GLOBAL long *gd, long blk, long eblk, long ne, long nwin,                 \
       const GLOBAL scalar *comp, const GLOBAL scalar *lambda, const GLOBAL scalar *shift,         \
       int back, GLOBAL scalar *bnd, long bps, long qmax, GLOBAL scalar *ckp, long ckn, long nsys, \
-      GLOBAL scalar *acc, long nacc, long accq, GLOBAL int *flags
+      GLOBAL scalar *acc, long nacc, long accq, GLOBAL int *flags, int lines
 
 /* The lane's sources and shift, and the work-group's segments with, once for
  * the whole sweep, where each writes its outputs: the lookups through gd are
@@ -356,6 +357,34 @@ DEVICE void pscr_lane_setup(long n, GLOBAL scalar *x, long xs, long lev_n, const
           pscr_lane_dst(gd, bj, back, k, q->p, xs, bps, n, q->win, nacc, accq);
   }
   BARRIER();
+}
+
+/* Lines mode (pscr_lane_task's `lines`: a lines plan, pscr_plan_lines): the
+ * step is one block of one row and one eigenpair, and lane t of group g
+ * solves vector p = g W + t (p < nsys) instead of an eigenpair: its own
+ * right-hand side (row D of its vector), its own shift, its own output (the
+ * same row, weight w(D)). No segments, no reduction. */
+DEVICE void pscr_lane_setup_lines(long n, GLOBAL scalar *x, long xs, const GLOBAL long *gd,
+                                  long blk, long eblk, long nsys, const GLOBAL scalar *comp,
+                                  const GLOBAL scalar *lambda, const GLOBAL scalar *shift,
+                                  pscr_lane_ctx *q, pscr_lane_src *c, scalar *sg) {
+  q->t = (int)LOCAL_ID(), q->p = GROUP_ID() * PSCR_LANE_W + q->t, q->win = 0, q->e = 0;
+  q->on = q->p < nsys, q->nseg = 0;
+  long p = q->on ? q->p : 0;
+  const GLOBAL long *b = gd + blk + PB_N * gd[eblk];
+  q->sys = p;
+  c->w = comp + b[PB_COMP];
+  c->xp = x + p * xs + b[PB_S] * n;
+  c->gs = x; /* no boundary terms: has_s = has_e = 0 */
+  c->dp = gd + b[PB_D];
+  c->nrd = 1;
+  q->xo = p * xs + (b[PB_S] + c->dp[0]) * n;
+  for (int k = 0; k < PSCR_LANE_RD; k++) {
+    c->dk[k] = k == 0 ? c->dp[0] * n : 0;
+    c->wi[k] = k == 0 ? c->w[2] : S_ZERO;
+  }
+  c->ws = c->we = S_ZERO, c->has_s = c->has_e = 0;
+  *sg = S_ADD(shift[p], lambda[b[PB_EIG]]);
 }
 
 /* The sums (24)/(27) of one chunk: the solution rows Z[r] = x_ib+r (0 off a
@@ -425,8 +454,11 @@ KERNEL void pscr_lane_task(PSCR_LANE_PARAMS) {
     if (LOCAL_ID() == 0) flags[TD_FLAG_CONFIG] = 1;
     return;
   }
-  pscr_lane_setup(n, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp, lambda, shift, back, bnd, bps,
-                  qmax, nacc, accq, &q, &c, &sg, PSCR_LANE_TABLE_ARGS);
+  if (lines)
+    pscr_lane_setup_lines(n, x, xs, gd, blk, eblk, nsys, comp, lambda, shift, &q, &c, &sg);
+  else
+    pscr_lane_setup(n, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp, lambda, shift, back, bnd, bps,
+                    qmax, nacc, accq, &q, &c, &sg, PSCR_LANE_TABLE_ARGS);
   int on = q.on, piv = 0, bad = 0;
   long sys = q.sys;
   /* forward sweep (Thomas), checkpoints at the chunk starts */
@@ -560,8 +592,14 @@ KERNEL void pscr_lane_task(PSCR_LANE_PARAMS) {
         Z[r] = on && i < n ? xn : S_ZERO;
       }
     }
-    pscr_lane_sums(Z, ib, n, &c, back, qmax, &q, gd, blk, x, xs, bnd, bps, acc, nacc, accq,
-                   PSCR_LANE_TABLE_ARGS);
+    if (lines) { /* the lane's own output row (the backward sweep reads rows below ib only) */
+#pragma unroll
+      for (int r = 0; r < PSCR_LANE_R; r++)
+        if (on && ib + r < n) x[q.xo + ib + r] = S_MUL(c.wi[0], Z[r]);
+    } else {
+      pscr_lane_sums(Z, ib, n, &c, back, qmax, &q, gd, blk, x, xs, bnd, bps, acc, nacc, accq,
+                     PSCR_LANE_TABLE_ARGS);
+    }
   }
 }
 
@@ -659,6 +697,7 @@ DEVICE void pscr_plain_chunk(int ib, int nn, const GLOBAL scalar *ad, const GLOB
  * row reads (PSCR_LANE_RD, + 2 in back substitution), a constant in each of
  * the two kernels. */
 DEVICE void pscr_plain_sweep(PSCR_LANE_PARAMS, int ns, PSCR_LANE_TABLES) {
+  (void)lines; /* lines plans take pscr_lane_task */
   const int R = PSCR_LANE_R;
   pscr_lane_ctx q;
   pscr_lane_src c;
@@ -711,14 +750,14 @@ DEVICE void pscr_plain_sweep(PSCR_LANE_PARAMS, int ns, PSCR_LANE_TABLES) {
 KERNEL_BOUNDED(PSCR_LANE_W, PSCR_LANE_PLAIN_GROUPS) void pscr_lane_plain(PSCR_LANE_PARAMS) {
   PSCR_LANE_LOCALS;
   pscr_plain_sweep(n, ad, ao, md, mo, check, exc, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp,
-                   lambda, shift, 0, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags,
+                   lambda, shift, 0, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags, 0,
                    PSCR_LANE_RD, PSCR_LANE_TABLE_ARGS);
 }
 
 KERNEL_BOUNDED(PSCR_LANE_W, PSCR_LANE_PLAIN_GROUPS) void pscr_lane_plain_back(PSCR_LANE_PARAMS) {
   PSCR_LANE_LOCALS;
   pscr_plain_sweep(n, ad, ao, md, mo, check, exc, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp,
-                   lambda, shift, 1, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags,
+                   lambda, shift, 1, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags, 0,
                    PSCR_LANE_NS, PSCR_LANE_TABLE_ARGS);
 }
 

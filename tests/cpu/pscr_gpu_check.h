@@ -405,7 +405,8 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
 /* The dense innermost level (tuning pscr_dense_in, _inz, _in3): 2D and
  * 3D with pscr_gemm's tiles cut at their edges (64 x 128), dense on one
  * level or both, real definite systems (the queued CR_PCR_THOMAS solve),
- * complex and real random ones (the lines plan's fused kernels), every
+ * complex and real random ones (the lines plan: lanes, tiles, pivoting
+ * in every lane), every
  * innermost algorithm, the Helmholtz residual regression, 3D batches of 1
  * and a few subproblems, a singular system, NaN in f; with big set, larger
  * problems. */
@@ -422,9 +423,16 @@ static void gc_dense_suite(gc_env *E, int big) {
         int kind = k ? PT_RANDOM : t ? PT_HELMHOLTZ : PT_POISSON;
         gc_case(E, t ? PSCR_C128 : PSCR_F64, 2, s2[i], kind, 4, PSCR_TD_AUTO, 0);
       }
-  static const size_t c2[2] = {33, 40};
+  static const size_t c2[2] = {33, 40}, c3[3] = {9, 12, 7};
   gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
   gc_helmholtz_residual(E); /* 63 x 1023: the excess form through the lines plan */
+  for (int lane = 0; lane <= 2; lane += 2) { /* the lines on the tiles; pivoting in every lane */
+    PT_CHECK_STATUS(gc_tune(E, "pscr_lane", lane), PSCR_OK);
+    gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
+    gc_case(E, PSCR_F64, 2, c2, PT_RANDOM, 4, PSCR_TD_AUTO, 0);
+    gc_case(E, PSCR_C128, 3, c3, PT_RANDOM, 3, PSCR_TD_AUTO, 0);
+  }
+  PT_CHECK_STATUS(gc_tune(E, "pscr_lane", dft.pscr_lane), PSCR_OK);
   static const pscr_td_algorithm algs[] = {PSCR_TD_CR_PCR_THOMAS, PSCR_TD_SPIKE_DIAG_PIVOT,
                                            PSCR_TD_THOMAS, PSCR_TD_GSPIKE, PSCR_TD_PCR_THOMAS};
   static const size_t a2[2] = {33, 40};

@@ -395,12 +395,14 @@ static pscr_status lane_task(gpu_device *g, const pscr_stage_args *a) {
                     GPU_LONG(s->nch),
                     GPU_LONG(a->batch * ne),   GPU_PTR(dp(s->acc)),
                     GPU_LONG(s->nacc_max),     GPU_LONG(s->accq),
-                    GPU_PTR(g->flags)};
+                    GPU_PTR(g->flags),         GPU_INT(p->lines > 0)};
   /* real data without the test: the plain kernel (no excess form, continuants or pivoting) */
-  const char *k = p->dtype != PSCR_F64 || s->lane_check ? "pscr_lane_task"
-                  : a->phase == PSCR_BACK                ? "pscr_lane_plain_back"
-                                                         : "pscr_lane_plain";
-  return g->launch(g, k, a->batch * nwin * PSCR_GPU_LANE_W, PSCR_GPU_LANE_W, 0, NARGS(args), args);
+  const char *k = p->dtype != PSCR_F64 || s->lane_check || p->lines ? "pscr_lane_task"
+                  : a->phase == PSCR_BACK                          ? "pscr_lane_plain_back"
+                                                                   : "pscr_lane_plain";
+  /* a lines plan: a lane a vector (its one eigenpair), PSCR_GPU_LANE_W vectors a group */
+  size_t groups = p->lines ? (a->batch + PSCR_GPU_LANE_W - 1) / PSCR_GPU_LANE_W : a->batch * nwin;
+  return g->launch(g, k, groups * PSCR_GPU_LANE_W, PSCR_GPU_LANE_W, 0, NARGS(args), args);
 }
 
 /* Right-hand sides, the shifted solves and the task sums of one group. */

@@ -574,6 +574,10 @@ static int reg_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_devi
  * solved with diagonal pivoting in their lane. */
 static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_device *g) {
   if (!g->tune.pscr_lane) return 0;
+  /* a lines plan (a dense step's systems, complex or not proven definite):
+   * a lane a line, in excess form (pscr_lane_task's lines mode); AUTO tests
+   * and pivots */
+  if (p->lines) return p->innermost == PSCR_TD_AUTO || g->tune.pscr_lane == 2 ? 2 : 1;
   /* H100 (bench/RESULTS.md, "lane engine"): with one system a work-item, a
    * 2D step fills a few dozen warps, each bound by its instruction latency
    * (the tiles: 3x-17x faster); 3D steps fill the GPU, and the lanes beat the
