@@ -405,7 +405,7 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
 /* The dense innermost level (tuning pscr_dense_in, _inz, _in3): 2D and
  * 3D with pscr_gemm's tiles cut at their edges (64 x 128), dense on one
  * level or both, real definite systems (the queued CR_PCR_THOMAS solve),
- * complex and real random ones (the lines plan: lanes, tiles, pivoting
+ * complex and real random ones (the lines plan: tiles, lanes, pivoting
  * in every lane), every
  * innermost algorithm, the Helmholtz residual regression, 3D batches of 1
  * and a few subproblems, a singular system, NaN in f; with big set, larger
@@ -426,7 +426,8 @@ static void gc_dense_suite(gc_env *E, int big) {
   static const size_t c2[2] = {33, 40}, c3[3] = {9, 12, 7};
   gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
   gc_helmholtz_residual(E); /* 63 x 1023: the excess form through the lines plan */
-  for (int lane = 0; lane <= 2; lane += 2) { /* the lines on the tiles; pivoting in every lane */
+  for (int lane = 1; lane <= 2; lane++) { /* the lines on the lanes (few lines: the tiles by
+                                           * default); pivoting in every lane */
     PT_CHECK_STATUS(gc_tune(E, "pscr_lane", lane), PSCR_OK);
     gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
     gc_case(E, PSCR_F64, 2, c2, PT_RANDOM, 4, PSCR_TD_AUTO, 0);

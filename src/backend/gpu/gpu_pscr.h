@@ -47,6 +47,7 @@
 #define PSCR_GPU_LEVELS 16 /* record-merge levels of the fused multi-tile solves */
 #define PSCR_GPU_LANE_W 32 /* PSCR_LANE_W of kernels/common/pscr_lane.h */
 #define PSCR_GPU_LANE_MIN_N 100 /* real 3D: the plain lanes from this innermost n on */
+#define PSCR_GPU_LANE_LINES 32768 /* lines plans: the lanes from this many lines on */
 /* PSCR_LANE_R of the lane kernels (rows between checkpoints): the kernels' default, or
  * the -DPSCR_LANE_R=r of PSCR_KERNEL_DEFINES (gpu_td_params_defines) */
 size_t gpu_pscr_lane_rows(void);

@@ -575,9 +575,14 @@ static int reg_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_devi
 static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_device *g) {
   if (!g->tune.pscr_lane) return 0;
   /* a lines plan (a dense step's systems, complex or not proven definite):
-   * a lane a line, in excess form (pscr_lane_task's lines mode); AUTO tests
-   * and pivots */
-  if (p->lines) return p->innermost == PSCR_TD_AUTO || g->tune.pscr_lane == 2 ? 2 : 1;
+   * with many lines a lane a line, in excess form (pscr_lane_task's lines
+   * mode; AUTO tests and pivots). H100, 3D Helmholtz: 361^3 20.0 against
+   * 24.6 ms on the tiles, 255^3 5.4 / 6.1, 127^3 (16129 lines) 0.68 / 0.63;
+   * 2D's few lines leave the lanes latency-bound (4095^2: 39.0 / 30.9). */
+  if (p->lines) {
+    if (g->tune.pscr_lane == 3 && p->lines < PSCR_GPU_LANE_LINES) return 0;
+    return p->innermost == PSCR_TD_AUTO || g->tune.pscr_lane == 2 ? 2 : 1;
+  }
   /* H100 (bench/RESULTS.md, "lane engine"): with one system a work-item, a
    * 2D step fills a few dozen warps, each bound by its instruction latency
    * (the tiles: 3x-17x faster); 3D steps fill the GPU, and the lanes beat the
