@@ -51,6 +51,7 @@ typedef struct {
   int smem_optin;       /* shared memory per block after opting in (bytes) */
   CUdeviceptr flags;    /* TD_FLAG_* words (GPU_TD_FLAG_WORDS), cleared before each solve */
   int *flags_host;      /* pinned copy */
+  int flags_clean;      /* the words are known zero: read so (or cleared) with no launch since */
   CUdeviceptr work;     /* scratch, grown on demand */
   size_t work_bytes;
   cuda_module cache[CUDA_CACHE_SIZE];

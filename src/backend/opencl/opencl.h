@@ -62,6 +62,7 @@ typedef struct {
   size_t base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer origins */
   ocl_program *current; /* the module of the solve in progress */
   cl_mem flags;         /* the 4 TD_FLAG_* status words */
+  int flags_clean;      /* the words are known zero: read so (or cleared) with no launch since */
   cl_mem work;          /* scratch, grown on demand */
   size_t work_bytes, work_peak; /* work's size, the largest made */
   struct ocl_sub { /* sub-buffers of `work` (byte regions), made once */

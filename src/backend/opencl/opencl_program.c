@@ -428,6 +428,7 @@ pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t
   }
   size_t global = groups * group_size, local = group_size;
   cl_event ev = NULL;
+  s->flags_clean = 0; /* any kernel may raise a status word */
   /* a timed solve: an event on its first launch (its end: a marker, dev_timer_stop) */
   cl_int err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local, 0, NULL,
                                       s->timing && s->ev_first == NULL ? &ev : NULL);

@@ -174,18 +174,24 @@ static pscr_status dev_zero(gpu_device *g, gpu_ptr p, size_t bytes) {
       clEnqueueFillBuffer(s->queue, (cl_mem)p.mem, &zero, 1, p.off, bytes, 0, NULL, NULL));
 }
 
+/* Skipped where the words are known zero (a solve's finish read them so,
+ * and nothing launched since): one operation less a solve. */
 static pscr_status dev_flags_clear(gpu_device *g) {
   ocl_state *s = g->impl;
   cl_int zero = 0;
-  return ocl_status(clEnqueueFillBuffer(s->queue, s->flags, &zero, sizeof zero, 0,
-                                        GPU_TD_FLAG_WORDS * sizeof zero, 0, NULL, NULL));
+  if (s->flags_clean) return PSCR_OK;
+  pscr_status st = ocl_status(clEnqueueFillBuffer(s->queue, s->flags, &zero, sizeof zero, 0,
+                                                  GPU_TD_FLAG_WORDS * sizeof zero, 0, NULL, NULL));
+  s->flags_clean = st == PSCR_OK;
+  return st;
 }
 
 static pscr_status dev_flags_read(gpu_device *g, int out[GPU_TD_FLAG_WORDS]) {
   ocl_state *s = g->impl;
   cl_int f[GPU_TD_FLAG_WORDS] = {0};
   cl_int err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
-  for (int i = 0; i < GPU_TD_FLAG_WORDS; i++) out[i] = f[i];
+  s->flags_clean = err == CL_SUCCESS;
+  for (int i = 0; i < GPU_TD_FLAG_WORDS; i++) out[i] = f[i], s->flags_clean &= f[i] == 0;
   return ocl_status(err);
 }
 
@@ -229,6 +235,7 @@ pscr_status ocl_gpu_device(pscr_context *ctx, gpu_device *g) {
     cl_int err;
     size_t bytes = GPU_TD_FLAG_WORDS * sizeof(cl_int);
     s->flags = clCreateBuffer(s->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    s->flags_clean = 0; /* a new buffer holds anything */
     if (err != CL_SUCCESS) {
       s->flags = NULL;
       return ocl_status(err);
