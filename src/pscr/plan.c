@@ -195,7 +195,8 @@ static pscr_status build(pscr_plan *p) {
     lev->len = 1;
     for (int d = L + 1; d < p->ndim; d++) lev->len *= p->n[d];
     lev->innermost = L == nlev - 1;
-    lev->batch_max = L == 0 && lev->innermost ? (p->lines ? p->lines : 1) /* one vector */
+    /* 2D: one vector (a lines plan: its lines); 3D's level 1: bt (host threads: one) */
+    lev->batch_max = L == 0 && lev->innermost ? (p->lines ? p->lines : 1)
                      : L == 1 && host           ? 1
                                                 : bt;
     int *levels = malloc(lev->n * sizeof *levels);
