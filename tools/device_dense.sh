@@ -13,11 +13,7 @@ grep -h '"dim": *3' "$OUT/fft.jsonl" | python3 -c 'import json,sys
 for l in sys.stdin:
   r=json.loads(l); print("cuFFT 3D %4d %9.3f ms" % (r["n"], r["median_ms"]))' 2>/dev/null
 if [ -n "${BIG-1}" ]; then
-  timeout 200 $B/bench_pscr_gpu --backends cuda --problems poisson3d --big-only --reps 3 \
-    --xfer-reps 0 > "$OUT/big.jsonl" 2>> "$OUT/err.log"
-  grep '"solve_ms"' "$OUT/big.jsonl" | python3 -c 'import json,sys
-for l in sys.stdin:
-  r=json.loads(l); print("big %-10s %5d %9.3f ms plan %.2f s residual %.2e" % (r["problem"], r["n"], r["solve_ms"], r.get("plan_s", -1), r["rel_residual"]))'
+  big_row
 fi
 for t in ${TESTS-cuda_test_cuda_pscr}; do
   timeout 300 $B/tests/$t > "$OUT/$t.log" 2>&1

@@ -29,11 +29,7 @@ for l in open(sys.argv[1]):
   except Exception: continue
   if "dim" in r: print("cuFFT %dD %5d %9.3f ms" % (r["dim"], r["n"], r["median_ms"]))' "$OUT/fft.jsonl" 2>/dev/null
 if [ -n "${BIG-}" ]; then
-  timeout 240 $B/bench_pscr_gpu --backends cuda --problems poisson3d --big-only --reps 3 \
-    --xfer-reps 0 > "$OUT/big.jsonl" 2>> "$OUT/err.log"
-  grep '"solve_ms"' "$OUT/big.jsonl" | python3 -c 'import json,sys
-for l in sys.stdin:
-  r=json.loads(l); print("big %-10s %5d %9.3f ms plan %.2f s residual %.2e" % (r["problem"], r["n"], r["solve_ms"], r.get("plan_s", -1), r["rel_residual"]))'
+  big_row
 fi
 # OpenCL against CUDA at the launch-bound sizes (OCL=ON builds both)
 if [ "${OCL:-OFF}" = ON ]; then

@@ -27,3 +27,12 @@ for l in sys.stdin:
   r=json.loads(l); print("%-12s %5d %-36s %-16s %9.3f ms  residual %.2e" % (r["problem"], r["n"], sys.argv[1], sys.argv[2], r["solve_ms"], r["rel_residual"]))' "$tune" "$defs"
   done
 }
+
+# The --big-only 3D Poisson row (1023^3) on CUDA into $OUT/big.jsonl, and its line.
+big_row() {
+  timeout 240 $B/bench_pscr_gpu --backends cuda --problems poisson3d --big-only --reps 3 \
+    --xfer-reps 0 > "$OUT/big.jsonl" 2>> "$OUT/err.log"
+  grep '"solve_ms"' "$OUT/big.jsonl" | python3 -c 'import json,sys
+for l in sys.stdin:
+  r=json.loads(l); print("big %-10s %5d %9.3f ms plan %.2f s residual %.2e" % (r["problem"], r["n"], r["solve_ms"], r.get("plan_s", -1), r["rel_residual"]))'
+}
