@@ -93,8 +93,8 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
  * (W^T or W: the components are read in place), B is K x N and C, Cin are
  * M x N from b[bo], c[co], cin[cio], rows ldb / ldc apart (offsets as
  * arguments: OpenCL buffers take none; strides may be negative); a batch
- * of such products with one A, the z-th B and C (Cin) bbs and cbs scalars
- * on. Row blocks vary fastest over the groups, so the groups that share a
+ * of such products, the z-th A, B and C (Cin) abs, bbs and cbs scalars on
+ * (vectors of one block: abs = 0; blocks of one vector: each its own W). Row blocks vary fastest over the groups, so the groups that share a
  * tile of B run together and read it from L2.
  * Where the dialect has TD_DMMA (CUDA and NVIDIA's OpenCL from sm_80 on:
  * the FP64 tensor cores' product), each warp computes 32 x 32 of the
@@ -105,20 +105,21 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
 #endif
 KERNEL_BOUNDED(PD_WG, PD_MINB)
 void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars, long acs,
-               const GLOBAL scalar *b, long bo, long ldb, const GLOBAL scalar *cin, long cio,
-               GLOBAL scalar *c, long co, long ldc, long bbs, long cbs,
-               const GLOBAL scalar *lambda, long l0, const GLOBAL scalar *shift,
-               GLOBAL scalar *sout) {
+               long abs, const GLOBAL scalar *b, long bo, long ldb, const GLOBAL scalar *cin,
+               long cio, GLOBAL scalar *c, long co, long ldc, long bbs, long cbs,
+               const GLOBAL scalar *lambda, long l0, long ls, const GLOBAL scalar *shift, long ss,
+               GLOBAL scalar *sout, long so) {
   LOCAL scalar sa[PD_BK * PD_LA];
   LOCAL scalar sb[PD_BK * PD_LB];
   long nmb = (M + PD_BM - 1) / PD_BM, nt = nmb * ((N + PD_BN - 1) / PD_BN), g = GROUP_ID();
   long z = g / nt, m0 = (g % nmb) * PD_BM, n0 = (g % nt / nmb) * PD_BN;
-  b += bo + z * bbs, cio += z * cbs, co += z * cbs;
+  ao += z * abs, b += bo + z * bbs, cio += z * cbs, co += z * cbs;
   int t = (int)LOCAL_ID();
-  /* (28)'s products also give their subproblems' shifts c_z + lambda_{l0 + i}
-   * (sout non-null): one group of each batch z */
+  /* (26)/(28)'s products also give their systems' shifts (sout non-null):
+   * sout[so + z M + i] = shift[z ss] + lambda[l0 + z ls + i], one group of each z */
   if (sout != 0 && g % nt == 0)
-    for (long i = t; i < M; i += PD_WG) sout[z * M + i] = S_ADD(shift[z], lambda[l0 + i]);
+    for (long i = t; i < M; i += PD_WG)
+      sout[so + z * M + i] = S_ADD(shift[z * ss], lambda[l0 + z * ls + i]);
 #if defined(TD_DMMA)
   /* TD_DMMA(c, a, b): c += a b on fragments (PTX ISA, mma .f64): A row
    * 8 h + l / 4 (h < TD_DMMA_M / 8), column l % 4; B row l % 4, column l / 4;

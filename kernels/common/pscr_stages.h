@@ -137,6 +137,24 @@ KERNEL void pscr_bnd(PSCR_KRON_PARAMS, const GLOBAL scalar *lao, const GLOBAL sc
     if (i0 + e * lb < len) out[i0 + e * lb] = v[e];
 }
 
+/* (28) for steps run as products (gpu_pscr.c, gemm_step): the boundary
+ * terms of blocks b0 .. b0+nb-1 (pscr_bnd's rows PB_BS, PB_BS + 1) taken off
+ * the block's first and last rows of x, which are rows of D there, so that
+ * W^T x alone is (28): sum_r w[2+r] x(D_r) - w[0] K̂ u_{s-1} - w[1] Ǩ u_{s+m}.
+ * Those rows are overwritten by u (27) in the same step. */
+KERNEL void pscr_bsub(long len, long lev_n, const GLOBAL long *gd, long blk, long b0, long nb,
+                      long nvec, GLOBAL scalar *x, long xs, const GLOBAL scalar *bnd, long bps) {
+  long gid = TD_GID();
+  if (gid >= nvec * nb * len) return;
+  long k = gid / len, i = gid - k * len, p = k / nb;
+  const GLOBAL long *b = gd + blk + PB_N * (b0 + k % nb);
+  long s0 = b[PB_S], m = b[PB_M];
+  const GLOBAL scalar *g = bnd + p * bps + b[PB_BS] * len + i;
+  GLOBAL scalar *xp = x + p * xs + s0 * len + i;
+  if (s0 > 0) xp[0] = S_SUB(xp[0], g[0]); /* one work-item both sides: m may be 1 */
+  if (s0 + m < lev_n) xp[(m - 1) * len] = S_SUB(xp[(m - 1) * len], g[len]);
+}
+
 /* Output q of block b for vector p: the rows D of x (back, (27)) or v_first /
  * v_last (reduce, (24)) in vs. */
 DEVICE long pscr_dst_off(const GLOBAL long *gd, const GLOBAL long *b, int back, long q, long p,

@@ -402,7 +402,8 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
   for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
 }
 
-/* The dense innermost level (tuning pscr_dense_in, _inz, _in3): 2D and
+/* The dense innermost level (tuning pscr_dense_in, _inz, _in3) and 2D's two
+ * steps as products (pscr_steps2, _steps2z): 2D and
  * 3D with pscr_gemm's tiles cut at their edges (64 x 128), dense on one
  * level or both, real definite systems (the queued CR_PCR_THOMAS solve),
  * complex and real random ones (the lines plan: tiles, lanes, pivoting
@@ -455,6 +456,26 @@ static void gc_dense_suite(gc_env *E, int big) {
   for (int a = 0; a < 2; a++)
     gc_singular(E, PSCR_F64, 9, 40, a ? PSCR_TD_CR_PCR_THOMAS : PSCR_TD_AUTO);
   gc_nonfinite_f(E, a2);
+  /* 2D's two steps as products (pscr_steps2, _steps2z; radix ceil(sqrt(n0 + 1))):
+   * blocks all alike (8, 48), a last block of fewer rows (40, 130) or of one
+   * row (57), one-row lines (48 x 1), products past pscr_gemm's 64-row tiles (130) */
+  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", 0), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_dense_inz", 0), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_steps2", 1 << 20), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_steps2z", 1 << 20), PSCR_OK);
+  static const size_t t2[][2] = {{8, 5}, {40, 33}, {48, 1}, {57, 20}, {130, 70}};
+  for (int t = 0; t < 2; t++)
+    for (size_t i = 0; i < sizeof t2 / sizeof *t2; i++)
+      for (int k = 0; k < 2; k++) {
+        int kind = k ? PT_RANDOM : t ? PT_HELMHOLTZ : PT_POISSON;
+        gc_case(E, t ? PSCR_C128 : PSCR_F64, 2, t2[i], kind, 4, PSCR_TD_AUTO, 0);
+      }
+  gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
+  gc_case(E, PSCR_F64, 2, a2, PT_RANDOM, 4, PSCR_TD_SPIKE_DIAG_PIVOT, 0);
+  gc_singular(E, PSCR_F64, 9, 40, PSCR_TD_AUTO);
+  gc_nonfinite_f(E, a2);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_steps2", dft.pscr_steps2), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_steps2z", dft.pscr_steps2z), PSCR_OK);
   if (big) {
     static const size_t b2[2] = {1023, 1023}, b3[3] = {63, 63, 63};
     gc_case(E, PSCR_F64, 2, b2, PT_POISSON, 4, PSCR_TD_AUTO, 0);

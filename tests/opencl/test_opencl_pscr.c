@@ -60,6 +60,21 @@ int main(void) {
                on, g1 - g0);
     }
   }
+  { /* 2D 40 x 33 in two steps of radix 7: blocks 0-5, ..., 28-33 and 35-39, two runs;
+     * products: 4 reducing, 2 at step 2, 4 back at step 1; pscr_bsub once; a solve,
+     * pscr_solve and pscr_solve_array */
+    static const size_t n2[2] = {40, 33};
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", 0), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2", 40), PSCR_OK);
+    unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
+    unsigned long b0 = pscr_opencl_launch_count(E.gpu, "pscr_bsub");
+    gc_case(&E, PSCR_F64, 2, n2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+    unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
+    unsigned long b1 = pscr_opencl_launch_count(E.gpu, "pscr_bsub");
+    PT_CHECK(g1 - g0 == 20u && b1 - b0 == 2u,
+             "2D 40 x 33 in two steps: %lu pscr_gemm, %lu pscr_bsub launches", g1 - g0, b1 - b0);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2", 0), PSCR_OK);
+  }
   gc_engine_suite(&E);
   gc_fwdm_suite(&E);
   /* the default engine (pscr_lane = 3): the tiles for real 2D (pscr_reg.h's

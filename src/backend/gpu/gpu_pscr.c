@@ -6,9 +6,10 @@
  *              stage_y2b (blocks of several tasks), stage_12c = pscr_upd (24)-(25)
  *   outer (3D) stage_11 = pscr_rhs, stage_21 = pscr_bnd + pscr_rhs,
  *              stage_12a / stage_22a = pscr_osums (22a fused with 22c), stage_12c.
- *   dense steps (a level in one step of one block, gpu_pscr_level_radix):
- *              (28) and (27) as products (pscr_gemm); innermost, the step's
- *              systems in between (dense_inner).
+ *   steps as products (gpu_pscr_level_radix: a level in one step of one
+ *              block; 2D's level 0 in two steps): (26)/(28) and (24)/(27)
+ *              as products (pscr_gemm); innermost, the step's systems in
+ *              between (gemm_step).
  * Every buffer is passed whole (offset 0) with element offsets as arguments:
  * OpenCL takes no offsets into buffers other than the context's work buffer. */
 #include "backend/gpu/gpu_pscr.h"
@@ -136,9 +137,10 @@ static const pscr_block *dense_block(const pscr_stage_args *a) {
   return one && b->m >= PSCR_GPU_DENSE_MIN ? b : NULL;
 }
 
-/* A dense product on pscr_gemm: for each of nb vectors z, C_z (M x len,
- * from element co + z cbs) = A B_z (B_z from element z bbs; + Cin_z from
- * element cio + z cbs); A's entry (i, k) at element ao + i ars + k acs.
+/* A dense product on pscr_gemm: for each of nb batch entries z, C_z (M x
+ * len, from element co + z cbs, rows ldc apart) = A_z B_z (B_z from element
+ * bo + z bbs, rows ldb apart; + Cin_z from element cio + z cbs); A_z's entry
+ * (i, k) at element ao + z abs + i ars + k acs. ldb, ldc = 0: len.
  * rev: the inner index runs from K - 1 down to 0. For U = W V that sums
  * each u_r from the eigenpair of the largest lambda down to the smallest,
  * so the smallest terms w_e(r) v_e come first: the running sum stays small
@@ -148,39 +150,42 @@ static const pscr_block *dense_block(const pscr_stage_args *a) {
 typedef struct {
   size_t M, K, nb;
   const void *A;
-  size_t ao, ars, acs;
+  size_t ao, ars, acs, abs;
   const void *B;
-  size_t bbs;
+  size_t bo, ldb, bbs;
   const void *cin;
   size_t cio;
   void *C;
-  size_t co, cbs;
+  size_t co, ldc, cbs;
   int rev;
-  /* with sout: the shifts of (9) into sout[z M + i] = shift[z] + lambda[l0 + i] */
+  /* with sout: the shifts of (9), sout[so + z M + i] = shift[z ss] + lambda[l0 + z ls + i] */
   const void *lambda, *shift;
-  size_t l0;
+  size_t l0, ls, ss, so;
   void *sout;
 } dense_product;
 
 static pscr_status gemm(gpu_device *g, const pscr_stage_args *a, dense_product d) {
   int bn = PSCR_GPU_PD_BN(a->plan->dtype == PSCR_C128);
   size_t groups = mgroups((long)d.M, PSCR_GPU_PD_BM) * mgroups((long)a->len, bn) * d.nb;
-  long long len = (long long)a->len, last = d.K > 0 ? (long long)d.K - 1 : 0;
-  long long ao = (long long)d.ao + (d.rev ? last * (long long)d.acs : 0);
-  long long acs = d.rev ? -(long long)d.acs : (long long)d.acs;
+  long long ldb = (long long)(d.ldb ? d.ldb : a->len), ldc = (long long)(d.ldc ? d.ldc : a->len);
+  long long last = d.K > 0 ? (long long)d.K - 1 : 0, acs = (long long)d.acs;
+  long long ao = (long long)d.ao + (d.rev ? last * acs : 0);
+  long long bo = (long long)d.bo + (d.rev ? last * ldb : 0);
   gpu_arg args[] = {GPU_LONG(d.M),      GPU_LONG(a->len),   GPU_LONG(d.K),
                     GPU_PTR(dp(d.A)),   GPU_LONG(ao),       GPU_LONG(d.ars),
-                    GPU_LONG(acs),      GPU_PTR(dp(d.B)),   GPU_LONG(d.rev ? last * len : 0),
-                    GPU_LONG(d.rev ? -len : len),
+                    GPU_LONG(d.rev ? -acs : acs),           GPU_LONG(d.abs),
+                    GPU_PTR(dp(d.B)),   GPU_LONG(bo),       GPU_LONG(d.rev ? -ldb : ldb),
                     GPU_PTR(d.cin ? dp(d.cin) : none),      GPU_LONG(d.cio),
-                    GPU_PTR(dp(d.C)),   GPU_LONG(d.co),     GPU_LONG(a->len),
+                    GPU_PTR(dp(d.C)),   GPU_LONG(d.co),     GPU_LONG(ldc),
                     GPU_LONG(d.bbs),    GPU_LONG(d.cbs),
                     GPU_PTR(d.sout ? dp(d.lambda) : none),  GPU_LONG(d.l0),
-                    GPU_PTR(d.sout ? dp(d.shift) : none),   GPU_PTR(d.sout ? dp(d.sout) : none)};
+                    GPU_LONG(d.ls),     GPU_PTR(d.sout ? dp(d.shift) : none),
+                    GPU_LONG(d.ss),     GPU_PTR(d.sout ? dp(d.sout) : none),
+                    GPU_LONG(d.so)};
   return g->launch(g, "pscr_gemm", groups * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args), args);
 }
 
-/* (28) of a dense step for the a->batch vectors x + v x_stride: Y_v =
+/* (28) of 3D's dense level 0 for the a->batch vectors x + v x_stride: Y_v =
  * W_g^T X_v into y (ne len apart) for the group's ne eigenpairs (one block
  * from row 0 to n: no boundary terms), and their shifts c_v + lambda_e into
  * ys[v ne + e], in one launch. */
@@ -192,7 +197,7 @@ static pscr_status dense_rhs(gpu_device *g, const pscr_stage_args *a, const pscr
                               .ao = b->comp + l0 * nr + 2, .ars = nr, .acs = 1, .B = a->x,
                               .bbs = a->x_stride, .C = y, .cbs = ne * a->len,
                               .lambda = a->lambda, .l0 = b->eig + l0, .shift = a->shift,
-                              .sout = ys});
+                              .ss = 1, .sout = ys});
 }
 
 /* (27) of 3D's dense level 0: U = W_g V, added to the earlier groups' sums
@@ -209,25 +214,69 @@ static pscr_status dense_sums(gpu_device *g, const pscr_stage_args *a, const psc
                               .C = closes ? a->x : a->slots, .co = closes ? 0 : so, .rev = 1});
 }
 
-/* A dense innermost step (gpu_pscr.dense): (28) for the whole batch, then
- * the n shifted tridiagonal systems of every vector in one solve (the lines
- * plan's fused kernels, else the tridiagonal engine), then (27) into x. The
- * step has one group (the device schedule's), so u goes to x at once. */
-static pscr_status dense_inner(gpu_device *g, const pscr_stage_args *a, const pscr_block *b) {
+/* An innermost step run as products (gpu_pscr.dense: the level's one dense
+ * step, or either of 2D's two steps), for all its blocks at once, a run of
+ * like blocks a launch (gpu_pscr_run):
+ *   back: the boundary terms (28) into vbuf (pscr_bnd), then off the blocks'
+ *         end rows of x (pscr_bsub);
+ *   (26)/(28) Y = W^T X_D into R, with the systems' shifts;
+ *   the shifted tridiagonal systems of all its eigenpairs in one solve (the
+ *   lines plan's fused kernels, else the tridiagonal engine);
+ *   (24) v_first, v_last = W_{0, m-1} V into vbuf, or (27) U_D = W_D V into x.
+ * A batch of several vectors comes with steps of one block (3D's level 1). */
+static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
   const gpu_pscr *s = a->plan->impl;
-  size_t ne = a->group->e1 - a->group->e0, nr = b ? 2 + b->nd : 0;
+  const gpu_pscr_step *gs = gstep(a);
+  const pscr_step *stp = a->step;
+  const pscr_group *gr = a->group;
+  size_t len = a->len, ne = stp->neig, vps = s->vrows * len, B = a->batch;
+  int back = a->phase == PSCR_BACK, many = B > 1;
   pscr_status st;
-  if (b == NULL || a->group->e0 != b->e0 || ne != b->m) return PSCR_ERR_UNSUPPORTED;
-  TRY(dense_rhs(g, a, b, s->r, s->rshift));
+  if (gr->b0 != 0 || gr->b1 != stp->nblocks || gr->e0 != 0 || gr->e1 != ne ||
+      (many && stp->nblocks > 1))
+    return PSCR_ERR_UNSUPPORTED;
+  int whole = stp->nblocks == 1 && stp->blocks[0].m == a->lev_n; /* no boundary terms */
+  if (back && s->vrows > 0 && !whole) {
+    TRY(boundary(g, a, s->vbuf, vps));
+    gpu_arg args[] = {GPU_LONG(len),      GPU_LONG(a->lev_n),    GPU_PTR(dp(s->guide)),
+                      GPU_LONG(gs->blk),  GPU_LONG(0),           GPU_LONG(stp->nblocks),
+                      GPU_LONG(B),        GPU_PTR(dp(a->x)),     GPU_LONG(a->x_stride),
+                      GPU_PTR(dp(s->vbuf)), GPU_LONG(vps)};
+    TRY(launch(g, "pscr_bsub", B * stp->nblocks * len, NARGS(args), args));
+  }
+  for (size_t k = 0; k < gs->nrun; k++) {
+    const gpu_pscr_run *r = &gs->runs[k];
+    const pscr_block *b = &stp->blocks[r->b0];
+    size_t nr = 2 + r->nd;
+    TRY(gemm(g, a,
+             (dense_product){.M = r->m, .K = r->nd, .nb = many ? B : r->nb, .A = a->comp,
+                             .ao = b->comp + 2, .ars = nr, .acs = 1, .abs = many ? 0 : nr * r->m,
+                             .B = a->x, .bo = (b->s + r->d0) * len, .ldb = r->dd * len,
+                             .bbs = many ? a->x_stride : r->bstep * len, .C = s->r,
+                             .co = b->e0 * len, .cbs = r->m * len, .lambda = a->lambda,
+                             .l0 = b->eig, .ls = many ? 0 : r->m, .shift = a->shift,
+                             .ss = many, .so = b->e0, .sout = s->rshift}));
+  }
   if (s->lines)
-    TRY(pscr_run_lines(s->lines, s->r, a->len, a->batch * ne, s->rshift));
+    TRY(pscr_run_lines(s->lines, s->r, len, B * ne, s->rshift));
   else
-    TRY(gpu_pscr_solve_inner(a->plan, g, a->batch * ne, a->alg));
+    TRY(gpu_pscr_solve_inner(a->plan, g, B * ne, a->alg));
   TRY(gpu_pscr_device(a->plan, g)); /* the solve may have switched modules */
-  return gemm(g, a,
-              (dense_product){.M = b->nd, .K = ne, .nb = a->batch, .A = a->comp,
-                              .ao = b->comp + 2, .ars = 1, .acs = nr, .B = s->r,
-                              .bbs = ne * a->len, .C = a->x, .cbs = a->x_stride, .rev = 1});
+  for (size_t k = 0; k < gs->nrun; k++) {
+    const gpu_pscr_run *r = &gs->runs[k];
+    const pscr_block *b = &stp->blocks[r->b0];
+    size_t nr = 2 + r->nd;
+    dense_product d = {.M = r->nd, .K = r->m, .nb = many ? B : r->nb, .A = a->comp,
+                       .ao = b->comp + 2, .ars = 1, .acs = nr, .abs = many ? 0 : nr * r->m, .B = s->r,
+                       .bo = b->e0 * len, .bbs = r->m * len, .C = a->x,
+                       .co = (b->s + r->d0) * len, .ldc = r->dd * len,
+                       .cbs = many ? a->x_stride : r->bstep * len, .rev = 1};
+    if (!back) /* v_first, v_last from w[0], w[1] into the blocks' rows 2 b, 2 b + 1 of vbuf */
+      d.M = 2, d.ao = b->comp, d.C = s->vbuf, d.co = 2 * r->b0 * len, d.ldc = 0,
+      d.cbs = many ? vps : 2 * len;
+    TRY(gemm(g, a, d));
+  }
+  return PSCR_OK;
 }
 
 /* ---- innermost level ---- */
@@ -415,7 +464,7 @@ static pscr_status inner_stage(const pscr_stage_args *a) {
   gpu_device g;
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
-  if (s->dense) return dense_inner(&g, a, dense_block(a));
+  if (s->dense) return gemm_step(&g, a);
   if (back && a->lev_n > 1) TRY(boundary(&g, a, s->vbuf, vps)); /* one row: no neighbours */
   if (s->fused == 3) return lane_task(&g, a);
   if (s->fused) return tile_task(&g, a);
@@ -439,7 +488,7 @@ static pscr_status stage_y2b(const pscr_stage_args *a) {
   const gpu_pscr_step *gs = gstep(a);
   const pscr_group *gr = a->group;
   size_t m0 = 0, m1;
-  if (s->dense) return PSCR_OK; /* dense_inner wrote u */
+  if (s->dense) return PSCR_OK; /* gemm_step wrote u or v */
   while (m0 < gs->nmb && gs->mb[m0] < gr->b0) m0++;
   for (m1 = m0; m1 < gs->nmb && gs->mb[m1] < gr->b1;) m1++;
   if (m1 == m0) return PSCR_OK;

@@ -64,7 +64,17 @@ typedef struct {
   size_t *tofs;          /* innermost: first task of each block, nblocks + 1 */
   size_t nacc;           /* innermost: partial-sum slots */
   size_t tmax;           /* innermost: eigenpairs of the largest task */
+  size_t nrun;           /* steps run as products (gemm_step): runs of like blocks */
+  struct gpu_pscr_run *runs;
 } gpu_pscr_step;
+
+/* Consecutive blocks b0 .. b0+nb-1 of a step run as products, alike: the
+ * same order m and rows D (nd of them, from block row d0 on, dd apart),
+ * bstep rows from one block's first row to the next, components, eigenvalues
+ * and step eigenpairs consecutive: one batched pscr_gemm takes them all. */
+typedef struct gpu_pscr_run {
+  size_t b0, nb, m, nd, d0, dd, bstep;
+} gpu_pscr_run;
 
 typedef struct {
   void *guide;                           /* longs, every level and step */
@@ -79,10 +89,11 @@ typedef struct {
   size_t nch; /* lane engine: checkpoints per system (ckp's capacity) */
   size_t mod_local; /* static local arrays sized per module: this plan's one tile (0: default) */
   int lane_check; /* lane engine: test every system, pivot where it fails */
-  /* dense = 1: the innermost level is one dense step (dense_inner of
-   * gpu_pscr.c: products, then all its systems in one solve); queued = 1:
-   * that solve is CR_PCR_THOMAS enqueued without a wait
-   * (gpu_td_solve_queued), where the plan proves real systems definite */
+  /* dense = 1: the innermost level's steps run as products (gemm_step of
+   * gpu_pscr.c: its one dense step, or 2D's two steps; products, then all
+   * of a step's systems in one solve); queued = 1: that solve is
+   * CR_PCR_THOMAS enqueued without a wait (gpu_td_solve_queued), where the
+   * plan proves real systems definite */
   int dense, queued;
   /* dense, complex or not proven definite (AUTO or CR_PCR_THOMAS): the
    * lines plan (pscr_plan_lines) solves the step's systems on the fused

@@ -35,7 +35,7 @@ size_t gpu_pscr_outer_batch(const pscr_plan *p) {
   if (p->ndim != 3) return 1;
   double e = (double)pscr_dtype_size(p->dtype), len = (double)p->n[1] * (double)p->n[2];
   double q0 = (double)p->lev[0].radix, q1 = (double)p->lev[1].radix, n0 = (double)p->n[0];
-  int dense1 = q1 > (double)p->n[1]; /* dense_inner: R of all its systems, no vbuf */
+  int dense1 = q1 > (double)p->n[1]; /* gemm_step: R of all its systems, no vbuf */
   double per = (1.1 + (fusable(p->innermost) && !dense1 ? 0 : 1) + (dense1 ? 0 : 2 / q1)) * len * e;
   double fixed = 0;
   if (q0 > n0)
@@ -58,6 +58,18 @@ size_t gpu_pscr_outer_batch(const pscr_plan *p) {
  * pscr_dense_in3 (3D): 4 n^2 len flops (16 complex) and n tridiagonal
  * systems a vector, against about 2 log_q(n) n ("The dense innermost
  * level"). */
+/* Above that, up to pscr_steps2 (real) or pscr_steps2z (complex), 2D's
+ * level 0 takes two steps of radix q = ceil(sqrt(n0 + 1)) whose sums are
+ * products too (gemm_step of gpu_pscr.c): blocks of about q rows, then one
+ * block with q - 1 rows D, then the blocks again, so three passes over the
+ * lines instead of one, and about 8 q n0 len flops (32 complex) instead of
+ * 4 n0^2 len (2D Helmholtz 4095^2: 1.1 TFLOP in one step, 35 GFLOP in two). */
+static int steps2_radix(size_t n) {
+  size_t q = 2;
+  while (q * q < n + 1) q++;
+  return (int)q;
+}
+
 int gpu_pscr_level_radix(const pscr_plan *p, int L) {
   gpu_device g;
   int inner = L == p->ndim - 2;
@@ -66,17 +78,62 @@ int gpu_pscr_level_radix(const pscr_plan *p, int L) {
             : p->ndim == 3        ? g.tune.pscr_dense_in3
             : p->dtype == PSCR_F64 ? g.tune.pscr_dense_in
                                    : g.tune.pscr_dense_inz;
+  int top2 = !inner || p->ndim == 3 ? 0
+             : p->dtype == PSCR_F64 ? g.tune.pscr_steps2
+                                    : g.tune.pscr_steps2z;
   size_t n = p->n[L];
   int fits = g.max_wg >= PSCR_GPU_PD_WG &&
              gpu_kernel_cap(&g, 1024, "pscr_gemm", NULL) >= PSCR_GPU_PD_WG;
-  if (!fits || n < PSCR_GPU_DENSE_MIN || n > (size_t)top) return p->radix;
-  return (int)n + 1;
+  if (!fits || n < PSCR_GPU_DENSE_MIN) return p->radix;
+  if (n <= (size_t)top) return (int)n + 1;
+  return n <= (size_t)top2 ? steps2_radix(n) : p->radix;
 }
 
-/* The innermost level is one dense step (gpu_pscr_level_radix). */
-static int dense_innermost(const pscr_plan *p) {
+/* The innermost level's steps run as products (gpu_pscr_level_radix): one
+ * dense step, or 2D's two steps. */
+static int product_innermost(const pscr_plan *p) {
   const pscr_level *in = &p->lev[p->ndim - 2];
-  return in->nsteps == 1 && (size_t)in->radix > in->n && in->n >= PSCR_GPU_DENSE_MIN;
+  if (in->n < PSCR_GPU_DENSE_MIN) return 0;
+  if (in->nsteps == 1) return (size_t)in->radix > in->n;
+  return p->ndim == 2 && in->nsteps == 2 && in->radix == steps2_radix(in->n) &&
+         gpu_pscr_level_radix(p, 0) == in->radix;
+}
+
+/* Block b of step st as a run of products would take it (gpu_pscr_run):
+ * its rows D evenly spaced, and, where it has boundary terms (28), its first
+ * and last rows among them (pscr_bsub); 0 where it is not so. */
+static int run_block(const pscr_step *st, size_t b, size_t lev_n, gpu_pscr_run *r) {
+  const pscr_block *bl = &st->blocks[b];
+  const size_t *dp = st->dpos + bl->d;
+  if (bl->nd == 0 || bl->m == 0) return 0;
+  *r = (gpu_pscr_run){b, 1, bl->m, bl->nd, dp[0], bl->nd > 1 ? dp[1] - dp[0] : 1, 0};
+  for (size_t k = 1; k < bl->nd; k++)
+    if (dp[k] != dp[0] + k * r->dd) return 0;
+  if (bl->s > 0 && dp[0] != 0) return 0;
+  if (bl->s + bl->m < lev_n && dp[bl->nd - 1] != bl->m - 1) return 0;
+  return 1;
+}
+
+/* The runs of a step run as products (into runs, when not NULL); their
+ * count, 0 where a block does not fit. */
+static size_t step_runs(const pscr_step *st, size_t lev_n, gpu_pscr_run *runs) {
+  size_t nrun = 0;
+  gpu_pscr_run cur = {0}, r;
+  for (size_t b = 0; b < st->nblocks; b++) {
+    if (!run_block(st, b, lev_n, &r)) return 0;
+    const pscr_block *bl = &st->blocks[b], *pr = b ? &st->blocks[b - 1] : NULL;
+    int joins = nrun > 0 && r.m == cur.m && r.nd == cur.nd && r.d0 == cur.d0 && r.dd == cur.dd &&
+                bl->comp == pr->comp + (2 + pr->nd) * pr->m && bl->eig == pr->eig + pr->m &&
+                bl->e0 == pr->e0 + pr->m && (cur.nb == 1 || bl->s - pr->s == cur.bstep);
+    if (joins) {
+      cur.bstep = bl->s - pr->s, cur.nb++;
+    } else {
+      if (nrun > 0 && runs) runs[nrun - 1] = cur;
+      cur = r, nrun++;
+    }
+  }
+  if (nrun > 0 && runs) runs[nrun - 1] = cur;
+  return nrun;
 }
 
 /* A growing host array of the kernels' 64-bit longs (the guide before upload). */
@@ -638,7 +695,9 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   longs gd = {0};
   gpu_device g;
   pscr_status st = gpu_pscr_device(p, &g);
-  s->dense = dense_innermost(p);
+  s->dense = product_innermost(p);
+  for (int i = 0; s->dense && i < p->lev[nlev - 1].nsteps; i++)
+    s->dense = step_runs(&p->lev[nlev - 1].steps[i], p->lev[nlev - 1].n, NULL) > 0;
   int lane = st == PSCR_OK && !s->dense ? lane_engine(p, pb, &g) : 0;
   s->reg = st == PSCR_OK && !lane && !s->dense && reg_engine(p, pb, &g);
   /* pscr_reg.h: tiles of 8 sw rows a system, each a work-group of its task */
@@ -652,6 +711,14 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
                       p->lev[L].batch_max, tiles,
                       s->reg ? (size_t)g.tune.pscr_rgroups : PSCR_GPU_TASKS,
                       s->reg ? (size_t)g.tune.pscr_rchunk : PSCR_GPU_CHUNK, &gd, &s->steps[L][i]);
+  }
+  for (int i = 0; s->dense && st == PSCR_OK && i < p->lev[nlev - 1].nsteps; i++) {
+    const pscr_step *stp = &p->lev[nlev - 1].steps[i];
+    gpu_pscr_step *gs = &s->steps[nlev - 1][i];
+    gs->nrun = step_runs(stp, p->lev[nlev - 1].n, NULL);
+    gs->runs = malloc(gs->nrun * sizeof *gs->runs);
+    if (gs->runs == NULL) st = PSCR_ERR_OUT_OF_MEMORY;
+    else step_runs(stp, p->lev[nlev - 1].n, gs->runs);
   }
   if (st == PSCR_OK) st = upload(p, gd.v, gd.n * sizeof *gd.v, &s->guide);
   free(gd.v);
@@ -676,8 +743,9 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     st = alloc_bytes(p, 4 * s->nch * B * ne * e, &s->ckp);
     if (st == PSCR_OK) st = upload_excess(p, &pb->dim[p->ndim - 1], &s->exc);
   }
-  if (s->dense) { /* dense_inner: R and the shifts; no partial sums, no vbuf */
-    s->nacc_max = s->vrows = 0;
+  if (s->dense) { /* gemm_step: R and the shifts; no partial sums; vbuf where two steps */
+    s->nacc_max = 0;
+    if (in->nsteps == 1) s->vrows = 0;
     s->queued = p->dtype == PSCR_F64 && (p->innermost == PSCR_TD_CR_PCR_THOMAS ||
                                          (p->innermost == PSCR_TD_AUTO && real_definite(p, pb)));
     if (st == PSCR_OK && !s->queued && fusable(p->innermost)) {
@@ -719,7 +787,7 @@ void gpu_pscr_plan_fini(pscr_plan *p) {
   }
   for (int L = 0; L < PSCR_MAX_LEVELS; L++) {
     for (int i = 0; s->steps[L] && i < p->lev[L].nsteps; i++)
-      free(s->steps[L][i].mb), free(s->steps[L][i].tofs);
+      free(s->steps[L][i].mb), free(s->steps[L][i].tofs), free(s->steps[L][i].runs);
     free(s->steps[L]);
   }
   free(s);

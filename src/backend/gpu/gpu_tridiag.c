@@ -57,6 +57,8 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_dense_in = 2048,
                        .pscr_dense_inz = 4096,
                        .pscr_dense_in3 = 768,
+                       .pscr_steps2 = 0,
+                       .pscr_steps2z = 0,
                        .tile_reg = 1};
 }
 
@@ -110,6 +112,10 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_dense_in3 = value;
   else if (strcmp(name, "pscr_dense_inz") == 0 && value >= 0 && value <= 1 << 16)
     t->pscr_dense_inz = value;
+  else if (strcmp(name, "pscr_steps2") == 0 && value >= 0 && value <= 1 << 20)
+    t->pscr_steps2 = value;
+  else if (strcmp(name, "pscr_steps2z") == 0 && value >= 0 && value <= 1 << 20)
+    t->pscr_steps2z = value;
   else if (value < 1)
     return PSCR_ERR_INVALID_ARGUMENT;
   else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)

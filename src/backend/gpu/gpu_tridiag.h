@@ -117,6 +117,11 @@ typedef struct {
   int pscr_dense_inz; /* the same for complex data (H100, 2D Helmholtz: faster to 4095^2) */
   int pscr_dense_in3; /* the same for 3D's level 1 and n1 (H100, Poisson: faster to 511^3,
                        * slower at 1023^3; Helmholtz 361^3 2x faster) */
+  int pscr_steps2;  /* real data: 2D's level 0 above pscr_dense_in, up to n0 = this, in two
+                     * steps of radix ceil(sqrt(n0 + 1)) whose sums are products as well
+                     * (gpu_pscr.c, gemm_step): three passes over the lines and about
+                     * 8 n0^1.5 len flops (0: never) */
+  int pscr_steps2z; /* the same for complex data above pscr_dense_inz */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;
