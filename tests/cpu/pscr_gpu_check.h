@@ -344,8 +344,10 @@ static void gc_engine_suite(gc_env *E) {
  * every row of a uniform mesh) is a shift error of eps |A| in the nearly
  * singular shifted systems; they now keep the rows in excess form, as the CPU
  * does (pscr_tile.h). The bench's problem (second-order absorbing boundary,
- * omega = 20 pi) on 63 x 1023: CPU ~9e-14, the plain rows gave ~1e-12. */
-static void gc_helmholtz_residual(gc_env *E) {
+ * omega = 20 pi) on 63 x 1023: CPU ~9e-14, the plain rows gave ~1e-12. factor:
+ * the GPU's residual over the CPU's, at most (3; 6 where the systems go to the
+ * tridiagonal engine, which has no excess form: 2D's two steps, 3-3.5x). */
+static void gc_helmholtz_residual(gc_env *E, double factor) {
   size_t n[2] = {63, 1023}, total = n[0] * n[1];
   double omega = 20 * M_PI;
   pt_fac f[2] = {{0}};
@@ -374,7 +376,7 @@ static void gc_helmholtz_residual(gc_env *E) {
     pt_kron_residual_ld(PSCR_C128, 2, f, pb.c_re, u[k], b, NULL, &rel[k], NULL);
   }
   PT_CHECK(rel[0] > 0 && rel[0] < 1e-12, "CPU Helmholtz 63 x 1023 residual %.2e", rel[0]);
-  PT_CHECK_LE(rel[1], 3 * rel[0], "GPU Helmholtz 63 x 1023 residual (CPU %.2e)", rel[0]);
+  PT_CHECK_LE(rel[1], factor * rel[0], "GPU Helmholtz 63 x 1023 residual (CPU %.2e)", rel[0]);
   if (getenv("PSCR_TEST_VERBOSE"))
     printf("  Helmholtz 63 x 1023 residual: CPU %.2e, GPU %.2e\n", rel[0], rel[1]);
   for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
@@ -426,7 +428,7 @@ static void gc_dense_suite(gc_env *E, int big) {
       }
   static const size_t c2[2] = {33, 40}, c3[3] = {9, 12, 7};
   gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
-  gc_helmholtz_residual(E); /* 63 x 1023: the excess form through the lines plan */
+  gc_helmholtz_residual(E, 3); /* 63 x 1023: the excess form through the lines plan */
   for (int lane = 1; lane <= 2; lane++) { /* the lines on the lanes (few lines: the tiles by
                                            * default); pivoting in every lane */
     PT_CHECK_STATUS(gc_tune(E, "pscr_lane", lane), PSCR_OK);
@@ -472,10 +474,16 @@ static void gc_dense_suite(gc_env *E, int big) {
       }
   gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
   gc_case(E, PSCR_F64, 2, a2, PT_RANDOM, 4, PSCR_TD_SPIKE_DIAG_PIVOT, 0);
+  gc_helmholtz_residual(E, 6); /* 63 x 1023 in two steps of radix 8: the engine's pivoting */
   gc_singular(E, PSCR_F64, 9, 40, PSCR_TD_AUTO);
   gc_nonfinite_f(E, a2);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_steps2", dft.pscr_steps2), PSCR_OK);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_steps2z", dft.pscr_steps2z), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_lines", 2), PSCR_OK); /* their systems on a lines plan */
+  gc_helmholtz_residual(E, 3);
+  gc_case(E, PSCR_C128, 2, t2[3], PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
+  gc_case(E, PSCR_F64, 2, t2[4], PT_RANDOM, 4, PSCR_TD_AUTO, 0);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_lines", dft.pscr_lines), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_steps2", 0), PSCR_OK);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_steps2z", 0), PSCR_OK);
   if (big) {
     static const size_t b2[2] = {1023, 1023}, b3[3] = {63, 63, 63};
     gc_case(E, PSCR_F64, 2, b2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
@@ -487,8 +495,8 @@ static void gc_dense_suite(gc_env *E, int big) {
 }
 
 /* The backend's contexts; the innermost level keeps PSCR's steps (tuning
- * pscr_dense_in = _inz = _in3 = 0) for every suite but gc_dense_suite, so that they test
- * the fused kernels at their small sizes. */
+ * pscr_dense_in = _inz = _in3 = pscr_steps2 = _steps2z = 0) for every suite but
+ * gc_dense_suite, so that they test the fused kernels at their small sizes. */
 static int gc_open(gc_env *E, pscr_backend backend) {
   memset(E, 0, sizeof *E);
   E->backend = backend;
@@ -501,6 +509,8 @@ static int gc_open(gc_env *E, pscr_backend backend) {
   if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", 0), PSCR_OK);
   if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", 0), PSCR_OK);
   if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_dense_inz", 0), PSCR_OK);
+  if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_steps2", 0), PSCR_OK);
+  if (E->gpu) PT_CHECK_STATUS(gc_tune(E, "pscr_steps2z", 0), PSCR_OK);
   return E->gpu != NULL && E->cpu != NULL;
 }
 

@@ -39,7 +39,7 @@ int main(void) {
   gc_small_suite(&E);
   PT_CHECK_STATUS(gc_tune(&E, "pscr_reg", 1), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(&E, "pscr_lane", 3), PSCR_OK);
-  gc_helmholtz_residual(&E);
+  gc_helmholtz_residual(&E, 3);
   gc_dense_suite(&E, small == NULL);
   if (small == NULL || strcmp(small, "1") != 0) {
     static const size_t b2[][2] = {{1023, 1023}, {511, 513}, {255, 300}, {7, 4500}};

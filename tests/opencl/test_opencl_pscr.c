@@ -44,7 +44,7 @@ int main(void) {
     return pt_checks ? pt_exit("opencl_pscr") : PT_SKIP;
   }
   gc_small_suite(&E);
-  gc_helmholtz_residual(&E);
+  gc_helmholtz_residual(&E, 3);
   gc_dense_suite(&E, 0);
   { /* 2D takes the dense innermost step by default and PSCR's steps with pscr_dense_in = 0 */
     static const size_t n2[2] = {40, 33};

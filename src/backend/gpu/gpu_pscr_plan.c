@@ -748,7 +748,8 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     if (in->nsteps == 1) s->vrows = 0;
     s->queued = p->dtype == PSCR_F64 && (p->innermost == PSCR_TD_CR_PCR_THOMAS ||
                                          (p->innermost == PSCR_TD_AUTO && real_definite(p, pb)));
-    if (st == PSCR_OK && !s->queued && fusable(p->innermost)) {
+    int lines = in->nsteps == 1 ? g.tune.pscr_lines >= 1 : g.tune.pscr_lines == 2;
+    if (st == PSCR_OK && !s->queued && fusable(p->innermost) && lines) {
       st = pscr_plan_lines(p->ctx, pb, p->innermost, p->threads, B * ne, &s->lines);
       if (st == PSCR_OK) p->bytes += s->lines->bytes;
     }

@@ -54,11 +54,12 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_rmmin = 512,
                        .pscr_rfit = 1,
                        .pscr_dense = 2048,
-                       .pscr_dense_in = 2048,
-                       .pscr_dense_inz = 4096,
+                       .pscr_dense_in = 1024,
+                       .pscr_dense_inz = 1024,
                        .pscr_dense_in3 = 768,
-                       .pscr_steps2 = 0,
-                       .pscr_steps2z = 0,
+                       .pscr_steps2 = 16384,
+                       .pscr_steps2z = 16384,
+                       .pscr_lines = 1,
                        .tile_reg = 1};
 }
 
@@ -112,6 +113,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_dense_in3 = value;
   else if (strcmp(name, "pscr_dense_inz") == 0 && value >= 0 && value <= 1 << 16)
     t->pscr_dense_inz = value;
+  else if (strcmp(name, "pscr_lines") == 0 && value >= 0 && value <= 2)
+    t->pscr_lines = value;
   else if (strcmp(name, "pscr_steps2") == 0 && value >= 0 && value <= 1 << 20)
     t->pscr_steps2 = value;
   else if (strcmp(name, "pscr_steps2z") == 0 && value >= 0 && value <= 1 << 20)

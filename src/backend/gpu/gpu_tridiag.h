@@ -113,15 +113,24 @@ typedef struct {
                    * n0 (n0 + 2) scalars) */
   int pscr_dense_in;  /* real data: 2D's level 0 in one step as well, for n0 up to this
                        * (0: never): two products and one shifted tridiagonal solve of all
-                       * its n0 systems (H100: faster to 2047^2, slower at 4095^2) */
-  int pscr_dense_inz; /* the same for complex data (H100, 2D Helmholtz: faster to 4095^2) */
+                       * its n0 systems (H100, Poisson: faster to 1023^2) */
+  int pscr_dense_inz; /* the same for complex data (H100, Helmholtz: as fast as two steps
+                       * at 1023^2) */
   int pscr_dense_in3; /* the same for 3D's level 1 and n1 (H100, Poisson: faster to 511^3,
                        * slower at 1023^3; Helmholtz 361^3 2x faster) */
   int pscr_steps2;  /* real data: 2D's level 0 above pscr_dense_in, up to n0 = this, in two
                      * steps of radix ceil(sqrt(n0 + 1)) whose sums are products as well
                      * (gpu_pscr.c, gemm_step): three passes over the lines and about
-                     * 8 n0^1.5 len flops (0: never) */
-  int pscr_steps2z; /* the same for complex data above pscr_dense_inz */
+                     * 8 n0^1.5 len flops (0: never; H100, Poisson: faster than one step
+                     * from 2047^2, than PSCR's radix 4 at 4095^2 and 8191^2) */
+  int pscr_steps2z; /* the same for complex data above pscr_dense_inz (H100, Helmholtz:
+                     * 2047^2 1.9 against 4.7 ms in one step, 4095^2 9.2 against 30.5) */
+  int pscr_lines;   /* the systems of steps run as products, where complex or not proven
+                     * definite: 1 (default) on a lines plan (the fused kernels: excess
+                     * form, AUTO's pivoting) in one dense step, on the tridiagonal engine
+                     * with the plan's innermost algorithm in two steps (H100, 2D Helmholtz
+                     * 4095^2: 9.2 against 14.5 ms, residual 4.8e-13 against 1.0e-13);
+                     * 0: the engine in both; 2: the lines plan in both */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;
