@@ -3,6 +3,7 @@
 # 3D Poisson rows with the defaults (innermost level dense up to pscr_dense_in) and as
 # PSCR's steps (pscr_dense_in=0) in the same run, the cuFFT DST solver, then
 # the CUDA PSCR test. Usage: OUT=$OUT [ROWS="..."] [REPS=7] bash tools/device_densein.sh
+# (further options: see the variables below: WROWS, BIG, OCL/OCLP, SAN/SANP/SANT, TESTS)
 TARGETS="bench_pscr_gpu bench_fft_poisson_gpu cuda_test_cuda_pscr ${EXTRA_TARGETS:-}" source tools/device_env.sh
 nvidia-smi --query-gpu=name,clocks.max.sm,memory.total --format=csv,noheader
 rows=""
@@ -47,9 +48,9 @@ for (p,n),v in sorted(rows.items()):
   c,o=v.get("cuda"),v.get("opencl")
   print("ocl %-10s %5d cuda %8.3f opencl %8.3f ratio %.2f" % (p, n, c or -1, o or -1, (o/c) if c and o else -1))' "$OUT/ocl.jsonl"
 fi
-# compute-sanitizer over the dense paths (2D and 3D, both levels dense)
+# compute-sanitizer over the dense paths (2D and 3D, both levels dense; SANT: a --tune)
 if [ -n "${SAN-}" ]; then
-  SB="$B/bench_pscr_gpu --backends cuda --reps 3 --xfer-reps 0"
+  SB="$B/bench_pscr_gpu --backends cuda --reps 3 --xfer-reps 0 ${SANT:+--tune $SANT}"
   timeout 240 compute-sanitizer --tool memcheck $SB --problems ${SANP:-poisson2d,poisson3d} --min-n 127 \
     --max-n 511 --min-n3 31 --max-n3 63 > "$OUT/memcheck.log" 2>&1
   echo "memcheck rc $?: $(grep -E 'ERROR SUMMARY' "$OUT/memcheck.log" | sort | uniq -c | tr '\n' ' ')"

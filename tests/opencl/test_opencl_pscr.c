@@ -74,6 +74,14 @@ int main(void) {
     PT_CHECK(g1 - g0 == 20u && b1 - b0 == 2u,
              "2D 40 x 33 in two steps: %lu pscr_gemm, %lu pscr_bsub launches", g1 - g0, b1 - b0);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2", 0), PSCR_OK);
+    /* complex AUTO: the engine's choice made at plan time, one scan a step, none a solve */
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_inz", 0), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2z", 40), PSCR_OK);
+    unsigned long s0 = pscr_opencl_launch_count(E.gpu, "td_scan");
+    gc_case(&E, PSCR_C128, 2, n2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
+    unsigned long s1 = pscr_opencl_launch_count(E.gpu, "td_scan");
+    PT_CHECK(s1 - s0 == 2u, "2D Helmholtz 40 x 33 in two steps: %lu td_scan launches", s1 - s0);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2z", 0), PSCR_OK);
   }
   gc_engine_suite(&E);
   gc_fwdm_suite(&E);

@@ -66,6 +66,11 @@ typedef struct {
   size_t tmax;           /* innermost: eigenpairs of the largest task */
   size_t nrun;           /* steps run as products (gemm_step): runs of like blocks */
   struct gpu_pscr_run *runs;
+  /* and where AUTO's choice for the step's systems was made at plan time
+   * (fixed = 1: 2D, whose shifts c + lambda the plan knows), that choice,
+   * enqueued without the solve's scan and wait */
+  int fixed;
+  pscr_td_algorithm alg;
 } gpu_pscr_step;
 
 /* Consecutive blocks b0 .. b0+nb-1 of a step run as products, alike: the
@@ -152,8 +157,11 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb);
 void gpu_pscr_plan_fini(pscr_plan *p);
 
 /* The shifted systems of the innermost level: (A_last + rshift[s] M_last) x_s = R_s,
- * batch systems (gpu_pscr.c). */
+ * batch systems (gpu_pscr.c); queued: only enqueued (gpu_td_solve_queued). */
 pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t batch,
-                                 pscr_td_algorithm alg);
+                                 pscr_td_algorithm alg, int queued);
+/* AUTO's choice for the first batch of those systems (gpu_td_auto_choice). */
+pscr_status gpu_pscr_auto_choice(const pscr_plan *p, gpu_device *g, size_t batch,
+                                 pscr_td_algorithm *alg);
 
 #endif

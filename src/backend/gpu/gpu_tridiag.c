@@ -291,6 +291,35 @@ pscr_status gpu_td_module_local(gpu_device *g, pscr_dtype dtype, size_t tile_loc
   return td_module(&job);
 }
 
+/* AUTO: THOMAS-like solvers only where dominance is proven (td_scan over
+ * every row: CR_PCR_THOMAS where all are strictly dominant, else
+ * SPIKE_DIAG_PIVOT); waits for the status words, and leaves them clear. */
+static pscr_status auto_choice(td_job *j, gpu_td_src src, long long n, long long batch,
+                               pscr_td_algorithm *alg) {
+  int fl[GPU_TD_FLAG_WORDS] = {0};
+  long long total = n * batch;
+  gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(total), GPU_PTR(j->g->flags)};
+  pscr_status st = launch(j, "td_scan", (size_t)total, j->line_wg, NARGS(args), args);
+  if (st == PSCR_OK) st = j->g->flags_read(j->g, fl);
+  if (st == PSCR_OK && fl[TD_FLAG_NONFINITE]) st = PSCR_ERR_NONFINITE;
+  if (st == PSCR_OK) st = j->g->flags_clear(j->g);
+  *alg = fl[TD_FLAG_NOT_DOMINANT] ? PSCR_TD_SPIKE_DIAG_PIVOT : PSCR_TD_CR_PCR_THOMAS;
+  return st;
+}
+
+pscr_status gpu_td_auto_choice(gpu_device *g, pscr_dtype dtype, size_t n, size_t batch,
+                               gpu_td_src src, pscr_td_algorithm *alg) {
+  td_job job;
+  job_init(&job, g, dtype);
+  pscr_status st = td_module(&job);
+  *alg = PSCR_TD_SPIKE_DIAG_PIVOT;
+  if (st == PSCR_OK && n > 0 && batch > 0) {
+    st = g->flags_clear(g);
+    if (st == PSCR_OK) st = auto_choice(&job, src, (long long)n, (long long)batch, alg);
+  }
+  return st;
+}
+
 /* After a failed one-pass batch solve: b back from the saved rows. */
 static pscr_status restore(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b) {
   long long total = n * batch;
@@ -312,18 +341,7 @@ static pscr_status solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
   TRY(td_module(&job));
   TRY(g->flags_clear(g));
   TRY(g->timer_start(g));
-  if (alg == PSCR_TD_AUTO) { /* THOMAS-like solvers only where dominance is proven */
-    long long total = n * batch;
-    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(total), GPU_PTR(g->flags)};
-    TRY(launch(&job, "td_scan", (size_t)total, job.line_wg, NARGS(args), args));
-    TRY(g->flags_read(g, fl));
-    if (fl[TD_FLAG_NONFINITE]) {
-      st = PSCR_ERR_NONFINITE;
-      goto cleanup;
-    }
-    alg = fl[TD_FLAG_NOT_DOMINANT] ? PSCR_TD_SPIKE_DIAG_PIVOT : PSCR_TD_CR_PCR_THOMAS;
-    TRY(g->flags_clear(g));
-  }
+  if (alg == PSCR_TD_AUTO) TRY(auto_choice(&job, src, n, batch, &alg));
   if (rep) rep->used = alg;
   switch (alg) {
   case PSCR_TD_THOMAS: TRY(solve_thomas(&job, src, n, batch, b)); break;
@@ -364,12 +382,14 @@ pscr_status gpu_td_solve_scratch(gpu_device *g, pscr_td_algorithm alg, pscr_dtyp
 
 pscr_status gpu_td_solve_queued(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
                                 size_t batch, gpu_td_src src, gpu_ptr b) {
-  if (alg != PSCR_TD_CR_PCR_THOMAS && alg != PSCR_TD_PCR_THOMAS) return PSCR_ERR_UNSUPPORTED;
+  int pivot = alg == PSCR_TD_SPIKE_DIAG_PIVOT;
+  if (alg != PSCR_TD_CR_PCR_THOMAS && alg != PSCR_TD_PCR_THOMAS && !pivot)
+    return PSCR_ERR_UNSUPPORTED;
   td_job job;
   job_init(&job, g, dtype);
   pscr_status st = td_module(&job);
   if (st == PSCR_OK && n > 0 && batch > 0)
-    st = gpu_td_solve_tiled(&job, src, (long long)n, (long long)batch, b, 0);
+    st = gpu_td_solve_tiled(&job, src, (long long)n, (long long)batch, b, pivot);
   return st;
 }
 

@@ -212,12 +212,17 @@ pscr_status gpu_td_solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
  * (the host API's uploaded b, work arrays of the PSCR stages). */
 pscr_status gpu_td_solve_scratch(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
                                  size_t batch, gpu_td_src src, gpu_ptr b, pscr_td_report *rep);
-/* CR_PCR_THOMAS or PCR_THOMAS on scratch b, only enqueued: no wait and no
- * report; a failure raises the device's status words, which the caller
- * clears before and reads after (the PSCR stages' begin / finish).
- * @return UNSUPPORTED for the other algorithms. */
+/* CR_PCR_THOMAS, PCR_THOMAS or SPIKE_DIAG_PIVOT on scratch b, only
+ * enqueued: no wait and no report; a failure raises the device's status
+ * words, which the caller clears before and reads after (the PSCR stages'
+ * begin / finish). @return UNSUPPORTED for the other algorithms. */
 pscr_status gpu_td_solve_queued(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
                                 size_t batch, gpu_td_src src, gpu_ptr b);
+/* AUTO's choice for the systems of src, as gpu_td_solve makes it, without
+ * solving them (a plan decides once for systems fixed at plan time); waits
+ * for the device, leaves its status words clear. NONFINITE for NaN/Inf. */
+pscr_status gpu_td_auto_choice(gpu_device *g, pscr_dtype dtype, size_t n, size_t batch,
+                               gpu_td_src src, pscr_td_algorithm *alg);
 
 /* Makes the default module of dtype current (every kernel of kernels/common;
  * gpu_td_solve may switch modules, so call it again after a solve). */
