@@ -61,18 +61,21 @@ int main(void) {
     }
   }
   { /* 2D 40 x 33 in two steps of radix 7: blocks 0-5, ..., 28-33 and 35-39, two runs;
-     * products: 4 reducing, 2 at step 2, 4 back at step 1; pscr_bsub once; a solve,
-     * pscr_solve and pscr_solve_array */
+     * products: 2 reducing (their sums (24) one pscr_osums), 2 at step 2, 4 back at
+     * step 1; pscr_bsub once; a solve, pscr_solve and pscr_solve_array */
     static const size_t n2[2] = {40, 33};
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2", 40), PSCR_OK);
     unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
     unsigned long b0 = pscr_opencl_launch_count(E.gpu, "pscr_bsub");
+    unsigned long o0 = pscr_opencl_launch_count(E.gpu, "pscr_osums");
     gc_case(&E, PSCR_F64, 2, n2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
     unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
     unsigned long b1 = pscr_opencl_launch_count(E.gpu, "pscr_bsub");
-    PT_CHECK(g1 - g0 == 20u && b1 - b0 == 2u,
-             "2D 40 x 33 in two steps: %lu pscr_gemm, %lu pscr_bsub launches", g1 - g0, b1 - b0);
+    unsigned long o1 = pscr_opencl_launch_count(E.gpu, "pscr_osums");
+    PT_CHECK(g1 - g0 == 16u && b1 - b0 == 2u && o1 - o0 == 2u,
+             "2D 40 x 33 in two steps: %lu pscr_gemm, %lu pscr_bsub, %lu pscr_osums launches",
+             g1 - g0, b1 - b0, o1 - o0);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2", 0), PSCR_OK);
     /* complex AUTO: the engine's choice made at plan time, one scan a step, none a solve */
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_inz", 0), PSCR_OK);

@@ -225,6 +225,21 @@ static pscr_status dense_sums(gpu_device *g, const pscr_stage_args *a, const psc
                               .C = closes ? a->x : a->slots, .co = closes ? 0 : so, .rev = 1});
 }
 
+/* pscr_osums: (24) / (27) over the solutions y of eigenpairs e0 .. e1-1
+ * (one vector) for blocks b0 .. b0+nb-1: v_first, v_last or the rows D into
+ * the slots (rows PB_VS on), a block closing in a back group u into x. */
+static pscr_status osums(gpu_device *g, const pscr_stage_args *a, const void *y, void *slots,
+                         size_t b0, size_t nb, size_t e0, size_t e1) {
+  const gpu_pscr *s = a->plan->impl;
+  size_t nqg = (max_out(a) + PSCR_GPU_QG - 1) / PSCR_GPU_QG;
+  gpu_arg args[] = {GPU_PTR(dp(y)),          GPU_LONG(a->len),  GPU_PTR(dp(s->guide)),
+                    GPU_LONG(gstep(a)->blk), GPU_LONG(b0),      GPU_LONG(nb),
+                    GPU_LONG(e0),            GPU_LONG(e1),      GPU_LONG(nqg),
+                    GPU_PTR(dp(a->comp)),    GPU_INT(a->phase == PSCR_BACK),
+                    GPU_PTR(dp(slots)),      GPU_PTR(dp(a->x))};
+  return launch(g, "pscr_osums", nb * nqg * a->len, NARGS(args), args);
+}
+
 /* An innermost step run as products (gpu_pscr.dense: the level's one dense
  * step, or either of 2D's two steps), for all its blocks at once, a run of
  * like blocks a launch (gpu_pscr_run):
@@ -244,7 +259,7 @@ static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
   int back = a->phase == PSCR_BACK, many = B > 1;
   pscr_status st;
   if (gr->b0 != 0 || gr->b1 != stp->nblocks || gr->e0 != 0 || gr->e1 != ne ||
-      (many && stp->nblocks > 1))
+      (many && (stp->nblocks > 1 || !back)))
     return PSCR_ERR_UNSUPPORTED;
   int whole = stp->nblocks == 1 && stp->blocks[0].m == a->lev_n; /* no boundary terms */
   if (back && s->vrows > 0 && !whole) {
@@ -274,19 +289,20 @@ static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
   else
     TRY(gpu_pscr_solve_inner(a->plan, g, B * ne, alg, s->queued || gs->fixed));
   TRY(gpu_pscr_device(a->plan, g)); /* the solve may have switched modules */
+  /* (24): two outputs a block, one pass over V (as a product, 64-row tiles
+   * of which two rows are used: 0.30 against 0.10 ms, 2D Helmholtz 4095^2) */
+  if (!back) return osums(g, a, s->r, s->vbuf, 0, stp->nblocks, 0, ne);
   for (size_t k = 0; k < gs->nrun; k++) {
     const gpu_pscr_run *r = &gs->runs[k];
     const pscr_block *b = &stp->blocks[r->b0];
     size_t nr = 2 + r->nd;
-    dense_product d = {.M = r->nd, .K = r->m, .nb = many ? B : r->nb, .A = a->comp,
-                       .ao = b->comp + 2, .ars = 1, .acs = nr, .abs = many ? 0 : nr * r->m, .B = s->r,
-                       .bo = b->e0 * len, .bbs = r->m * len, .C = a->x,
-                       .co = (b->s + r->d0) * len, .ldc = r->dd * len,
-                       .cbs = many ? a->x_stride : r->bstep * len, .rev = 1};
-    if (!back) /* v_first, v_last from w[0], w[1] into the blocks' rows 2 b, 2 b + 1 of vbuf */
-      d.M = 2, d.ao = b->comp, d.C = s->vbuf, d.co = 2 * r->b0 * len, d.ldc = 0,
-      d.cbs = many ? vps : 2 * len;
-    TRY(gemm(g, a, d));
+    TRY(gemm(g, a,
+             (dense_product){.M = r->nd, .K = r->m, .nb = many ? B : r->nb, .A = a->comp,
+                             .ao = b->comp + 2, .ars = 1, .acs = nr,
+                             .abs = many ? 0 : nr * r->m, .B = s->r, .bo = b->e0 * len,
+                             .bbs = r->m * len, .C = a->x, .co = (b->s + r->d0) * len,
+                             .ldc = r->dd * len, .cbs = many ? a->x_stride : r->bstep * len,
+                             .rev = 1}));
   }
   return PSCR_OK;
 }
@@ -576,28 +592,13 @@ static pscr_status stage_21(const pscr_stage_args *a) {
 /* (24) / (27): block sums over the group's solved subproblems; a block
  * closing in a back group writes u into its rows D (stage 22c). */
 static pscr_status stage_osums(const pscr_stage_args *a) {
-  const gpu_pscr *s = a->plan->impl;
   const pscr_group *gr = a->group;
-  size_t nb = gr->b1 - gr->b0, nqg = (max_out(a) + PSCR_GPU_QG - 1) / PSCR_GPU_QG;
   gpu_device g;
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
   const pscr_block *b = dense_block(a);
   if (b && a->phase == PSCR_BACK) return dense_sums(&g, a, b);
-  gpu_arg args[] = {GPU_PTR(dp(a->y)),
-                    GPU_LONG(a->len),
-                    GPU_PTR(dp(s->guide)),
-                    GPU_LONG(gstep(a)->blk),
-                    GPU_LONG(gr->b0),
-                    GPU_LONG(nb),
-                    GPU_LONG(gr->e0),
-                    GPU_LONG(gr->e1),
-                    GPU_LONG(nqg),
-                    GPU_PTR(dp(a->comp)),
-                    GPU_INT(a->phase == PSCR_BACK),
-                    GPU_PTR(dp(a->slots)),
-                    GPU_PTR(dp(a->x))};
-  return launch(&g, "pscr_osums", nb * nqg * a->len, NARGS(args), args);
+  return osums(&g, a, a->y, a->slots, gr->b0, gr->b1 - gr->b0, gr->e0, gr->e1);
 }
 
 /* The start of a solve: clear status words (the fused kernel raises SINGULAR). */
