@@ -89,12 +89,27 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
   if (gi < M && gj < N) c[co + o] = cin ? S_ADD(cin[cio + o], r) : r;
 }
 
+/* A product split along its inner index (pscr_gemm with ktot > 0, chunk z
+ * of K into t + z M N): C = the sum of the S chunks, taken in the order of
+ * the product's inner index (with rev, from the largest lambda down). */
+KERNEL void pscr_ksum(long M, long N, long S, const GLOBAL scalar *t, GLOBAL scalar *c, long co,
+                      long ldc) {
+  long gid = TD_GID();
+  if (gid >= M * N) return;
+  long i = gid / N, j = gid - i * N;
+  scalar s = S_ZERO;
+  for (long z = 0; z < S; z++) s = S_ADD(s, t[(z * M + i) * N + j]);
+  c[co + i * ldc + j] = s;
+}
+
 /* C = A B (+ Cin): A is M x K with entry (i, k) at a[ao + i ars + k acs]
  * (W^T or W: the components are read in place), B is K x N and C, Cin are
  * M x N from b[bo], c[co], cin[cio], rows ldb / ldc apart (offsets as
  * arguments: OpenCL buffers take none; strides may be negative); a batch
  * of such products, the z-th A, B and C (Cin) abs, bbs and cbs scalars on
- * (vectors of one block: abs = 0; blocks of one vector: each its own W). Row blocks vary fastest over the groups, so the groups that share a
+ * (vectors of one block: abs = 0; blocks of one vector: each its own W;
+ * ktot > 0: chunks of one product's inner index, K each, the last one short,
+ * for pscr_ksum to add up). Row blocks vary fastest over the groups, so the groups that share a
  * tile of B run together and read it from L2.
  * Where the dialect has TD_DMMA (CUDA and NVIDIA's OpenCL from sm_80 on:
  * the FP64 tensor cores' product), each warp computes 32 x 32 of the
@@ -108,12 +123,13 @@ void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars
                long abs, const GLOBAL scalar *b, long bo, long ldb, const GLOBAL scalar *cin,
                long cio, GLOBAL scalar *c, long co, long ldc, long bbs, long cbs,
                const GLOBAL scalar *lambda, long l0, long ls, const GLOBAL scalar *shift, long ss,
-               GLOBAL scalar *sout, long so) {
+               GLOBAL scalar *sout, long so, long ktot) {
   LOCAL scalar sa[PD_BK * PD_LA];
   LOCAL scalar sb[PD_BK * PD_LB];
   long nmb = (M + PD_BM - 1) / PD_BM, nt = nmb * ((N + PD_BN - 1) / PD_BN), g = GROUP_ID();
   long z = g / nt, m0 = (g % nmb) * PD_BM, n0 = (g % nt / nmb) * PD_BN;
   ao += z * abs, b += bo + z * bbs, cio += z * cbs, co += z * cbs;
+  if (ktot > 0 && ktot - z * K < K) K = ktot - z * K; /* split: chunk z of ktot, K each */
   int t = (int)LOCAL_ID();
   /* (26)/(28)'s products also give their systems' shifts (sout non-null):
    * sout[so + z M + i] = shift[z ss] + lambda[l0 + z ls + i], one group of each z */

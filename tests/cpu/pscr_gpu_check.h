@@ -406,8 +406,8 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
 
 /* The dense innermost level (tuning pscr_dense_in, _inz, _in3) and 2D's two
  * steps as products (pscr_steps2, _steps2z): 2D and
- * 3D with pscr_gemm's tiles cut at their edges (64 x 128), dense on one
- * level or both, real definite systems (the queued CR_PCR_THOMAS solve),
+ * 3D with pscr_gemm's tiles cut at their edges (64 x 128), a product split
+ * along its inner index (520 x 3), dense on one level or both, real definite systems (the queued CR_PCR_THOMAS solve),
  * complex and real random ones (the lines plan: tiles, lanes, pivoting
  * in every lane), every
  * innermost algorithm, the Helmholtz residual regression, 3D batches of 1
@@ -419,7 +419,7 @@ static void gc_dense_suite(gc_env *E, int big) {
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", dft.pscr_dense_in), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in3", dft.pscr_dense_in3), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense_inz", dft.pscr_dense_inz), PSCR_OK);
-  static const size_t s2[][2] = {{8, 1}, {9, 70}, {70, 9}, {130, 33}, {65, 129}};
+  static const size_t s2[][2] = {{8, 1}, {9, 70}, {70, 9}, {130, 33}, {65, 129}, {520, 3}};
   for (int t = 0; t < 2; t++) /* complex and real random: the lines plan's fused kernels */
     for (size_t i = 0; i < sizeof s2 / sizeof *s2; i++)
       for (int k = 0; k < 2; k++) {
@@ -460,12 +460,13 @@ static void gc_dense_suite(gc_env *E, int big) {
   gc_nonfinite_f(E, a2);
   /* 2D's two steps as products (pscr_steps2, _steps2z; radix ceil(sqrt(n0 + 1))):
    * blocks all alike (8, 48), a last block of fewer rows (40, 130) or of one
-   * row (57), one-row lines (48 x 1), products past pscr_gemm's 64-row tiles (130) */
+   * row (57), one-row lines (48 x 1), products past pscr_gemm's 64-row tiles (130),
+   * a product (27) split along its inner index (600 x 5: 23 x 5 outputs, 600 terms) */
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense_in", 0), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense_inz", 0), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_steps2", 1 << 20), PSCR_OK);
   PT_CHECK_STATUS(gc_tune(E, "pscr_steps2z", 1 << 20), PSCR_OK);
-  static const size_t t2[][2] = {{8, 5}, {40, 33}, {48, 1}, {57, 20}, {130, 70}};
+  static const size_t t2[][2] = {{8, 5}, {40, 33}, {48, 1}, {57, 20}, {130, 70}, {600, 5}};
   for (int t = 0; t < 2; t++)
     for (size_t i = 0; i < sizeof t2 / sizeof *t2; i++)
       for (int k = 0; k < 2; k++) {

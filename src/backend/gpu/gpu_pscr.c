@@ -175,25 +175,53 @@ typedef struct {
   void *sout;
 } dense_product;
 
+/* Chunks a product of few groups takes (gpu_pscr_ksplit), 1: unsplit. */
+size_t gpu_pscr_ksplit(const gpu_device *g, pscr_dtype t, size_t M, size_t N, size_t K,
+                       size_t nb) {
+  size_t tiles = mgroups((long)M, PSCR_GPU_PD_BM) *
+                 mgroups((long)N, PSCR_GPU_PD_BN(t == PSCR_C128)) * nb;
+  size_t want = (size_t)g->tune.pscr_ksplit, S = 1;
+  if (nb == 1 && tiles > 0 && tiles < want) S = (want + tiles - 1) / tiles;
+  if (S > K / PSCR_GPU_KSPLIT_MINK) S = K / PSCR_GPU_KSPLIT_MINK;
+  return S > 1 ? S : 1;
+}
+
 static pscr_status gemm(gpu_device *g, const pscr_stage_args *a, dense_product d) {
+  const gpu_pscr *s = a->plan->impl;
   int bn = PSCR_GPU_PD_BN(a->plan->dtype == PSCR_C128);
-  size_t groups = mgroups((long)d.M, PSCR_GPU_PD_BM) * mgroups((long)a->len, bn) * d.nb;
-  long long ldb = (long long)(d.ldb ? d.ldb : a->len), ldc = (long long)(d.ldc ? d.ldc : a->len);
+  long long len = (long long)a->len;
+  long long ldb = d.ldb ? (long long)d.ldb : len, ldc = d.ldc ? (long long)d.ldc : len;
   long long last = d.K > 0 ? (long long)d.K - 1 : 0, acs = (long long)d.acs;
   long long ao = (long long)d.ao + (d.rev ? last * acs : 0);
   long long bo = (long long)d.bo + (d.rev ? last * ldb : 0);
-  gpu_arg args[] = {GPU_LONG(d.M),      GPU_LONG(a->len),   GPU_LONG(d.K),
+  long long abs = (long long)d.abs, bbs = (long long)d.bbs, cbs = (long long)d.cbs;
+  if (d.rev) acs = -acs, ldb = -ldb;
+  /* few groups: chunks of the inner index as a batch into ksum, added up by pscr_ksum */
+  size_t S = d.cin || d.sout ? 1 : gpu_pscr_ksplit(g, a->plan->dtype, d.M, a->len, d.K, d.nb);
+  size_t kc = (d.K + S - 1) / S;
+  if (S > 1) S = (d.K + kc - 1) / kc;
+  int split = S > 1 && S * d.M * a->len <= s->ksum_len;
+  long long nb = split ? (long long)S : (long long)d.nb, K = split ? (long long)kc : (long long)d.K;
+  if (split) abs = (long long)kc * acs, bbs = (long long)kc * ldb, cbs = (long long)(d.M * a->len);
+  size_t groups = mgroups((long)d.M, PSCR_GPU_PD_BM) * mgroups((long)a->len, bn) * (size_t)nb;
+  gpu_arg args[] = {GPU_LONG(d.M),      GPU_LONG(a->len),   GPU_LONG(K),
                     GPU_PTR(dp(d.A)),   GPU_LONG(ao),       GPU_LONG(d.ars),
-                    GPU_LONG(d.rev ? -acs : acs),           GPU_LONG(d.abs),
-                    GPU_PTR(dp(d.B)),   GPU_LONG(bo),       GPU_LONG(d.rev ? -ldb : ldb),
+                    GPU_LONG(acs),      GPU_LONG(abs),
+                    GPU_PTR(dp(d.B)),   GPU_LONG(bo),       GPU_LONG(ldb),
                     GPU_PTR(d.cin ? dp(d.cin) : none),      GPU_LONG(d.cio),
-                    GPU_PTR(dp(d.C)),   GPU_LONG(d.co),     GPU_LONG(ldc),
-                    GPU_LONG(d.bbs),    GPU_LONG(d.cbs),
+                    GPU_PTR(split ? dp(s->ksum) : dp(d.C)), GPU_LONG(split ? 0 : d.co),
+                    GPU_LONG(split ? len : ldc),            GPU_LONG(bbs),
+                    GPU_LONG(cbs),
                     GPU_PTR(d.sout ? dp(d.lambda) : none),  GPU_LONG(d.l0),
                     GPU_LONG(d.ls),     GPU_PTR(d.sout ? dp(d.shift) : none),
                     GPU_LONG(d.ss),     GPU_PTR(d.sout ? dp(d.sout) : none),
-                    GPU_LONG(d.so)};
-  return g->launch(g, "pscr_gemm", groups * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args), args);
+                    GPU_LONG(d.so),     GPU_LONG(split ? (long long)d.K : 0)};
+  pscr_status st;
+  TRY(g->launch(g, "pscr_gemm", groups * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args), args));
+  if (!split) return PSCR_OK;
+  gpu_arg sum[] = {GPU_LONG(d.M),   GPU_LONG(a->len), GPU_LONG(S),     GPU_PTR(dp(s->ksum)),
+                   GPU_PTR(dp(d.C)), GPU_LONG(d.co),  GPU_LONG(ldc)};
+  return launch(g, "pscr_ksum", d.M * a->len, NARGS(sum), sum);
 }
 
 /* (28) of 3D's dense level 0 for the a->batch vectors x + v x_stride: Y_v =

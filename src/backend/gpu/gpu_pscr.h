@@ -41,6 +41,7 @@
 #define PSCR_GPU_PD_BN(complex) ((complex) ? 64 : 128) /* PD_BN: its columns */
 #define PSCR_GPU_PD_WG 256 /* PD_WG: its work-items */
 #define PSCR_GPU_DENSE_MIN 8 /* dense steps (pscr_dense.h) from a level's n = this on */
+#define PSCR_GPU_KSPLIT_MINK 256 /* split products: inner indices a chunk, at least */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
 #define PSCR_GPU_EPW 4     /* PSCR_EPW of the kernels: elements per work-item of pscr_bnd */
 #define PSCR_GPU_WG 256    /* work-group of the stage kernels */
@@ -104,6 +105,9 @@ typedef struct {
    * lines plan (pscr_plan_lines) solves the step's systems on the fused
    * kernels, excess form and AUTO's pivoting included */
   struct pscr_plan *lines;
+  /* the chunks of split products (gpu_pscr_ksplit): ksum_len scalars */
+  void *ksum;
+  size_t ksum_len;
   int m_diag;   /* M_last diagonal: no M sub-/super-diagonal in the solves */
   size_t nacc_max, accq, vrows; /* vbuf: vrows rows per vector */
   /* fused innermost: tile of tile_w work-items x 2^tile_lq rows, local bytes
@@ -160,6 +164,11 @@ void gpu_pscr_plan_fini(pscr_plan *p);
  * batch systems (gpu_pscr.c); queued: only enqueued (gpu_td_solve_queued). */
 pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t batch,
                                  pscr_td_algorithm alg, int queued);
+/* Chunks of the inner index (K) for a product of M x N outputs, nb of them
+ * (pscr_gemm, gpu_pscr.c): 1 unless it has fewer groups than the tuning
+ * pscr_ksplit asks for, each chunk PSCR_GPU_KSPLIT_MINK long at least. */
+size_t gpu_pscr_ksplit(const gpu_device *g, pscr_dtype t, size_t M, size_t N, size_t K,
+                       size_t nb);
 /* AUTO's choice for the first batch of those systems (gpu_td_auto_choice). */
 pscr_status gpu_pscr_auto_choice(const pscr_plan *p, gpu_device *g, size_t batch,
                                  pscr_td_algorithm *alg);

@@ -788,6 +788,16 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
       if (st == PSCR_OK) p->bytes += s->lines->bytes;
     }
   }
+  for (int i = 0; s->dense && i < in->nsteps; i++) { /* the chunks of split products (27) */
+    const gpu_pscr_step *gs = &s->steps[nlev - 1][i];
+    for (size_t k = 0; k < gs->nrun; k++) {
+      const gpu_pscr_run *r = &gs->runs[k];
+      size_t S = gpu_pscr_ksplit(&g, p->dtype, r->nd, n, r->m, B > 1 ? B : r->nb);
+      if (S > 1 && S * r->nd * n <= p->total && S * r->nd * n > s->ksum_len)
+        s->ksum_len = S * r->nd * n;
+    }
+  }
+  if (st == PSCR_OK && s->ksum_len) st = alloc_bytes(p, s->ksum_len * e, &s->ksum);
   if (p->n[nlev - 1] == 1) s->vrows = 0; /* a level of one row: no boundary terms (28) */
   if (st == PSCR_OK && !lane && !s->dense) /* choose_fused's probe */
     st = alloc_bytes(p, 4 * e, &s->probe);
@@ -816,7 +826,7 @@ void gpu_pscr_plan_fini(pscr_plan *p) {
   pscr_plan_destroy(s->lines);
   pscr_context *ctx = p->ctx;
   void *bufs[] = {s->guide, s->r,      s->rshift, s->acc, s->vbuf,
-                  s->sub[0], s->sub[1], s->probe,  s->exc, s->ckp};
+                  s->sub[0], s->sub[1], s->probe,  s->exc, s->ckp, s->ksum};
   for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
     if (bufs[k]) ctx->ops->release(ctx, bufs[k]);
   for (int l = 0; l < PSCR_GPU_LEVELS; l++) {

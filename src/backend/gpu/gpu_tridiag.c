@@ -60,6 +60,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_steps2 = 16384,
                        .pscr_steps2z = 16384,
                        .pscr_lines = 1,
+                       .pscr_ksplit = 264,
                        .tile_reg = 1};
 }
 
@@ -115,6 +116,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->pscr_dense_inz = value;
   else if (strcmp(name, "pscr_lines") == 0 && value >= 0 && value <= 2)
     t->pscr_lines = value;
+  else if (strcmp(name, "pscr_ksplit") == 0 && value >= 0 && value <= 1 << 20)
+    t->pscr_ksplit = value;
   else if (strcmp(name, "pscr_steps2") == 0 && value >= 0 && value <= 1 << 20)
     t->pscr_steps2 = value;
   else if (strcmp(name, "pscr_steps2z") == 0 && value >= 0 && value <= 1 << 20)

@@ -131,6 +131,10 @@ typedef struct {
                      * with the plan's innermost algorithm in two steps (H100, 2D Helmholtz
                      * 4095^2: 9.2 against 14.5 ms, residual 4.8e-13 against 1.0e-13);
                      * 0: the engine in both; 2: the lines plan in both */
+  int pscr_ksplit;  /* products (27) of steps run as products with fewer groups than this
+                     * (0: never) are split along their inner index into a batch of
+                     * chunks, added up after (the default: two groups for each of the
+                     * H100's 132 SMs) */
   int pscr_lane; /* PSCR innermost systems: 0 the tiles, 1 the lane engine (pscr_lane.h),
                   * 2 the lane engine with diagonal pivoting in every tested system (tests),
                   * 3 (default) the engine measured faster: lanes in 3D (complex data;
