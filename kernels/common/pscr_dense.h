@@ -2,7 +2,8 @@
  * level 0, 3D's level 1). With radix n + 1 a level has
  * one step and one block of all its n rows (seed 003 section 3.2 with
  * k = 1): the PSCR step is then the matrix decomposition method, and its
- * sums over the rows D and over the eigenpairs are matrix products,
+ * sums over the rows D and over the eigenpairs are matrix products (so are
+ * those of 2D's two steps, a batch of like blocks at a time, each its own W),
  *   (28) y_e = sum_r w_e(r) x_r          Y = W^T X  (E x n times n x len)
  *   (27) u_r = sum_e w_e(r) v_e          U = W V    (n x E times E x len)
  * with W the block's eigenvector components (comp: eigenpair e's row at

@@ -276,7 +276,7 @@ static pscr_status osums(gpu_device *g, const pscr_stage_args *a, const void *y,
  *   (26)/(28) Y = W^T X_D into R, with the systems' shifts;
  *   the shifted tridiagonal systems of all its eigenpairs in one solve (the
  *   lines plan's fused kernels, else the tridiagonal engine);
- *   (24) v_first, v_last = W_{0, m-1} V into vbuf, or (27) U_D = W_D V into x.
+ *   (24) v_first, v_last into vbuf (pscr_osums), or (27) U_D = W_D V into x.
  * A batch of several vectors comes with steps of one block (3D's level 1). */
 static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
   const gpu_pscr *s = a->plan->impl;

@@ -52,9 +52,11 @@ static int single_shape(const td_job *j, long long n, int *W, int *lq) {
 }
 
 /* The multi-tile shape (q rows per work-item at most) and the merge group. */
-static void multi_shape(const td_job *j, int q, int *W, int *lq, int *MW) {
-  *W = j->g->tune.tile_w;
-  *lq = td_log2i(q);
+static void multi_shape(const td_job *j, int pivot, int *W, int *lq, int *MW) {
+  const gpu_td_tuning *t = &j->g->tune;
+  int z = pivot && j->esize > 8; /* complex pivoting: its own shape */
+  *W = z ? t->tile_wz : t->tile_w;
+  *lq = td_log2i(z ? t->tile_mqz : pivot ? t->tile_mq : t->tile_q);
   for (int cap = kernel_group(j, "td_tile_fwd", "td_tile_bwd"); *W > cap;) *W /= 2;
   while (*W > 32 && tile_bytes(j, *W, *lq) > j->limit) *W /= 2;
   while (*lq > 1 && tile_bytes(j, *W, *lq) > j->limit) (*lq)--;
@@ -66,7 +68,7 @@ static void multi_shape(const td_job *j, int q, int *W, int *lq, int *MW) {
 void gpu_td_tile_params(td_job *j) {
   if (!j->g->static_local) return;
   int W, lq, MW;
-  multi_shape(j, j->g->tune.tile_q, &W, &lq, &MW);
+  multi_shape(j, 0, &W, &lq, &MW);
   j->par.tw = MW;
   /* one module for every shape, or (shrink_local) the multi-tile one by default */
   j->par.tile_local = j->g->shrink_local ? (int)tile_scalars(W, lq) : (int)(j->limit / j->esize);
@@ -134,7 +136,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     goto cleanup;
   }
   /* several tiles per system: td_reg_fwd / bwd (rows in registers) where they fit */
-  multi_shape(j, pivot ? j->g->tune.tile_mq : j->g->tune.tile_q, &W, &lq, &MW);
+  multi_shape(j, pivot, &W, &lq, &MW);
   reg = !pivot && reg_shape(j, (long long)W * reg_q(j), &W);
   TRY(reg ? reg_module(j, W) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;

@@ -32,6 +32,8 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .tile_q = 8,
                        .tile_mq = 4,
                        .tile_w = 128,
+                       .tile_mqz = 8,
+                       .tile_wz = 64,
                        .merge_w = 256,
                        .merge_multi = 1,
                        .gs_q = 16,
@@ -132,6 +134,10 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     t->tile_mq = value;
   else if (strcmp(name, "tile_w") == 0 && value % 32 == 0 && value <= 1024)
     t->tile_w = value;
+  else if (strcmp(name, "tile_mqz") == 0 && value >= 2 && value <= 64 && pow2(value))
+    t->tile_mqz = value;
+  else if (strcmp(name, "tile_wz") == 0 && value % 32 == 0 && value <= 1024)
+    t->tile_wz = value;
   else if (strcmp(name, "merge_w") == 0 && value % 32 == 0 && value <= 512)
     t->merge_w = value;
   else if (strcmp(name, "gs_q") == 0 && value >= 2 && value <= 64 && pow2(value))

@@ -66,6 +66,10 @@ typedef struct {
                   * by 5-8 %, one system 2^26 3.08x floor dominant, 3.32x random; one
                   * tile keeps tile_q: batch 1024 x 1024 3.95x at q = 4, 3.66x at 8) */
   int tile_w;    /* work-items per tile of the multi-tile passes */
+  int tile_mqz, tile_wz; /* rows a work-item and work-items of SPIKE_DIAG_PIVOT's complex
+                          * multi-tile passes (H100, shifted C128 batches: 64 x 8 took
+                          * 4096 x 4096 from 2.04 to 1.88 ms and 8192 x 8192 from 7.98 to
+                          * 7.33 against 128 x 4; plain batches within 1 %) */
   int merge_w;   /* work-items of the tile-record merge (2x records each) */
   int merge_multi; /* 1 (default): the merge takes several whole systems a group (gpu_merge_shape) */
   int gs_q;      /* g-Spike rows per level-0 partition (power of 2) */
