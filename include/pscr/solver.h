@@ -32,9 +32,11 @@ typedef struct {
 typedef struct {
   /* reduction factor q >= 2; default 4. CUDA / OpenCL solve 3D's level 0 in
    * one step (radix n0 + 1, where its sums are matrix products; tuning
-   * pscr_dense, 0 = off), the innermost level too up to n = 2048 (2D, real),
-   * 4096 (2D, complex), 768 (3D; tuning pscr_dense_in, _inz, _in3), and use
-   * q for the other levels */
+   * pscr_dense, 0 = off), the innermost level too up to n = 1024 (2D), 768
+   * (3D; tuning pscr_dense_in, _inz, _in3), 2D's level 0 above that, up to
+   * n0 = 16384, in two steps of radix ceil(sqrt(n0 + 1)) whose sums are
+   * products as well (tuning pscr_steps2, _steps2z), and use q for the other
+   * levels */
   int radix;
   pscr_td_algorithm innermost; /* solver for the innermost tridiagonal systems; AUTO by default */
   int threads;                 /* CPU threads for plan building and the CPU backend; 0 = all */
