@@ -56,6 +56,18 @@ KERNEL void td_scan(TD_SRC_PARAMS, long n, long total, GLOBAL int *flags) {
   if (!(S_ABS(dd) > S_ABS1(aa) + S_ABS1(cc))) flags[TD_FLAG_NOT_DOMINANT] = 1;
 }
 
+/* td_scan per system, for routing systems at plan time: out[sys] = 1 where
+ * system sys has a row that is not strictly dominant or not finite (out
+ * cleared before). */
+KERNEL void td_scan_sys(TD_SRC_PARAMS, long n, long total, GLOBAL int *out) {
+  long g = TD_GID();
+  if (g >= total) return;
+  long sys = g / n, r = g - sys * n;
+  scalar aa, dd, cc;
+  int ok = td_row_ok(TD_SRC_ARGS, sys, r, n, &aa, &dd, &cc);
+  if (!ok || !(S_ABS(dd) > S_ABS1(aa) + S_ABS1(cc))) out[sys] = 1;
+}
+
 /* One CR reduction level at stride s: rows j = (2k+2)s - 1 absorb rows j -+ s.
  * nk = n / (2s) reduced rows per system, total = batch * nk. Rows j -+ s are
  * not written at this level, so the update is race-free in place. */

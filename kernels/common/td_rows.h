@@ -4,7 +4,8 @@
  *    after global cyclic-reduction steps, stride rstep);
  *  - shifted (shift != 0): A + shift[sys] M formed on the fly from the shared
  *    diagonals cdl, cd, cdu (A) and mdl, md, mdu (M; mdl/mdu may be 0), the
- *    right-hand side at sys * sstride + r.
+ *    right-hand side at sys * sstride + r;
+ * sys counted from sys0 (a solve of part of the systems).
  * Coupling outside the system (row 0's sub-, row n-1's super-diagonal) reads as 0. */
 #ifndef PSCR_TD_ROWS_H
 #define PSCR_TD_ROWS_H
@@ -14,12 +15,14 @@
 #define TD_SRC_PARAMS                                                                              \
   const GLOBAL scalar *cdl, const GLOBAL scalar *cd, const GLOBAL scalar *cdu,                    \
       const GLOBAL scalar *mdl, const GLOBAL scalar *md, const GLOBAL scalar *mdu,                \
-      const GLOBAL scalar *shift, long sstride, long rstep
-#define TD_SRC_ARGS cdl, cd, cdu, mdl, md, mdu, shift, sstride, rstep
+      const GLOBAL scalar *shift, long sstride, long rstep, long sys0
+#define TD_SRC_ARGS cdl, cd, cdu, mdl, md, mdu, shift, sstride, rstep, sys0
 
-/* Index of the right-hand side (and solution) of row r. */
+/* Index of the right-hand side (and solution) of row r. A solve of systems
+ * sys0 .. sys0 + batch - 1 of a larger set numbers them from 0 (OpenCL takes
+ * no offsets into buffers). */
 DEVICE long td_rhs_index(TD_SRC_PARAMS, long sys, long r) {
-  return sys * sstride + (r + 1) * rstep - 1;
+  return (sys0 + sys) * sstride + (r + 1) * rstep - 1;
 }
 
 /* Row r of n of A + s M at array index i (a: sub, d: diagonal, c: super);
@@ -45,8 +48,8 @@ DEVICE int td_coef_row(const GLOBAL scalar *cdl, const GLOBAL scalar *cd, const 
 /* The coefficients of row r of system sys (0 <= r < n); returns 0 on NaN/Inf. */
 DEVICE int td_row_ok(TD_SRC_PARAMS, long sys, long r, long n, scalar *a, scalar *d, scalar *c) {
   int sh = shift != 0;
-  long i = sh ? r : sys * sstride + (r + 1) * rstep - 1;
-  return td_coef_row(cdl, cd, cdu, mdl, md, mdu, sh ? shift[sys] : S_ZERO, i, r, n, a, d, c);
+  long i = sh ? r : (sys0 + sys) * sstride + (r + 1) * rstep - 1;
+  return td_coef_row(cdl, cd, cdu, mdl, md, mdu, sh ? shift[sys0 + sys] : S_ZERO, i, r, n, a, d, c);
 }
 
 /* td_row_ok, raising the non-finite flag on NaN/Inf. */

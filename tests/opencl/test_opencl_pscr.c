@@ -77,13 +77,30 @@ int main(void) {
              "2D 40 x 33 in two steps: %lu pscr_gemm, %lu pscr_bsub, %lu pscr_osums launches",
              g1 - g0, b1 - b0, o1 - o0);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2", 0), PSCR_OK);
-    /* complex AUTO: the engine's choice made at plan time, one scan a step, none a solve */
+    /* complex AUTO: the engine's test made at plan time, one per-system scan a step,
+     * none a solve */
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_inz", 0), PSCR_OK);
-    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2z", 40), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2z", 1000), PSCR_OK);
     unsigned long s0 = pscr_opencl_launch_count(E.gpu, "td_scan");
+    unsigned long y0 = pscr_opencl_launch_count(E.gpu, "td_scan_sys");
     gc_case(&E, PSCR_C128, 2, n2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
     unsigned long s1 = pscr_opencl_launch_count(E.gpu, "td_scan");
-    PT_CHECK(s1 - s0 == 2u, "2D Helmholtz 40 x 33 in two steps: %lu td_scan launches", s1 - s0);
+    unsigned long y1 = pscr_opencl_launch_count(E.gpu, "td_scan_sys");
+    PT_CHECK(s1 == s0 && y1 - y0 == 2u,
+             "2D Helmholtz 40 x 33 in two steps: %lu td_scan, %lu td_scan_sys launches", s1 - s0,
+             y1 - y0);
+    /* 600 x 5: the top step's one system that is not dominant on SPIKE_DIAG_PIVOT's tile,
+     * its other 599 and the blocks' systems on CR_PCR_THOMAS's (td_reg_solve): both
+     * kernels in every solve (2 solves, after the plan's warm-up of each) */
+    static const size_t r2[2] = {600, 5};
+    unsigned long t0 = pscr_opencl_launch_count(E.gpu, "td_tile_solve");
+    unsigned long q0 = pscr_opencl_launch_count(E.gpu, "td_reg_solve");
+    gc_case(&E, PSCR_C128, 2, r2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
+    unsigned long t1 = pscr_opencl_launch_count(E.gpu, "td_tile_solve");
+    unsigned long q1 = pscr_opencl_launch_count(E.gpu, "td_reg_solve");
+    PT_CHECK(t1 - t0 >= 3u && q1 - q0 >= 7u,
+             "2D Helmholtz 600 x 5 in two steps: %lu td_tile_solve, %lu td_reg_solve", t1 - t0,
+             q1 - q0);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2z", 0), PSCR_OK);
   }
   gc_engine_suite(&E);

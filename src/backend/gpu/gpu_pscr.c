@@ -55,7 +55,8 @@ static pscr_status launch(gpu_device *g, const char *name, size_t items, int nar
   return g->launch(g, name, items, wg, 0, nargs, args);
 }
 
-static gpu_td_src inner_src(const pscr_plan *p) {
+/* The innermost systems from number sys0 on (A_last + rshift[k] M_last, R's rows). */
+static gpu_td_src inner_src(const pscr_plan *p, size_t sys0) {
   const gpu_pscr *s = p->impl;
   int d = p->ndim - 1;
   gpu_td_src src = {dp(s->sub[0]),
@@ -66,23 +67,23 @@ static gpu_td_src inner_src(const pscr_plan *p) {
                     s->m_diag ? none : dp(p->fac[d][3]),
                     dp(s->rshift),
                     (long long)p->n[d],
-                    1};
+                    1,
+                    (long long)sys0};
   return src;
 }
 
-pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t batch,
+pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t sys0, size_t batch,
                                  pscr_td_algorithm alg, int queued) {
   const gpu_pscr *s = p->impl;
   size_t n = p->n[p->ndim - 1];
   if (batch == 0) return PSCR_OK;
   if (queued) /* its failures read at the solve's end */
-    return gpu_td_solve_queued(g, alg, p->dtype, n, batch, inner_src(p), dp(s->r));
-  return gpu_td_solve_scratch(g, alg, p->dtype, n, batch, inner_src(p), dp(s->r), NULL);
+    return gpu_td_solve_queued(g, alg, p->dtype, n, batch, inner_src(p, sys0), dp(s->r));
+  return gpu_td_solve_scratch(g, alg, p->dtype, n, batch, inner_src(p, sys0), dp(s->r), NULL);
 }
 
-pscr_status gpu_pscr_auto_choice(const pscr_plan *p, gpu_device *g, size_t batch,
-                                 pscr_td_algorithm *alg) {
-  return gpu_td_auto_choice(g, p->dtype, p->n[p->ndim - 1], batch, inner_src(p), alg);
+pscr_status gpu_pscr_scan_systems(const pscr_plan *p, gpu_device *g, size_t batch, void *out) {
+  return gpu_td_scan_systems(g, p->dtype, p->n[p->ndim - 1], batch, inner_src(p, 0), dp(out));
 }
 
 static const gpu_pscr_step *gstep(const pscr_stage_args *a) {
@@ -311,11 +312,13 @@ static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
                              .l0 = b->eig, .ls = many ? 0 : r->m, .shift = a->shift,
                              .ss = many, .so = b->e0, .sout = s->rshift}));
   }
-  pscr_td_algorithm alg = s->queued ? PSCR_TD_CR_PCR_THOMAS : gs->fixed ? gs->alg : a->alg;
   if (s->lines)
     TRY(pscr_run_lines(s->lines, s->r, len, B * ne, s->rshift));
-  else
-    TRY(gpu_pscr_solve_inner(a->plan, g, B * ne, alg, s->queued || gs->fixed));
+  for (size_t k = 0; !s->lines && k < gs->nroute; k++) /* AUTO's choice, made at plan time */
+    TRY(gpu_pscr_solve_inner(a->plan, g, gs->routes[k].s0, gs->routes[k].n, gs->routes[k].alg, 1));
+  if (!s->lines && !gs->nroute)
+    TRY(gpu_pscr_solve_inner(a->plan, g, 0, B * ne, s->queued ? PSCR_TD_CR_PCR_THOMAS : a->alg,
+                             s->queued));
   TRY(gpu_pscr_device(a->plan, g)); /* the solve may have switched modules */
   /* (24): two outputs a block, one pass over V (as a product, 64-row tiles
    * of which two rows are used: 0.30 against 0.10 ms, 2D Helmholtz 4095^2) */
@@ -525,7 +528,7 @@ static pscr_status inner_stage(const pscr_stage_args *a) {
   if (s->fused == 3) return lane_task(&g, a);
   if (s->fused) return tile_task(&g, a);
   TRY(rhs(&g, a, s->vbuf, vps, s->r, s->rshift));
-  TRY(gpu_pscr_solve_inner(a->plan, &g, a->batch * ne, a->alg, 0));
+  TRY(gpu_pscr_solve_inner(a->plan, &g, 0, a->batch * ne, a->alg, 0));
   TRY(gpu_pscr_device(a->plan, &g)); /* the solve may have switched modules */
   size_t t0 = gs->tofs[gr->b0], nt = gs->tofs[gr->b1] - t0;
   size_t nqg = (max_out(a) + PSCR_GPU_QG - 1) / PSCR_GPU_QG;

@@ -67,12 +67,21 @@ typedef struct {
   size_t tmax;           /* innermost: eigenpairs of the largest task */
   size_t nrun;           /* steps run as products (gemm_step): runs of like blocks */
   struct gpu_pscr_run *runs;
-  /* and where AUTO's choice for the step's systems was made at plan time
-   * (fixed = 1: 2D, whose shifts c + lambda the plan knows), that choice,
-   * enqueued without the solve's scan and wait */
-  int fixed;
-  pscr_td_algorithm alg;
+  /* and where AUTO's choice for the step's systems was made at plan time (2D,
+   * whose shifts c + lambda the plan knows): nroute runs of its systems, each
+   * enqueued with its algorithm, without the solve's scan and wait */
+  size_t nroute;
+  struct gpu_pscr_route *routes;
 } gpu_pscr_step;
+
+/* Systems s0 .. s0+n-1 of a step and AUTO's algorithm for them: CR_PCR_THOMAS
+ * where every row is strictly dominant (td_scan's proof), else SPIKE_DIAG_PIVOT. */
+typedef struct gpu_pscr_route {
+  size_t s0, n;
+  pscr_td_algorithm alg;
+} gpu_pscr_route;
+#define PSCR_GPU_ROUTE_MIN 64 /* dominant runs shorter than this go with their neighbours */
+#define PSCR_GPU_ROUTE_MAX 8  /* routes a step, at most (else one SPIKE_DIAG_PIVOT solve) */
 
 /* Consecutive blocks b0 .. b0+nb-1 of a step run as products, alike: the
  * same order m and rows D (nd of them, from block row d0 on, dd apart),
@@ -161,16 +170,17 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb);
 void gpu_pscr_plan_fini(pscr_plan *p);
 
 /* The shifted systems of the innermost level: (A_last + rshift[s] M_last) x_s = R_s,
- * batch systems (gpu_pscr.c); queued: only enqueued (gpu_td_solve_queued). */
-pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t batch,
+ * for s = sys0 .. sys0 + batch - 1 (gpu_pscr.c); queued: only enqueued
+ * (gpu_td_solve_queued). */
+pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t sys0, size_t batch,
                                  pscr_td_algorithm alg, int queued);
+/* The dominance of the first batch of those systems (gpu_td_scan_systems) into
+ * out (device, batch ints). */
+pscr_status gpu_pscr_scan_systems(const pscr_plan *p, gpu_device *g, size_t batch, void *out);
 /* Chunks of the inner index (K) for a product of M x N outputs, nb of them
  * (pscr_gemm, gpu_pscr.c): 1 unless it has fewer groups than the tuning
  * pscr_ksplit asks for, each chunk PSCR_GPU_KSPLIT_MINK long at least. */
 size_t gpu_pscr_ksplit(const gpu_device *g, pscr_dtype t, size_t M, size_t N, size_t K,
                        size_t nb);
-/* AUTO's choice for the first batch of those systems (gpu_td_auto_choice). */
-pscr_status gpu_pscr_auto_choice(const pscr_plan *p, gpu_device *g, size_t batch,
-                                 pscr_td_algorithm *alg);
 
 #endif

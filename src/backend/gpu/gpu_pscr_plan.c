@@ -576,27 +576,58 @@ static pscr_status warm_up(pscr_plan *p, size_t sys) {
   if (p->innermost == PSCR_TD_AUTO) /* both of AUTO's choices */
     algs[0] = PSCR_TD_CR_PCR_THOMAS, algs[1] = PSCR_TD_SPIKE_DIAG_PIVOT;
   for (int k = 0; k < 2 && st == PSCR_OK; k++) {
-    st = gpu_pscr_solve_inner(p, &g, sys, s->queued ? PSCR_TD_CR_PCR_THOMAS : algs[k], s->queued);
+    st = gpu_pscr_solve_inner(p, &g, 0, sys, s->queued ? PSCR_TD_CR_PCR_THOMAS : algs[k],
+                              s->queued);
     if (st == PSCR_ERR_SINGULAR || st == PSCR_ERR_NONFINITE) st = PSCR_OK;
   }
   return st;
 }
 
-/* 2D steps run as products on the tridiagonal engine under AUTO: its choice
- * for each step made once, here, from the step's shifts c + lambda_e (into
- * rshift), so that a solve enqueues its systems without the scan and the
- * wait for it (H100, 2D Helmholtz 4095^2: three scans of 0.15 ms). */
-static pscr_status fix_auto(pscr_plan *p, const pscr_problem *pb) {
+/* The routes of a step's systems from their classes (cls[k] = 1: a row not
+ * strictly dominant): runs of one class, dominant ones shorter than
+ * PSCR_GPU_ROUTE_MIN joined to their SPIKE_DIAG_PIVOT neighbours; more
+ * than PSCR_GPU_ROUTE_MAX routes become one. Returns their count (r: ne). */
+static size_t make_routes(const int *cls, size_t ne, gpu_pscr_route *r) {
+  size_t nr = 0;
+  int any = 0;
+  for (size_t k = 0, e; k < ne; k = e) {
+    for (e = k; e < ne && cls[e] == cls[k];) e++;
+    int pivot = cls[k] || e - k < PSCR_GPU_ROUTE_MIN;
+    pscr_td_algorithm alg = pivot ? PSCR_TD_SPIKE_DIAG_PIVOT : PSCR_TD_CR_PCR_THOMAS;
+    any |= pivot;
+    if (nr > 0 && r[nr - 1].alg == alg)
+      r[nr - 1].n += e - k;
+    else
+      r[nr++] = (gpu_pscr_route){k, e - k, alg};
+  }
+  if (nr > PSCR_GPU_ROUTE_MAX) /* one solve, pivoting if a system needs it */
+    r[0] = (gpu_pscr_route){0, ne, any ? PSCR_TD_SPIKE_DIAG_PIVOT : PSCR_TD_CR_PCR_THOMAS}, nr = 1;
+  return nr;
+}
+
+/* 2D steps run as products on the tridiagonal engine under AUTO: its test
+ * made once, here, system by system from the step's shifts c + lambda_e (into
+ * rshift), and the systems routed: a solve enqueues CR_PCR_THOMAS for the runs
+ * of dominant systems and SPIKE_DIAG_PIVOT for the others, without the scan
+ * and the wait for it (H100, 2D Helmholtz 4095^2: three scans of 0.15 ms, and
+ * one system not dominant sent its whole step to SPIKE's tiles). */
+static pscr_status route_auto(pscr_plan *p, const pscr_problem *pb) {
   gpu_pscr *s = p->impl;
   const pscr_level *lev = &p->lev[0];
-  size_t e = pscr_dtype_size(p->dtype);
+  size_t e = pscr_dtype_size(p->dtype), ne = 0;
+  for (int i = 0; i < lev->nsteps; i++)
+    if (lev->steps[i].neig > ne) ne = lev->steps[i].neig;
   gpu_device g;
+  void *dcls = NULL;
   pscr_status st = gpu_pscr_device(p, &g);
-  char *lam = malloc((lev->neig + 1) * e), *sh = malloc((lev->neig + 1) * e);
-  if (lam == NULL || sh == NULL) st = PSCR_ERR_OUT_OF_MEMORY;
+  char *lam = malloc((lev->neig + 1) * e), *sh = malloc((ne + 1) * e);
+  int *cls = malloc((ne + 1) * sizeof *cls);
+  if (lam == NULL || sh == NULL || cls == NULL) st = PSCR_ERR_OUT_OF_MEMORY;
+  if (st == PSCR_OK) st = p->ctx->ops->alloc(p->ctx, (ne + 1) * sizeof *cls, &dcls);
   if (st == PSCR_OK) st = p->ctx->ops->read(p->ctx, lev->lambda, 0, lam, lev->neig * e);
   for (int i = 0; i < lev->nsteps && st == PSCR_OK; i++) {
     const pscr_step *stp = &lev->steps[i];
+    gpu_pscr_step *gs = &s->steps[0][i];
     size_t eig0 = stp->nblocks ? stp->blocks[0].eig : 0; /* the step's lambdas run on */
     for (size_t k = 0; k < stp->neig; k++) {
       if (p->dtype == PSCR_F64) {
@@ -607,12 +638,14 @@ static pscr_status fix_auto(pscr_plan *p, const pscr_problem *pb) {
       }
     }
     st = p->ctx->ops->write(p->ctx, s->rshift, 0, sh, stp->neig * e);
-    gpu_pscr_step *gs = &s->steps[0][i];
-    if (st == PSCR_OK) st = gpu_pscr_auto_choice(p, &g, stp->neig, &gs->alg);
-    gs->fixed = st == PSCR_OK;
-    if (st == PSCR_ERR_NONFINITE) st = PSCR_OK; /* left to the solve's own test */
+    if (st == PSCR_OK) st = gpu_pscr_scan_systems(p, &g, stp->neig, dcls);
+    if (st == PSCR_OK) st = p->ctx->ops->read(p->ctx, dcls, 0, cls, stp->neig * sizeof *cls);
+    gs->routes = st == PSCR_OK ? malloc((stp->neig + 1) * sizeof *gs->routes) : NULL;
+    if (st == PSCR_OK && gs->routes == NULL) st = PSCR_ERR_OUT_OF_MEMORY;
+    if (st == PSCR_OK) gs->nroute = make_routes(cls, stp->neig, gs->routes);
   }
-  free(lam), free(sh);
+  if (dcls) p->ctx->ops->release(p->ctx, dcls);
+  free(lam), free(sh), free(cls);
   return st;
 }
 
@@ -816,7 +849,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   if (st == PSCR_OK && !s->fused && !s->lines) st = warm_up(p, B * ne);
   if (st == PSCR_OK && s->dense && !s->queued && !s->lines && p->innermost == PSCR_TD_AUTO &&
       p->ndim == 2)
-    st = fix_auto(p, pb);
+    st = route_auto(p, pb);
   return st;
 }
 
@@ -835,7 +868,8 @@ void gpu_pscr_plan_fini(pscr_plan *p) {
   }
   for (int L = 0; L < PSCR_MAX_LEVELS; L++) {
     for (int i = 0; s->steps[L] && i < p->lev[L].nsteps; i++)
-      free(s->steps[L][i].mb), free(s->steps[L][i].tofs), free(s->steps[L][i].runs);
+      free(s->steps[L][i].mb), free(s->steps[L][i].tofs), free(s->steps[L][i].runs),
+          free(s->steps[L][i].routes);
     free(s->steps[L]);
   }
   free(s);

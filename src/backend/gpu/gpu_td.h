@@ -28,7 +28,8 @@ typedef struct {
 
 #define SRC_ARGS(s)                                                                                \
   GPU_PTR((s).dl), GPU_PTR((s).d), GPU_PTR((s).du), GPU_PTR((s).mdl), GPU_PTR((s).md),             \
-      GPU_PTR((s).mdu), GPU_PTR((s).shift), GPU_LONG((s).sstride), GPU_LONG((s).rstep)
+      GPU_PTR((s).mdu), GPU_PTR((s).shift), GPU_LONG((s).sstride), GPU_LONG((s).rstep),        \
+      GPU_LONG((s).sys0)
 #define NARGS(a) ((int)(sizeof(a) / sizeof *(a)))
 
 #define TRY(expr)                                                                                  \

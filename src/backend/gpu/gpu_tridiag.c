@@ -316,16 +316,16 @@ static pscr_status auto_choice(td_job *j, gpu_td_src src, long long n, long long
   return st;
 }
 
-pscr_status gpu_td_auto_choice(gpu_device *g, pscr_dtype dtype, size_t n, size_t batch,
-                               gpu_td_src src, pscr_td_algorithm *alg) {
+pscr_status gpu_td_scan_systems(gpu_device *g, pscr_dtype dtype, size_t n, size_t batch,
+                                gpu_td_src src, gpu_ptr out) {
   td_job job;
   job_init(&job, g, dtype);
+  long long total = (long long)n * (long long)batch;
   pscr_status st = td_module(&job);
-  *alg = PSCR_TD_SPIKE_DIAG_PIVOT;
-  if (st == PSCR_OK && n > 0 && batch > 0) {
-    st = g->flags_clear(g);
-    if (st == PSCR_OK) st = auto_choice(&job, src, (long long)n, (long long)batch, alg);
-  }
+  if (st == PSCR_OK) st = g->zero(g, out, batch * sizeof(int));
+  gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(total), GPU_PTR(out)};
+  if (st == PSCR_OK && total > 0)
+    st = launch(&job, "td_scan_sys", (size_t)total, job.line_wg, NARGS(args), args);
   return st;
 }
 
@@ -410,13 +410,13 @@ static gpu_ptr native(const pscr_array *a) {
 gpu_td_src gpu_td_src_plain(const pscr_td_request *r) {
   gpu_ptr none = {0};
   gpu_td_src s = {native(r->dl), native(r->d), native(r->du),        none, none,
-                  none,          none,         (long long)r->stride, 1};
+                  none,          none,         (long long)r->stride, 1, 0};
   return s;
 }
 
 gpu_td_src gpu_td_src_shifted(const pscr_td_shifted_request *r) {
   gpu_td_src s = {native(r->a_dl),  native(r->a_d),  native(r->a_du),
                   native(r->m_dl),  native(r->m_d),  native(r->m_du),
-                  native(r->shift), (long long)r->n, 1};
+                  native(r->shift), (long long)r->n, 1, 0};
   return s;
 }

@@ -205,6 +205,7 @@ void gpu_merge_shape(int mw, long long nt, int fixed, int multi, int *w, int *sp
 typedef struct {
   gpu_ptr dl, d, du, mdl, md, mdu, shift;
   long long sstride, rstep;
+  long long sys0; /* the first system (td_rows.h): a solve of part of a set */
 } gpu_td_src;
 
 /* The sources of the backend-table requests (array natives as gpu_ptr). */
@@ -226,11 +227,12 @@ pscr_status gpu_td_solve_scratch(gpu_device *g, pscr_td_algorithm alg, pscr_dtyp
  * begin / finish). @return UNSUPPORTED for the other algorithms. */
 pscr_status gpu_td_solve_queued(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
                                 size_t batch, gpu_td_src src, gpu_ptr b);
-/* AUTO's choice for the systems of src, as gpu_td_solve makes it, without
- * solving them (a plan decides once for systems fixed at plan time); waits
- * for the device, leaves its status words clear. NONFINITE for NaN/Inf. */
-pscr_status gpu_td_auto_choice(gpu_device *g, pscr_dtype dtype, size_t n, size_t batch,
-                               gpu_td_src src, pscr_td_algorithm *alg);
+/* out[k] (ints, device) = 1 where system k of src has a row that is not
+ * strictly dominant or not finite, else 0: AUTO's test (td_scan) system by
+ * system, for a plan to route systems fixed at plan time. */
+pscr_status gpu_td_scan_systems(gpu_device *g, pscr_dtype dtype, size_t n, size_t batch,
+                                gpu_td_src src, gpu_ptr out);
+
 
 /* Makes the default module of dtype current (every kernel of kernels/common;
  * gpu_td_solve may switch modules, so call it again after a solve). */
