@@ -56,10 +56,10 @@ KERNEL void td_scan(TD_SRC_PARAMS, long n, long total, GLOBAL int *flags) {
   if (!(S_ABS(dd) > S_ABS1(aa) + S_ABS1(cc))) flags[TD_FLAG_NOT_DOMINANT] = 1;
 }
 
-/* td_scan per system, for routing systems at plan time: out[sys] = 1 where
- * system sys has a row that is not strictly dominant or not finite (out
- * cleared before). */
-KERNEL void td_scan_sys(TD_SRC_PARAMS, long n, long total, GLOBAL int *out) {
+/* td_scan per system, for a PSCR plan routing its systems (hence the name:
+ * the PSCR tests cover it): out[sys] = 1 where system sys has a row that is
+ * not strictly dominant or not finite (out cleared before). */
+KERNEL void pscr_scan_sys(TD_SRC_PARAMS, long n, long total, GLOBAL int *out) {
   long g = TD_GID();
   if (g >= total) return;
   long sys = g / n, r = g - sys * n;

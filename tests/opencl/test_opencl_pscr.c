@@ -82,12 +82,12 @@ int main(void) {
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_inz", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2z", 1000), PSCR_OK);
     unsigned long s0 = pscr_opencl_launch_count(E.gpu, "td_scan");
-    unsigned long y0 = pscr_opencl_launch_count(E.gpu, "td_scan_sys");
+    unsigned long y0 = pscr_opencl_launch_count(E.gpu, "pscr_scan_sys");
     gc_case(&E, PSCR_C128, 2, n2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
     unsigned long s1 = pscr_opencl_launch_count(E.gpu, "td_scan");
-    unsigned long y1 = pscr_opencl_launch_count(E.gpu, "td_scan_sys");
+    unsigned long y1 = pscr_opencl_launch_count(E.gpu, "pscr_scan_sys");
     PT_CHECK(s1 == s0 && y1 - y0 == 2u,
-             "2D Helmholtz 40 x 33 in two steps: %lu td_scan, %lu td_scan_sys launches", s1 - s0,
+             "2D Helmholtz 40 x 33 in two steps: %lu td_scan, %lu pscr_scan_sys launches", s1 - s0,
              y1 - y0);
     /* 600 x 5: the top step's one system that is not dominant on SPIKE_DIAG_PIVOT's tile,
      * its other 599 and the blocks' systems on CR_PCR_THOMAS's (td_reg_solve): both

@@ -325,7 +325,7 @@ pscr_status gpu_td_scan_systems(gpu_device *g, pscr_dtype dtype, size_t n, size_
   if (st == PSCR_OK) st = g->zero(g, out, batch * sizeof(int));
   gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(total), GPU_PTR(out)};
   if (st == PSCR_OK && total > 0)
-    st = launch(&job, "td_scan_sys", (size_t)total, job.line_wg, NARGS(args), args);
+    st = launch(&job, "pscr_scan_sys", (size_t)total, job.line_wg, NARGS(args), args);
   return st;
 }
 
