@@ -50,6 +50,19 @@ size_t gpu_pscr_outer_batch(const pscr_plan *p) {
   return bt < 1 ? 1 : (size_t)bt;
 }
 
+/* The radix of gpu_pscr_level_radix's two steps: above the one-step sizes, up
+ * to pscr_steps2 (real) or pscr_steps2z (complex), 2D's level 0 takes two
+ * steps of radix q = ceil(sqrt(n0 + 1)) whose sums are products too
+ * (gemm_step of gpu_pscr.c): blocks of about q rows, then one block with
+ * q - 1 rows D, then the blocks again, so three passes over the lines instead
+ * of one, and about 8 q n0 len flops (32 complex) instead of 4 n0^2 len (2D
+ * Helmholtz 4095^2: 1.1 TFLOP in one step, 35 GFLOP in two). */
+static int steps2_radix(size_t n) {
+  size_t q = 2;
+  while (q * q < n + 1) q++;
+  return (int)q;
+}
+
 /* A level in one step where pscr_gemm runs: 3D's level 0 up to n0 =
  * pscr_dense (its two products cost 4 n0^2 n1 n2 flops at GEMM speed and n0
  * 2D solves, against 2 log_q(n0) n0 2D solves in PSCR's steps; H100:
@@ -58,18 +71,6 @@ size_t gpu_pscr_outer_batch(const pscr_plan *p) {
  * pscr_dense_in3 (3D): 4 n^2 len flops (16 complex) and n tridiagonal
  * systems a vector, against about 2 log_q(n) n ("The dense innermost
  * level"). */
-/* Above that, up to pscr_steps2 (real) or pscr_steps2z (complex), 2D's
- * level 0 takes two steps of radix q = ceil(sqrt(n0 + 1)) whose sums are
- * products too (gemm_step of gpu_pscr.c): blocks of about q rows, then one
- * block with q - 1 rows D, then the blocks again, so three passes over the
- * lines instead of one, and about 8 q n0 len flops (32 complex) instead of
- * 4 n0^2 len (2D Helmholtz 4095^2: 1.1 TFLOP in one step, 35 GFLOP in two). */
-static int steps2_radix(size_t n) {
-  size_t q = 2;
-  while (q * q < n + 1) q++;
-  return (int)q;
-}
-
 int gpu_pscr_level_radix(const pscr_plan *p, int L) {
   gpu_device g;
   int inner = L == p->ndim - 2;
