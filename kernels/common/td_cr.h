@@ -47,13 +47,15 @@ KERNEL void td_restore(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *s
 
 /* AUTO's proof of safety: every row strictly dominant, |d| > |a|_1 + |c|_1
  * (|z|_1 >= |z|, so this is a proof), and every entry finite. */
+DEVICE int td_dominant(scalar a, scalar d, scalar c) { return S_ABS(d) > S_ABS1(a) + S_ABS1(c); }
+
 KERNEL void td_scan(TD_SRC_PARAMS, long n, long total, GLOBAL int *flags) {
   long g = TD_GID();
   if (g >= total) return;
   long sys = g / n, r = g - sys * n;
   scalar aa, dd, cc;
   td_row(TD_SRC_ARGS, sys, r, n, &aa, &dd, &cc, flags);
-  if (!(S_ABS(dd) > S_ABS1(aa) + S_ABS1(cc))) flags[TD_FLAG_NOT_DOMINANT] = 1;
+  if (!td_dominant(aa, dd, cc)) flags[TD_FLAG_NOT_DOMINANT] = 1;
 }
 
 /* td_scan per system, for a PSCR plan routing its systems (hence the name:
@@ -65,7 +67,7 @@ KERNEL void pscr_scan_sys(TD_SRC_PARAMS, long n, long total, GLOBAL int *out) {
   long sys = g / n, r = g - sys * n;
   scalar aa, dd, cc;
   int ok = td_row_ok(TD_SRC_ARGS, sys, r, n, &aa, &dd, &cc);
-  if (!ok || !(S_ABS(dd) > S_ABS1(aa) + S_ABS1(cc))) out[sys] = 1;
+  if (!ok || !td_dominant(aa, dd, cc)) out[sys] = 1;
 }
 
 /* One CR reduction level at stride s: rows j = (2k+2)s - 1 absorb rows j -+ s.
