@@ -347,8 +347,8 @@ static void gc_engine_suite(gc_env *E) {
  * omega = 20 pi) on 63 x 1023: CPU ~9e-14, the plain rows gave ~1e-12. factor:
  * the GPU's residual over the CPU's, at most: 3 for PSCR's steps; 4 for one
  * dense step, whose products take every eigenvector component (2.0-3.2x in 14
- * runs); 6 where the systems go to the tridiagonal engine, which has no excess
- * form (2D's two steps, 3-3.5x). */
+ * runs); 8 where the systems go to the tridiagonal engine, which has no excess
+ * form (2D's two steps: 2.5-3.5x on PoCL, 4.6x on the CUDA emulator). */
 static void gc_helmholtz_residual(gc_env *E, double factor) {
   size_t n[2] = {63, 1023}, total = n[0] * n[1];
   double omega = 20 * M_PI;
@@ -477,7 +477,7 @@ static void gc_dense_suite(gc_env *E, int big) {
       }
   gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
   gc_case(E, PSCR_F64, 2, a2, PT_RANDOM, 4, PSCR_TD_SPIKE_DIAG_PIVOT, 0);
-  gc_helmholtz_residual(E, 6); /* 63 x 1023 in two steps of radix 8: the engine's pivoting */
+  gc_helmholtz_residual(E, 8); /* 63 x 1023 in two steps of radix 8: the engine's pivoting */
   gc_singular(E, PSCR_F64, 9, 40, PSCR_TD_AUTO);
   gc_nonfinite_f(E, a2);
   PT_CHECK_STATUS(gc_tune(E, "pscr_lines", 2), PSCR_OK); /* their systems on a lines plan */
