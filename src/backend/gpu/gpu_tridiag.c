@@ -7,6 +7,8 @@
  * written by the kernels and read back once per solve: NaN/Inf -> NONFINITE,
  * zero pivot -> SINGULAR. Every sub-array of the work buffer is aligned to
  * g->align (OpenCL sub-buffers need CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
+#include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,89 +90,49 @@ void gpu_merge_shape(int mw, long long nt, int fixed, int multi, int *w, int *sp
 
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
 
+/* A tuning parameter: its field, its range and its rule (TUNE_ANY, TUNE_W:
+ * a multiple of 32, TUNE_POW2: a power of 2). */
+enum { TUNE_ANY, TUNE_W, TUNE_POW2 };
+#define TUNE(field, lo, hi, rule) {#field, offsetof(gpu_td_tuning, field), lo, hi, rule}
+static const struct {
+  const char *name;
+  size_t off;
+  int lo, hi, rule;
+} tunables[] = {
+    TUNE(pscr_lane, 0, 3, TUNE_ANY),         TUNE(tile_reg, 0, 1, TUNE_ANY),
+    TUNE(pscr_reg, 0, 1, TUNE_ANY),          TUNE(pscr_rfit, 0, 1, TUNE_ANY),
+    TUNE(pscr_rfwdl, 0, 1 << 20, TUNE_ANY),  TUNE(pscr_rbwdl, 0, 1 << 20, TUNE_ANY),
+    TUNE(merge_multi, 0, 1, TUNE_ANY),       TUNE(pscr_rfwdm, 0, 512, TUNE_ANY),
+    TUNE(pscr_rbwdm, 0, 512, TUNE_ANY),      TUNE(pscr_dense, 0, 1 << 16, TUNE_ANY),
+    TUNE(pscr_dense_in, 0, 1 << 16, TUNE_ANY), TUNE(pscr_dense_in3, 0, 1 << 16, TUNE_ANY),
+    TUNE(pscr_dense_inz, 0, 1 << 16, TUNE_ANY), TUNE(pscr_lines, 0, 2, TUNE_ANY),
+    TUNE(pscr_ksplit, 0, 1 << 20, TUNE_ANY), TUNE(pscr_steps2, 0, 1 << 20, TUNE_ANY),
+    TUNE(pscr_steps2z, 0, 1 << 20, TUNE_ANY), TUNE(thomas_wg, 32, 1024, TUNE_W),
+    TUNE(tile_q, 2, 64, TUNE_POW2),          TUNE(tile_mq, 2, 64, TUNE_POW2),
+    TUNE(tile_w, 32, 1024, TUNE_W),          TUNE(tile_mqz, 2, 64, TUNE_POW2),
+    TUNE(tile_wz, 32, 1024, TUNE_W),         TUNE(merge_w, 32, 512, TUNE_W),
+    TUNE(gs_q, 2, 64, TUNE_POW2),            TUNE(gs_w, 32, 256, TUNE_W),
+    TUNE(pscr_w, 32, 1024, TUNE_W),          TUNE(pscr_tw, 32, 1024, TUNE_W),
+    TUNE(pscr_tq, 2, 64, TUNE_POW2),         TUNE(pscr_rsw, 4, 512, TUNE_POW2),
+    TUNE(pscr_rchunk, 4, 1024, TUNE_POW2),   TUNE(pscr_rgroups, 1, INT_MAX, TUNE_ANY),
+    TUNE(pscr_rwg, 32, 512, TUNE_POW2),      TUNE(pscr_rmmin, 1, INT_MAX, TUNE_ANY),
+    TUNE(pscr_rmwg, 32, 512, TUNE_POW2),     TUNE(pscr_rlwg, 32, 512, TUNE_POW2),
+    TUNE(pscr_local, 4096, INT_MAX, TUNE_ANY), TUNE(gs_gp, 2, 32, TUNE_ANY),
+};
+#undef TUNE
+
 pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
   if (t == NULL || name == NULL) return PSCR_ERR_INVALID_ARGUMENT;
-  if (strcmp(name, "pscr_lane") == 0 && value >= 0 && value <= 3)
-    t->pscr_lane = value;
-  else if (strcmp(name, "tile_reg") == 0 && (value == 0 || value == 1))
-    t->tile_reg = value;
-  else if (strcmp(name, "pscr_reg") == 0 && (value == 0 || value == 1))
-    t->pscr_reg = value;
-  else if (strcmp(name, "pscr_rfit") == 0 && (value == 0 || value == 1))
-    t->pscr_rfit = value;
-  else if (strcmp(name, "pscr_rfwdl") == 0 && value >= 0 && value <= 1 << 20)
-    t->pscr_rfwdl = value;
-  else if (strcmp(name, "pscr_rbwdl") == 0 && value >= 0 && value <= 1 << 20)
-    t->pscr_rbwdl = value;
-  else if (strcmp(name, "merge_multi") == 0 && (value == 0 || value == 1))
-    t->merge_multi = value;
-  else if (strcmp(name, "pscr_rfwdm") == 0 && value >= 0 && value <= 512)
-    t->pscr_rfwdm = value;
-  else if (strcmp(name, "pscr_rbwdm") == 0 && value >= 0 && value <= 512)
-    t->pscr_rbwdm = value;
-  else if (strcmp(name, "pscr_dense") == 0 && value >= 0 && value <= 1 << 16)
-    t->pscr_dense = value;
-  else if (strcmp(name, "pscr_dense_in") == 0 && value >= 0 && value <= 1 << 16)
-    t->pscr_dense_in = value;
-  else if (strcmp(name, "pscr_dense_in3") == 0 && value >= 0 && value <= 1 << 16)
-    t->pscr_dense_in3 = value;
-  else if (strcmp(name, "pscr_dense_inz") == 0 && value >= 0 && value <= 1 << 16)
-    t->pscr_dense_inz = value;
-  else if (strcmp(name, "pscr_lines") == 0 && value >= 0 && value <= 2)
-    t->pscr_lines = value;
-  else if (strcmp(name, "pscr_ksplit") == 0 && value >= 0 && value <= 1 << 20)
-    t->pscr_ksplit = value;
-  else if (strcmp(name, "pscr_steps2") == 0 && value >= 0 && value <= 1 << 20)
-    t->pscr_steps2 = value;
-  else if (strcmp(name, "pscr_steps2z") == 0 && value >= 0 && value <= 1 << 20)
-    t->pscr_steps2z = value;
-  else if (value < 1)
-    return PSCR_ERR_INVALID_ARGUMENT;
-  else if (strcmp(name, "thomas_wg") == 0 && value % 32 == 0 && value <= 1024)
-    t->thomas_wg = value;
-  else if (strcmp(name, "tile_q") == 0 && value >= 2 && value <= 64 && pow2(value))
-    t->tile_q = value;
-  else if (strcmp(name, "tile_mq") == 0 && value >= 2 && value <= 64 && pow2(value))
-    t->tile_mq = value;
-  else if (strcmp(name, "tile_w") == 0 && value % 32 == 0 && value <= 1024)
-    t->tile_w = value;
-  else if (strcmp(name, "tile_mqz") == 0 && value >= 2 && value <= 64 && pow2(value))
-    t->tile_mqz = value;
-  else if (strcmp(name, "tile_wz") == 0 && value % 32 == 0 && value <= 1024)
-    t->tile_wz = value;
-  else if (strcmp(name, "merge_w") == 0 && value % 32 == 0 && value <= 512)
-    t->merge_w = value;
-  else if (strcmp(name, "gs_q") == 0 && value >= 2 && value <= 64 && pow2(value))
-    t->gs_q = value;
-  else if (strcmp(name, "gs_w") == 0 && value % 32 == 0 && value <= 256)
-    t->gs_w = value;
-  else if (strcmp(name, "pscr_w") == 0 && value % 32 == 0 && value <= 1024)
-    t->pscr_w = value;
-  else if (strcmp(name, "pscr_tw") == 0 && value % 32 == 0 && value <= 1024)
-    t->pscr_tw = value;
-  else if (strcmp(name, "pscr_tq") == 0 && value >= 2 && value <= 64 && pow2(value))
-    t->pscr_tq = value;
-  else if (strcmp(name, "pscr_rsw") == 0 && value >= 4 && value <= 512 && pow2(value))
-    t->pscr_rsw = value;
-  else if (strcmp(name, "pscr_rchunk") == 0 && value >= 4 && value <= 1024 && pow2(value))
-    t->pscr_rchunk = value;
-  else if (strcmp(name, "pscr_rgroups") == 0 && value >= 1)
-    t->pscr_rgroups = value;
-  else if (strcmp(name, "pscr_rwg") == 0 && value >= 32 && value <= 512 && pow2(value))
-    t->pscr_rwg = value;
-  else if (strcmp(name, "pscr_rmmin") == 0)
-    t->pscr_rmmin = value;
-  else if (strcmp(name, "pscr_rmwg") == 0 && value >= 32 && value <= 512 && pow2(value))
-    t->pscr_rmwg = value;
-  else if (strcmp(name, "pscr_rlwg") == 0 && value >= 32 && value <= 512 && pow2(value))
-    t->pscr_rlwg = value;
-  else if (strcmp(name, "pscr_local") == 0 && value >= 4096)
-    t->pscr_local = value;
-  else if (strcmp(name, "gs_gp") == 0 && value >= 2 && value <= 32)
-    t->gs_gp = value;
-  else
-    return PSCR_ERR_INVALID_ARGUMENT;
-  return PSCR_OK;
+  for (size_t k = 0; k < sizeof tunables / sizeof *tunables; k++) {
+    if (strcmp(name, tunables[k].name) != 0) continue;
+    int rule = tunables[k].rule;
+    if (value < tunables[k].lo || value > tunables[k].hi || (rule == TUNE_W && value % 32) ||
+        (rule == TUNE_POW2 && !pow2(value)))
+      return PSCR_ERR_INVALID_ARGUMENT;
+    *(int *)((char *)t + tunables[k].off) = value;
+    return PSCR_OK;
+  }
+  return PSCR_ERR_INVALID_ARGUMENT;
 }
 
 static pscr_status launch(td_job *j, const char *name, size_t items, int wg, int nargs,

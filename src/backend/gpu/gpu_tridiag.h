@@ -233,7 +233,6 @@ pscr_status gpu_td_solve_queued(gpu_device *g, pscr_td_algorithm alg, pscr_dtype
 pscr_status gpu_td_scan_systems(gpu_device *g, pscr_dtype dtype, size_t n, size_t batch,
                                 gpu_td_src src, gpu_ptr out);
 
-
 /* Makes the default module of dtype current (every kernel of kernels/common;
  * gpu_td_solve may switch modules, so call it again after a solve). */
 pscr_status gpu_td_module(gpu_device *g, pscr_dtype dtype);
