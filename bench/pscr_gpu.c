@@ -70,7 +70,7 @@ typedef struct {
   const char *problems, *backends, *cpu_threads;
   size_t min_n, max_n, min_n3, max_n3;
   const char *tune; /* name=value,... for pscr_cuda_tune / pscr_opencl_tune */
-  int reps, xfer_reps, radix, big, big_only, residual, selftest, xfer_cpu;
+  int reps, xfer_reps, radix, big, big_only, residual, selftest, xfer_cpu, profile;
   pscr_td_algorithm innermost;
   double workspace;
   double cpu_max_s, cpu_budget, omega;
@@ -99,6 +99,10 @@ static const char *bk_name(pscr_backend b) { return ex_backend_name(b); }
 /* The backends' tuning entry points (exported, not in the public headers). */
 pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value);
 pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value);
+pscr_status pscr_cuda_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
+                                  unsigned long *count, double *seconds);
+pscr_status pscr_opencl_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
+                                    unsigned long *count, double *seconds);
 
 /* --tune name=value,...: every pair goes to the backend's tuning call. */
 static pscr_status apply_tuning(pscr_context *ctx, pscr_backend bk, const char *list) {
@@ -122,6 +126,8 @@ static void usage(FILE *out) {
           "  --max-n N         largest 2D n (default 8191)   --max-n3 N  largest 3D n (511)\n"
           "  --min-n N         smallest 2D n (default 0)     --min-n3 N  smallest 3D n (0)\n"
           "  --tune LIST       GPU tuning name=value,... (e.g. tile_w=256,tile_q=4)\n"
+          "  --profile         after each GPU row, its kernels' device time (each launch\n"
+          "                    timed alone; lines starting with #)\n"
           "  --big             also 16383^2 and 1023^3 (Poisson; GPU backends only)\n"
           "  --big-only        only those two\n"
           "  --quick           --max-n 255 --max-n3 63 --reps 5 --xfer-reps 3\n"
@@ -159,8 +165,9 @@ static int parse(int argc, char **argv, args *a) {
       continue;
     }
     if (!strcmp(o, "--big") || !strcmp(o, "--big-only") || !strcmp(o, "--no-residual") ||
-        !strcmp(o, "--selftest") || !strcmp(o, "--xfer-cpu")) {
+        !strcmp(o, "--selftest") || !strcmp(o, "--xfer-cpu") || !strcmp(o, "--profile")) {
       if (!strcmp(o, "--xfer-cpu")) a->xfer_cpu = 1;
+      if (!strcmp(o, "--profile")) a->profile = 1;
       if (!strcmp(o, "--big")) a->big = 1;
       if (!strcmp(o, "--big-only")) a->big = a->big_only = 1;
       if (!strcmp(o, "--no-residual")) a->residual = 0;
@@ -340,6 +347,42 @@ static void device_sync(pscr_backend bk) {
   (void)bk;
 }
 
+/* --profile: reps more solves with every launch timed alone; prints each
+ * kernel's launches and device time a solve. */
+static pscr_status profile(bench *B, pscr_backend bk, pscr_plan *plan, pscr_array *f,
+                           pscr_array *f0, const void *b, size_t bytes, size_t n) {
+  pscr_status (*tune)(pscr_context *, const char *, int) = NULL;
+  pscr_status (*stat)(const pscr_context *, size_t, const char **, unsigned long *, double *) =
+      NULL;
+#if PSCR_WITH_CUDA_TUNE
+  if (bk == PSCR_BACKEND_CUDA) tune = pscr_cuda_tune, stat = pscr_cuda_kernel_stat;
+#endif
+#if PSCR_WITH_OPENCL_TUNE
+  if (bk == PSCR_BACKEND_OPENCL) tune = pscr_opencl_tune, stat = pscr_opencl_kernel_stat;
+#endif
+  if (tune == NULL) return PSCR_ERR_BACKEND_UNAVAILABLE;
+  pscr_context *ctx = B->ctx[bk];
+  int reps = B->a.reps;
+  pscr_status st = tune(ctx, "profile_clear", 1);
+  if (st == PSCR_OK) st = tune(ctx, "profile", 1);
+  for (int it = 0; it < reps && st == PSCR_OK; it++) {
+    st = restore(bk, f, f0, b, bytes);
+    if (st == PSCR_OK) st = pscr_solve_array(plan, f);
+  }
+  tune(ctx, "profile", 0);
+  if (st != PSCR_OK) return st;
+  const char *name;
+  unsigned long count;
+  double sec, total = 0;
+  for (size_t i = 0; stat(ctx, i, &name, &count, &sec) == PSCR_OK; i++) total += sec;
+  for (size_t i = 0; stat(ctx, i, &name, &count, &sec) == PSCR_OK; i++)
+    printf("# profile %-6s n=%-5zu %-18s %6.2f launches %9.1f us %5.1f %%\n", bk_name(bk), n, name,
+           (double)count / reps, 1e6 * sec / reps, total > 0 ? 100 * sec / total : 0);
+  printf("# profile %-6s n=%-5zu %-18s %6s          %9.1f us\n", bk_name(bk), n, "total", "",
+         1e6 * total / reps);
+  return PSCR_OK;
+}
+
 /* One row: plan, timed device solves, residual, transfer. Prints its JSON line. */
 static pscr_status measure(bench *B, const problem_set *s, int k, pscr_backend bk, int threads,
                            row *r) {
@@ -395,6 +438,8 @@ static pscr_status measure(bench *B, const problem_set *s, int k, pscr_backend b
     if (it >= 0) dev[reps] = info.last_solve_seconds, wall[reps++] = w, spent += w;
   }
   if ((st = pscr_array_read(f, u)) != PSCR_OK) goto cleanup; /* solution of the last rep */
+  if (a->profile && !cpu && (st = profile(B, bk, plan, f, f0, b, bytes, n)) != PSCR_OK)
+    goto cleanup;
   r->solve_ms = 1e3 * median(dev, reps);
   r->wall_ms = 1e3 * median(wall, reps);
   r->residual = a->residual ? kr_rel_residual(&prob, u, b) : -1;

@@ -67,12 +67,15 @@ static void cuda_fini(pscr_context *ctx) {
     if (s->flags_host) d->cuMemFreeHost(s->flags_host);
     if (s->ev0) d->cuEventDestroy(s->ev0);
     if (s->ev1) d->cuEventDestroy(s->ev1);
+    if (s->evp[0]) d->cuEventDestroy(s->evp[0]);
+    if (s->evp[1]) d->cuEventDestroy(s->evp[1]);
     if (s->stream) d->cuStreamDestroy(s->stream);
     CUcontext dummy;
     d->cuCtxPopCurrent(&dummy);
   }
   if (s->cu) d->cuDevicePrimaryCtxRelease(s->dev);
   cuda_driver_unload(d);
+  gpu_kstats_free(&s->stats);
   free(s);
   ctx->impl = NULL;
 }
@@ -105,6 +108,8 @@ static pscr_status cuda_init(pscr_context *ctx, int device_index) {
   st = cuda_status(d->cuStreamCreate(&s->stream, CU_STREAM_DEFAULT));
   if (st == PSCR_OK) st = cuda_status(d->cuEventCreate(&s->ev0, CU_EVENT_DEFAULT));
   if (st == PSCR_OK) st = cuda_status(d->cuEventCreate(&s->ev1, CU_EVENT_DEFAULT));
+  for (int i = 0; i < 2 && st == PSCR_OK; i++)
+    st = cuda_status(d->cuEventCreate(&s->evp[i], CU_EVENT_DEFAULT));
   if (st == PSCR_OK) st = cuda_status(d->cuMemAlloc(&s->flags, GPU_TD_FLAG_WORDS * sizeof(int)));
   if (st == PSCR_OK)
     st = cuda_status(d->cuMemAllocHost((void **)&s->flags_host, GPU_TD_FLAG_WORDS * sizeof(int)));
@@ -164,7 +169,9 @@ static pscr_status cuda_read(pscr_context *ctx, const void *native, size_t offse
 
 /* Developer hook for the benchmark's parameter sweep (found through a weak
  * reference): sets one tuning parameter of a CUDA context (gpu_td_tune's
- * names), or "release_work" frees the scratch. */
+ * names), "release_work" frees the scratch, "local_mem" caps the shared
+ * memory of a group (bytes; 0: the device's opt-in; 49152: OpenCL's on
+ * NVIDIA, for A/B runs). */
 pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value);
 pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) {
   if (ctx == NULL || ctx->backend != PSCR_BACKEND_CUDA || name == NULL) /* values: gpu_td_tune */
@@ -184,7 +191,27 @@ pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) {
     }
     return st;
   }
+  if (strcmp(name, "profile_clear") == 0) { /* forgets the kernel statistics */
+    gpu_kstats_free(&s->stats);
+    return PSCR_OK;
+  }
+  if (strcmp(name, "local_mem") == 0) {
+    if (value != 0 && (value < 1024 || value > s->smem_optin)) return PSCR_ERR_INVALID_ARGUMENT;
+    s->local_cap = (size_t)value;
+    return PSCR_OK;
+  }
   return gpu_td_tune(&s->tune, name, value);
+}
+
+/* Kernel i of the launch statistics (kept while tuning `profile` is 1): name,
+ * launches, device seconds; INVALID_ARGUMENT past the last. */
+pscr_status pscr_cuda_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
+                                  unsigned long *count, double *seconds);
+pscr_status pscr_cuda_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
+                                  unsigned long *count, double *seconds) {
+  if (ctx == NULL || ctx->backend != PSCR_BACKEND_CUDA || ctx->impl == NULL)
+    return PSCR_ERR_INVALID_ARGUMENT;
+  return gpu_kstats_get(&((const cuda_state *)ctx->impl)->stats, i, name, count, seconds);
 }
 
 /* Free and total device memory (the chunked SPIKE decides from it). */

@@ -58,6 +58,9 @@ typedef struct {
   int ncache;
   CUmodule current;     /* the module made current by the device interface */
   gpu_td_tuning tune;   /* launch-time tuning (pscr_cuda_tune) */
+  size_t local_cap;     /* shared memory a group may take, at most (0: the opt-in) */
+  CUevent evp[2];       /* around each launch while tune.profile is 1 */
+  gpu_kstats stats;     /* launches and device time per kernel, while profiling */
 } cuda_state;
 
 static inline cuda_state *cuda_of(pscr_context *ctx) { return (cuda_state *)ctx->impl; }

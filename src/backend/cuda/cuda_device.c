@@ -83,8 +83,16 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
     CU(s->drv.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                  (int)local_bytes));
   s->flags_clean = 0; /* any kernel may raise a status word */
+  if (s->tune.profile) CU(s->drv.cuEventRecord(s->evp[0], s->stream));
   CU(s->drv.cuLaunchKernel(fn, (unsigned)groups, 1, 1, (unsigned)wg, 1, 1, (unsigned)local_bytes,
                            s->stream, params, NULL));
+  if (s->tune.profile) { /* this launch alone: wait for it */
+    float ms = 0;
+    CU(s->drv.cuEventRecord(s->evp[1], s->stream));
+    CU(s->drv.cuEventSynchronize(s->evp[1]));
+    CU(s->drv.cuEventElapsedTime(&ms, s->evp[0], s->evp[1]));
+    st = gpu_kstats_add(&s->stats, name, 1e-3 * ms);
+  }
 cleanup:
   pop(s);
   return st;
@@ -176,6 +184,7 @@ cleanup:
 pscr_status cuda_gpu_device(pscr_context *ctx, gpu_device *g) {
   cuda_state *s = cuda_of(ctx);
   size_t smem = (size_t)s->smem_optin;
+  if (s->local_cap && s->local_cap < smem) smem = s->local_cap;
   *g = (gpu_device){.impl = s,
                     .align = 256,
                     .local_bytes = smem > 2 * STATIC_SMEM ? smem - STATIC_SMEM : smem / 2,

@@ -118,6 +118,7 @@ static const struct {
     TUNE(pscr_rwg, 32, 512, TUNE_POW2),      TUNE(pscr_rmmin, 1, INT_MAX, TUNE_ANY),
     TUNE(pscr_rmwg, 32, 512, TUNE_POW2),     TUNE(pscr_rlwg, 32, 512, TUNE_POW2),
     TUNE(pscr_local, 4096, INT_MAX, TUNE_ANY), TUNE(gs_gp, 2, 32, TUNE_ANY),
+    TUNE(profile, 0, 1, TUNE_ANY),
 };
 #undef TUNE
 
@@ -133,6 +134,39 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     return PSCR_OK;
   }
   return PSCR_ERR_INVALID_ARGUMENT;
+}
+
+pscr_status gpu_kstats_add(gpu_kstats *t, const char *name, double seconds) {
+  for (size_t i = 0; i < t->n; i++)
+    if (strcmp(t->v[i].name, name) == 0) {
+      t->v[i].count++;
+      t->v[i].seconds += seconds;
+      return PSCR_OK;
+    }
+  gpu_kstat *v = realloc(t->v, (t->n + 1) * sizeof *v);
+  if (v == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  t->v = v;
+  size_t len = strlen(name);
+  char *copy = malloc(len + 1);
+  if (copy == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  memcpy(copy, name, len + 1);
+  v[t->n++] = (gpu_kstat){copy, 1, seconds};
+  return PSCR_OK;
+}
+
+pscr_status gpu_kstats_get(const gpu_kstats *t, size_t i, const char **name,
+                           unsigned long *count, double *seconds) {
+  if (t == NULL || i >= t->n) return PSCR_ERR_INVALID_ARGUMENT;
+  if (name) *name = t->v[i].name;
+  if (count) *count = t->v[i].count;
+  if (seconds) *seconds = t->v[i].seconds;
+  return PSCR_OK;
+}
+
+void gpu_kstats_free(gpu_kstats *t) {
+  for (size_t i = 0; i < t->n; i++) free(t->v[i].name);
+  free(t->v);
+  *t = (gpu_kstats){0};
 }
 
 static pscr_status launch(td_job *j, const char *name, size_t items, int wg, int nargs,

@@ -79,6 +79,8 @@ typedef struct {
   int pscr_tw;   /* work-items per tile of the fused PSCR multi-tile passes */
   int pscr_tq;   /* rows per work-item of those tiles, at most (0, the default: 8 real,
                   * 4 complex) */
+  int profile;    /* 1: every launch timed alone and added to the kernel stats (benchmarks'
+                   * --profile; each launch then waits for the device) */
   int pscr_local; /* bytes of local memory a fused PSCR tile may take, at most (0: the
                    * device's; 49152 on CUDA: OpenCL's shapes on NVIDIA, for A/B runs) */
   int tile_reg;  /* 1 (default): one-tile CR_PCR_THOMAS systems with their rows in registers
@@ -148,6 +150,24 @@ void gpu_td_tuning_default(gpu_td_tuning *t);
 /* Sets one parameter by its field name; INVALID_ARGUMENT for an unknown name
  * or a value out of range. */
 pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value);
+
+/* Launches and device time per kernel name: the OpenCL tests check that every
+ * kernel ran; with tuning `profile` set both backends time each launch. */
+typedef struct {
+  char *name;
+  unsigned long count;
+  double seconds;
+} gpu_kstat;
+typedef struct {
+  gpu_kstat *v;
+  size_t n;
+} gpu_kstats;
+/* Counts one launch of `name` that took `seconds` (0 when not timed). */
+pscr_status gpu_kstats_add(gpu_kstats *t, const char *name, double seconds);
+/* Entry i (name, launches, seconds); INVALID_ARGUMENT past the last. */
+pscr_status gpu_kstats_get(const gpu_kstats *t, size_t i, const char **name,
+                           unsigned long *count, double *seconds);
+void gpu_kstats_free(gpu_kstats *t);
 
 /* Status words of kernels/common/td_scalar.h (TD_FLAG_*). */
 #define GPU_TD_FLAG_WORDS 8

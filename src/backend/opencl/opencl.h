@@ -37,12 +37,6 @@ typedef struct ocl_program {
   struct ocl_program *next;
 } ocl_program;
 
-/* Launch counter of one kernel name (tests check that every kernel ran). */
-typedef struct {
-  char *name;
-  unsigned long count;
-} ocl_counter;
-
 typedef struct {
   cl_platform_id platform;
   cl_device_id device;
@@ -56,8 +50,7 @@ typedef struct {
   cl_ulong max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
   ocl_program *cache; /* build cache of this context */
   char *log;          /* build log of the last failed build (NULL if none) */
-  ocl_counter *counters;
-  size_t ncounters;
+  gpu_kstats stats; /* launches (and with tune.profile, device time) per kernel */
   /* tridiagonal solves (opencl_tridiag.c) */
   size_t base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer origins */
   ocl_program *current; /* the module of the solve in progress */
@@ -146,6 +139,10 @@ void ocl_cache_free(ocl_state *s);
 const char *pscr_opencl_build_log(const pscr_context *ctx);
 /* Launches of kernel `name` on this context so far (NULL: of every kernel). */
 unsigned long pscr_opencl_launch_count(const pscr_context *ctx, const char *name);
+/* Kernel i of the launch statistics: name, launches, device seconds (timed
+ * while tuning `profile` was 1); INVALID_ARGUMENT past the last. */
+pscr_status pscr_opencl_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
+                                    unsigned long *count, double *seconds);
 /* Programs in the context's build cache. */
 size_t pscr_opencl_cached_programs(const pscr_context *ctx);
 /* The -D options of the program of the last solve ("" if none). */
@@ -155,7 +152,8 @@ const char *pscr_opencl_device_name(const pscr_context *ctx);
 /* Sets one launch-time tuning parameter of an OpenCL context: gpu_td_tune's
  * names, "shrink_local" (0/1: modules with local arrays sized per request, as
  * on GPUs) or "local_mem" (bytes, <= the device's: the local memory the
- * kernels may use, e.g. 48 KiB to check a GPU's limit on PoCL). */
+ * kernels may use, e.g. 48 KiB to check a GPU's limit on PoCL);
+ * "profile_clear" forgets the kernel statistics. */
 pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value);
 /* The embedded kernel table. */
 const ocl_source_file *pscr_opencl_sources(void);

@@ -25,8 +25,7 @@ static void opencl_fini(pscr_context *ctx) {
   ocl_tridiag_free(s);
   if (s->queue) clReleaseCommandQueue(s->queue);
   if (s->context) clReleaseContext(s->context);
-  for (size_t i = 0; i < s->ncounters; i++) free(s->counters[i].name);
-  free(s->counters);
+  gpu_kstats_free(&s->stats);
   free(s->log);
   free(s);
   ctx->impl = NULL;
@@ -145,11 +144,17 @@ const char *pscr_opencl_build_log(const pscr_context *ctx) {
 unsigned long pscr_opencl_launch_count(const pscr_context *ctx, const char *name) {
   const ocl_state *s = opencl_state(ctx);
   unsigned long all = 0; /* name NULL: every kernel's */
-  for (size_t i = 0; s && i < s->ncounters; i++) {
-    if (name && strcmp(s->counters[i].name, name) == 0) return s->counters[i].count;
-    all += s->counters[i].count;
+  for (size_t i = 0; s && i < s->stats.n; i++) {
+    if (name && strcmp(s->stats.v[i].name, name) == 0) return s->stats.v[i].count;
+    all += s->stats.v[i].count;
   }
   return name ? 0 : all;
+}
+
+pscr_status pscr_opencl_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
+                                    unsigned long *count, double *seconds) {
+  const ocl_state *s = opencl_state(ctx);
+  return s ? gpu_kstats_get(&s->stats, i, name, count, seconds) : PSCR_ERR_INVALID_ARGUMENT;
 }
 
 size_t pscr_opencl_cached_programs(const pscr_context *ctx) {
@@ -176,6 +181,10 @@ pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) {
   if (strcmp(name, "shrink_local") == 0) { /* per-size local arrays (default: GPUs only) */
     if (value != 0 && value != 1) return PSCR_ERR_INVALID_ARGUMENT;
     state(ctx)->local_is_local = value;
+    return PSCR_OK;
+  }
+  if (strcmp(name, "profile_clear") == 0) { /* forgets the kernel statistics (and counts) */
+    gpu_kstats_free(&state(ctx)->stats);
     return PSCR_OK;
   }
   if (strcmp(name, "local_mem") == 0) {

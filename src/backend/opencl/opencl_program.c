@@ -355,23 +355,6 @@ pscr_status ocl_program_get(ocl_state *s, const char *root, const char *options,
 }
 
 /* ---- launches ---- */
-static pscr_status count_launch(ocl_state *s, const char *name) {
-  for (size_t i = 0; i < s->ncounters; i++)
-    if (strcmp(s->counters[i].name, name) == 0) {
-      s->counters[i].count++;
-      return PSCR_OK;
-    }
-  ocl_counter *c = realloc(s->counters, (s->ncounters + 1) * sizeof *c);
-  if (c == NULL) return PSCR_ERR_OUT_OF_MEMORY;
-  s->counters = c;
-  size_t len = strlen(name);
-  char *copy = malloc(len + 1);
-  if (copy == NULL) return PSCR_ERR_OUT_OF_MEMORY;
-  memcpy(copy, name, len + 1);
-  c[s->ncounters++] = (ocl_counter){copy, 1};
-  return PSCR_OK;
-}
-
 static cl_int set_arg(cl_kernel k, cl_uint i, const ocl_arg *a) {
   switch (a->kind) {
   case OCL_ARG_MEM: return clSetKernelArg(k, i, sizeof a->mem, &a->mem);
@@ -429,10 +412,22 @@ pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t
   size_t global = groups * group_size, local = group_size;
   cl_event ev = NULL;
   s->flags_clean = 0; /* any kernel may raise a status word */
-  /* a timed solve: an event on its first launch (its end: a marker, dev_timer_stop) */
+  /* a timed solve: an event on its first launch (its end: a marker,
+   * dev_timer_stop); profiling: an event on every launch, waited for */
+  int first = s->timing && s->ev_first == NULL, prof = s->tune.profile;
   cl_int err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local, 0, NULL,
-                                      s->timing && s->ev_first == NULL ? &ev : NULL);
+                                      first || prof ? &ev : NULL);
   if (err != CL_SUCCESS) return ocl_status(err);
-  if (ev) s->ev_first = ev;
-  return count_launch(s, name);
+  double seconds = 0;
+  cl_ulong t0 = 0, t1 = 0;
+  if (prof && clWaitForEvents(1, &ev) == CL_SUCCESS &&
+      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) == CL_SUCCESS &&
+      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) == CL_SUCCESS &&
+      t1 >= t0)
+    seconds = 1e-9 * (double)(t1 - t0);
+  if (first)
+    s->ev_first = ev;
+  else if (ev)
+    clReleaseEvent(ev);
+  return gpu_kstats_add(&s->stats, name, seconds);
 }
