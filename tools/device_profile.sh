@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
-# One device call: per-kernel device time a solve (bench_pscr_gpu --profile,
-# each launch timed alone) on CUDA and on NVIDIA's OpenCL for each ROW
-# problem:n[:tune] (tune: name=value,... for both backends; "-" none), after
-# the plain timed medians of both. Usage: OUT=$OUT ROWS="poisson2d:2047 ..." bash tools/device_profile.sh
+# One device call: CUDA and NVIDIA's OpenCL rows of bench_pscr_gpu, each
+# problem:n[:tune[:backends]] (tune: name=value,... ("-" none); backends
+# default cuda,opencl), with (PROF=1, the default) per-kernel device time a
+# solve (--profile: each launch timed alone, after the timed medians).
+# Usage: OUT=$OUT ROWS="poisson2d:2047 helmholtz2d:511:pscr_lines=0 poisson2d:31:flush=1:opencl" bash tools/device_profile.sh
 OCL=ON TARGETS="bench_pscr_gpu" source "$(dirname "$0")/device_env.sh"
+i=0
 for r in ${ROWS:-poisson2d:2047 helmholtz2d:2047}; do
-  IFS=: read -r pb n tune <<< "$r"
+  IFS=: read -r pb n tune bks <<< "$r"
   a=(); [ -n "$tune" ] && [ "$tune" != - ] && a=(--tune "$tune")
-  timeout 200 $B/bench_pscr_gpu --backends cuda,opencl --problems $pb --min-n $n --max-n $n \
-    --min-n3 $n --max-n3 $n --reps ${REPS:-9} --xfer-reps 0 --no-residual --profile "${a[@]}" \
-    > "$OUT/profile-$pb-$n.txt" 2>> "$OUT/err.log"
-  echo "== $pb $n ${tune:-}"
-  grep '^# profile' "$OUT/profile-$pb-$n.txt" | sed 's/^# profile //'
-  grep '"solve_ms"' "$OUT/profile-$pb-$n.txt" | python3 -c 'import json,sys
+  [ "${PROF:-1}" = 1 ] && a+=(--profile)
+  f="$OUT/row$((i++))-$pb-$n.txt"
+  timeout 200 $B/bench_pscr_gpu --backends ${bks:-cuda,opencl} --problems $pb --min-n $n --max-n $n \
+    --min-n3 $n --max-n3 $n --reps ${REPS:-9} --xfer-reps 0 --no-residual "${a[@]}" > "$f" 2>> "$OUT/err.log"
+  echo "== $pb $n ${tune:-} ${bks:-}"
+  grep '^# profile' "$f" | sed 's/^# profile //'
+  grep '"solve_ms"' "$f" | python3 -c 'import json,sys
 for l in sys.stdin:
-  r=json.loads(l); print("  %-7s %9.3f ms (timed without profiling)" % (r["backend"], r["solve_ms"]))'
+  r=json.loads(l); print("  %-7s %9.3f ms %s" % (r["backend"], r["solve_ms"], r["status"]))'
 done

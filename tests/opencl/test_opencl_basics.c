@@ -199,6 +199,14 @@ static void check_tuning(pt_rng *r) {
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "thomas_wg", 64), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 2), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 1), PSCR_OK);
+  /* host-side knobs: a flush after every launch, the status words' pinned read
+   * off; "profile" times every launch (results unchanged, below) */
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "flush", 2), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pinned_flags", -1), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "profile", 2), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "flush", 1), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pinned_flags", 0), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "profile", 1), PSCR_OK);
   const size_t n = 1000;
   static const pscr_td_algorithm algs[] = {PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_CR_PCR_THOMAS,
                                            PSCR_TD_GSPIKE, PSCR_TD_THOMAS};
@@ -238,6 +246,19 @@ static void check_tuning(pt_rng *r) {
       PT_CHECK(pscr_opencl_cached_programs(ctx) == before, "second solve: no new build");
       PT_CHECK_LE(pt_rel_error(dt, n, x, ref), 1e-12, "tuned %s again", name);
       free(dl), free(d), free(du), free(b), free(x), free(ref);
+      if (t == 1 && k == 3) { /* profiled: every kernel that ran has its device time */
+        const char *kn;
+        unsigned long cnt;
+        double sec;
+        size_t kernels = 0;
+        for (; pscr_opencl_kernel_stat(ctx, kernels, &kn, &cnt, &sec) == PSCR_OK; kernels++)
+          PT_CHECK(cnt > 0 && sec > 0, "profile: %s %lu launches %.3g s", kn, cnt, sec);
+        PT_CHECK(kernels >= 4, "profile: %zu kernels", kernels);
+        PT_CHECK_STATUS(pscr_opencl_tune(ctx, "profile_clear", 1), PSCR_OK);
+        PT_CHECK(pscr_opencl_launch_count(ctx, NULL) == 0, "profile_clear: no launches left");
+        PT_CHECK_STATUS(pscr_opencl_tune(ctx, "profile", 0), PSCR_OK);
+        PT_CHECK_STATUS(pscr_opencl_tune(ctx, "flush", 0), PSCR_OK);
+      }
     }
   pscr_context_destroy(ctx);
 }
@@ -260,7 +281,8 @@ static void check_local_limit(pt_rng *r) {
       PSCR_TD_AUTO,          PSCR_TD_THOMAS,        PSCR_TD_CR,
       PSCR_TD_PCR,           PSCR_TD_CR_PCR_THOMAS, PSCR_TD_PCR_THOMAS,
       PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_GSPIKE};
-  static const size_t sizes[] = {300, 5000};
+  /* 2000: a real CR_PCR_THOMAS system is one td_reg_solve tile staged in two parts */
+  static const size_t sizes[] = {300, 2000, 5000};
   const size_t batch = 2;
   double worst = 0;
   for (int t = 0; t < 2; t++)
@@ -276,7 +298,11 @@ static void check_local_limit(pt_rng *r) {
                         (char *)du + s * n * es, (char *)b + s * n * es, (char *)ref + s * n * es);
       for (size_t a = 0; a < sizeof algs / sizeof *algs; a++) {
         memcpy(x, b, count * es);
+        unsigned long reg0 = pscr_opencl_launch_count(ctx, "td_reg_solve");
         pscr_status st = pscr_tridiag_solve(ctx, algs[a], dt, n, batch, n, dl, d, du, x, NULL);
+        if (algs[a] == PSCR_TD_CR_PCR_THOMAS && dt == PSCR_F64 && n == 2000)
+          PT_CHECK(pscr_opencl_launch_count(ctx, "td_reg_solve") == reg0 + 1,
+                   "48 KiB: real n 2000 in one td_reg_solve tile (two parts)");
         PT_CHECK(st == PSCR_OK, "48 KiB: %s dtype %d n %zu: %s", pscr_td_algorithm_name(algs[a]),
                  t, n, pscr_status_string(st));
         if (st != PSCR_OK) continue;

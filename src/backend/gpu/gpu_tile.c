@@ -78,32 +78,42 @@ void gpu_td_tile_params(td_job *j) {
 static pscr_status shape_module(td_job *j, int W, int lq) {
   if (!j->g->static_local || !j->g->shrink_local) return PSCR_OK;
   j->par.tile_local = (int)tile_scalars(W, lq);
+  j->par.reg_ph = 0;
   return td_module(j);
 }
 
 /* td_reg.h's kernels: q = TD_RQ rows per work-item in registers, local
- * memory for the tile's four arrays (4 (q + 1) scalars a work-item), then
- * the merge tree (16). W at most 512 and the kernel's own limit (set by its
- * registers: KERNEL_MAXW, 640 real and 384 complex work-items). */
+ * memory for the tile's four arrays (4 (q + 1) scalars a work-item, or
+ * 4 (q + 1) / ph staged in ph parts), then the merge tree (16). W at most 512
+ * and the kernel's own limit (set by its registers: KERNEL_MAXW, 640 real and
+ * 384 complex work-items). */
 static int reg_q(const td_job *j) { return j->par.complex_ ? 4 : 8; }
-static size_t reg_scalars(const td_job *j, int W) {
-  int q = reg_q(j);
-  return (size_t)(4 * (q + 1) > 16 ? 4 * (q + 1) : 16) * (size_t)W;
+static size_t reg_scalars(const td_job *j, int W, int ph) {
+  int q = reg_q(j), a = 4 * (q + 1) / ph;
+  return (size_t)(a > 16 ? a : 16) * (size_t)W;
 }
-static int reg_shape(const td_job *j, long long n, int *W) {
+/* W and the parts ph for a tile of n rows: where local arrays are sized per
+ * shape (GPUs' OpenCL), a tile too large for one part takes two (real: the
+ * parts' q / 2 rows are whole loads of TD_REG_LOAD_U = 4, their W / 2 work-items
+ * whole warps). 0 where no shape fits. */
+static int reg_shape(const td_job *j, long long n, int *W, int *ph) {
   int q = reg_q(j), w = pow2_at_least((n + q - 1) / q);
   if (w < 32) w = 32;
-  if (!j->g->tune.tile_reg || w > 512 || w > kernel_group(j, "td_reg_solve", NULL) ||
-      reg_scalars(j, w) * j->esize > j->limit)
-    return 0;
-  *W = w;
-  return 1;
+  if (!j->g->tune.tile_reg || w > 512 || w > kernel_group(j, "td_reg_solve", NULL)) return 0;
+  int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ && w >= 64 ? 2 : 1;
+  for (*ph = 1; *ph <= parts; (*ph)++)
+    if (reg_scalars(j, w, *ph) * j->esize <= j->limit) {
+      *W = w;
+      return 1;
+    }
+  return 0;
 }
 
 /* Where local arrays are sized per shape: the module of td_reg.h's W work-items. */
-static pscr_status reg_module(td_job *j, int W) {
+static pscr_status reg_module(td_job *j, int W, int ph) {
   if (!j->g->static_local || !j->g->shrink_local) return PSCR_OK;
-  j->par.tile_local = (int)reg_scalars(j, W);
+  j->par.tile_local = (int)reg_scalars(j, W, ph);
+  j->par.reg_ph = ph;
   return td_module(j);
 }
 
@@ -111,10 +121,10 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
                                int pivot) {
   pscr_status st = PSCR_OK;
   gpu_ptr flags = j->g->flags;
-  int W, lq, MW;
-  int reg = !pivot && reg_shape(j, n, &W);
+  int W, lq, MW, ph = 1;
+  int reg = !pivot && reg_shape(j, n, &W, &ph);
   if (reg || single_shape(j, n, &W, &lq)) {
-    TRY(reg ? reg_module(j, W) : shape_module(j, W, lq));
+    TRY(reg ? reg_module(j, W, ph) : shape_module(j, W, lq));
     if (j->keep_b && batch > 1) { /* one system writes nothing on error: no copy then */
       size_t len = (size_t)n * (size_t)batch * j->esize;
       gpu_ptr w;
@@ -124,8 +134,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     if (reg) {
       gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_PTR(b), GPU_PTR(j->saved), GPU_PTR(flags)};
       j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
-      TRY(td_launch(j, "td_reg_solve", (size_t)batch * (size_t)W, W, reg_scalars(j, W) * j->esize,
-                    NARGS(args), args));
+      TRY(td_launch(j, "td_reg_solve", (size_t)batch * (size_t)W, W,
+                    reg_scalars(j, W, ph) * j->esize, NARGS(args), args));
       goto cleanup;
     }
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),       GPU_INT(lq),   GPU_INT(pivot),
@@ -135,10 +145,12 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
                   NARGS(args), args));
     goto cleanup;
   }
-  /* several tiles per system: td_reg_fwd / bwd (rows in registers) where they fit */
+  /* several tiles per system: td_reg_fwd / bwd (rows in registers) where they
+   * fit, tile_w work-items a tile as the local-memory tiles would take where
+   * their memory allows (48 KB made those 32 complex work-items, 128 rows) */
   multi_shape(j, pivot, &W, &lq, &MW);
-  reg = !pivot && reg_shape(j, (long long)W * reg_q(j), &W);
-  TRY(reg ? reg_module(j, W) : shape_module(j, W, lq));
+  reg = !pivot && reg_shape(j, (long long)j->g->tune.tile_w * reg_q(j), &W, &ph);
+  TRY(reg ? reg_module(j, W, ph) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;
   int spg;
   gpu_merge_shape(MW, nt, j->g->static_local, j->g->tune.merge_multi, &MW, &spg);
@@ -166,7 +178,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     off_rec += td_align(j, 6 * (size_t)cnt[l] * es);
     off_out += td_align(j, 2 * (size_t)cnt[l] * es);
   }
-  size_t tb = reg ? reg_scalars(j, W) * es : tile_bytes(j, W, lq), mb = (size_t)(32 * MW) * es;
+  size_t tb = reg ? reg_scalars(j, W, ph) * es : tile_bytes(j, W, lq), mb = (size_t)(32 * MW) * es;
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
                       GPU_PTR(recs[0]), GPU_PTR(flags)};

@@ -22,6 +22,8 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
                   " -DTD_TILE_LOCAL=%d -DTD_TW=%d -DTD_GQ=%d -DTD_GW=%d -DTD_GP=%d -DTD_GS_LW=%d"
                   " -DTD_GS_RW=%d -DTD_GS_DW=%d",
                   p->tile_local, p->tw, p->gq, p->gw, p->gp, p->glw, p->grw, p->gdw);
+  if (p->reg_ph > 1 && k > 0 && (size_t)k < size)
+    k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_PH=%d", p->reg_ph);
   /* developers' sweeps of the kernels' compile-time defaults (e.g. "-DPSCR_LANE_R=8"),
    * without rebuilding the library: read once per module build */
   const char *extra = getenv("PSCR_KERNEL_DEFINES");

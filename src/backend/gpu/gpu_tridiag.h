@@ -53,6 +53,7 @@ typedef struct {
   int tw;            /* TD_TW: work-items of the tile-record merge (td_tile_gup/gdown) */
   int gq, gw, gp;    /* TD_GQ, TD_GW, TD_GP: g-Spike partition rows, tile and block sizes */
   int glw, grw, gdw; /* TD_GS_LW, TD_GS_RW, TD_GS_DW: g-Spike reduced-level groups */
+  int reg_ph;        /* TD_REG_PH where > 1: parts td_reg.h stages its tile in */
 } gpu_td_params;
 
 /* Writes the -D options of p ("-DPSCR_COMPLEX=1 -DTD_TILE_LOCAL=6656 ...") into buf. */
