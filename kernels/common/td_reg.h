@@ -16,13 +16,16 @@
  * Errors: a NaN/Inf entry makes the running sum of v * 0 over the inputs
  * non-finite (NONFINITE); a zero pivot or junction gives a NaN reciprocal
  * (S_RCP), which reaches x (SINGULAR). A failed system stores nothing.
- * Local memory: max(4 (q + 1) / TD_REG_PH, 16) W scalars (the tile, then the
- * merge tree). The tile is staged in TD_REG_PH parts of W q / TD_REG_PH rows
- * (every work-item loads each part; the work-items whose partitions it holds
- * run their sweep), each part with its four arrays, not array by array through
- * registers: PoCL (pthread device) corrupted private arrays kept live across
- * barriers when work-groups ran concurrently. Two parts fit a real tile of
- * 2048 rows in 48 KB (NVIDIA's OpenCL; CUDA opts in to more). */
+ * Local memory: max(4 (q / TD_REG_PH + 1), 16) W scalars (the tile, then the
+ * merge tree). The tile is staged in TD_REG_PH parts: part h holds rows
+ * h q / TD_REG_PH .. (h + 1) q / TD_REG_PH - 1 of every partition, with its
+ * four arrays, and every work-item's sweep goes on through it. Two parts fit a
+ * real tile of 2048 rows in 48 KB (NVIDIA's OpenCL; CUDA opts in to more).
+ * Parts by rows, not arrays through registers: PoCL (pthread device)
+ * corrupted private arrays kept live across barriers when work-groups ran
+ * concurrently; by partitions, half the work-items would sweep at a time
+ * (H100, OpenCL, 2D Poisson 2047^2: 349 us in td_reg_solve, CUDA's one part
+ * 198). */
 #ifndef PSCR_TD_REG_H
 #define PSCR_TD_REG_H
 
@@ -44,7 +47,15 @@
 #ifndef TD_REG_PH
 #define TD_REG_PH 1
 #endif
-#define TD_REG_PQ (TD_RQ / TD_REG_PH) /* rows a work-item loads a part */
+#define TD_REG_PQ (TD_RQ / TD_REG_PH) /* rows of a partition in a part */
+#define TD_REG_PLQ (TD_RLQ - (TD_REG_PH == 2 ? 1 : TD_REG_PH == 4 ? 2 : 0))
+/* The row of entry i of part h of the tile at r0 (below) */
+#if TD_REG_PH == 1
+#define TD_REG_ROW(h, i) (r0 + (i))
+#else
+#define TD_REG_ROW(h, i)                                                                           \
+  (r0 + (long)((i) >> TD_REG_PLQ) * TD_RQ + (h) * TD_REG_PQ + ((i) & (TD_REG_PQ - 1)))
+#endif
 
 /* A partition of q rows in registers (seed 001 eqs. (3)-(7), Thomas with
  * both spikes), row by row in an unrolled loop, shared with pscr_reg.h.
@@ -110,25 +121,27 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), NS = 2 * W;
   scalar z = S_ZERO;
   /* 1. the tile through local memory (padded as td_tile.h's TD_PAD) part by
-   * part, each work-item's own rows into registers */
-  int S = W / TD_REG_PH * (TD_RQ + 1), WP = W / TD_REG_PH;
+   * part, each work-item's own rows into registers. Entry i of a part is row
+   * TD_REG_PQ h + i % TD_REG_PQ of partition i / TD_REG_PQ: coalesced runs of
+   * TD_REG_PQ rows. */
+  int S = W * (TD_REG_PQ + 1);
   scalar u[TD_RQ], y[TD_RQ], w[TD_RQ], vlast = S_ZERO, rec[6];
 #pragma unroll
   for (int h = 0; h < TD_REG_PH; h++) {
-    long rh = r0 + (long)h * WP * TD_RQ; /* the part's first row */
 #pragma unroll
     for (int u0 = 0; u0 < TD_REG_PQ; u0 += TD_REG_LOAD_U) { /* TD_REG_LOAD_U rows in flight */
       scalar va[TD_REG_LOAD_U], vd[TD_REG_LOAD_U], vc[TD_REG_LOAD_U], vf[TD_REG_LOAD_U];
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++)
-        td_row_fetch(TD_SRC_ARGS, sys, rh + t + (u0 + u) * W, n, b, &va[u], &vd[u], &vc[u], &vf[u]);
+        td_row_fetch(TD_SRC_ARGS, sys, TD_REG_ROW(h, t + (u0 + u) * W), n, b, &va[u], &vd[u],
+                     &vc[u], &vf[u]);
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++) { /* the stores after the loads: they may alias */
-        long r = rh + t + (u0 + u) * W;
+        long r = TD_REG_ROW(h, t + (u0 + u) * W);
         /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
         z = S_FMA(S_FMA(S_FMA(S_FMA(z, va[u], S_ZERO), vd[u], S_ZERO), vc[u], S_ZERO), vf[u], S_ZERO);
         if (save != 0 && r < n) save[sys * n + r] = vf[u];
-        int p = TD_PAD(t + (u0 + u) * W, TD_RLQ);
+        int p = TD_PAD(t + (u0 + u) * W, TD_REG_PLQ);
         sm[p] = va[u];
         sm[S + p] = vd[u];
         sm[2 * S + p] = vc[u];
@@ -139,13 +152,11 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long
     /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d,
      * c, f of the work-item's rows as it goes; u, y and w stay in registers.
      * The partition's own last super-diagonal is the right spike's. */
-    if (TD_REG_PH == 1 || t / WP == h) {
-      LOCAL_P const scalar *ra = sm + (t - h * WP) * (TD_RQ + 1), *rd = ra + S, *rc = ra + 2 * S,
-                           *rf = ra + 3 * S;
+    LOCAL_P const scalar *ra = sm + t * (TD_REG_PQ + 1), *rd = ra + S, *rc = ra + 2 * S,
+                         *rf = ra + 3 * S;
 #pragma unroll
-      for (int k = 0; k < TD_RQ; k++)
-        td_spike_row(k, TD_RQ, ra[k], rd[k], rc[k], rf[k], u, y, w, &vlast);
-    }
+    for (int k = 0; k < TD_REG_PQ; k++)
+      td_spike_row(h * TD_REG_PQ + k, TD_RQ, ra[k], rd[k], rc[k], rf[k], u, y, w, &vlast);
     if (TD_REG_PH > 1) BARRIER(); /* the part is read: the next one may come */
   }
   td_spike_record(TD_RQ, u, y, w, vlast, rec);

@@ -199,13 +199,8 @@ static void check_tuning(pt_rng *r) {
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "thomas_wg", 64), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 2), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 1), PSCR_OK);
-  /* host-side knobs: a flush after every launch, the status words' pinned read
-   * off; "profile" times every launch (results unchanged, below) */
-  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "flush", 2), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pinned_flags", -1), PSCR_ERR_INVALID_ARGUMENT);
+  /* "profile" times every launch (results unchanged, below) */
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "profile", 2), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "flush", 1), PSCR_OK);
-  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pinned_flags", 0), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "profile", 1), PSCR_OK);
   const size_t n = 1000;
   static const pscr_td_algorithm algs[] = {PSCR_TD_SPIKE_DIAG_PIVOT, PSCR_TD_CR_PCR_THOMAS,
@@ -257,7 +252,6 @@ static void check_tuning(pt_rng *r) {
         PT_CHECK_STATUS(pscr_opencl_tune(ctx, "profile_clear", 1), PSCR_OK);
         PT_CHECK(pscr_opencl_launch_count(ctx, NULL) == 0, "profile_clear: no launches left");
         PT_CHECK_STATUS(pscr_opencl_tune(ctx, "profile", 0), PSCR_OK);
-        PT_CHECK_STATUS(pscr_opencl_tune(ctx, "flush", 0), PSCR_OK);
       }
     }
   pscr_context_destroy(ctx);

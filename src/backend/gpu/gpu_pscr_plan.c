@@ -819,7 +819,16 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
     int lines = in->nsteps == 1 ? g.tune.pscr_lines >= 1 : g.tune.pscr_lines == 2;
     if (st == PSCR_OK && !s->queued && fusable(p->innermost) && lines) {
       st = pscr_plan_lines(p->ctx, pb, p->innermost, p->threads, B * ne, &s->lines);
-      if (st == PSCR_OK) p->bytes += s->lines->bytes;
+      /* by default the lines plan only where its fused kernels take a line in
+       * one tile: over several (NVIDIA's OpenCL, 48 KB: complex lines from
+       * 256 rows) the engine was faster (H100, 2D Helmholtz 511^2 0.188
+       * against 0.229 ms) */
+      const gpu_pscr *ls = st == PSCR_OK ? s->lines->impl : NULL;
+      if (ls && g.tune.pscr_lines == 1 && ls->fused == 2) {
+        pscr_plan_destroy(s->lines);
+        s->lines = NULL;
+      }
+      if (st == PSCR_OK && s->lines) p->bytes += s->lines->bytes;
     }
   }
   for (int i = 0; s->dense && i < in->nsteps; i++) { /* the chunks of split products (27) */

@@ -84,12 +84,12 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
 
 /* td_reg.h's kernels: q = TD_RQ rows per work-item in registers, local
  * memory for the tile's four arrays (4 (q + 1) scalars a work-item, or
- * 4 (q + 1) / ph staged in ph parts), then the merge tree (16). W at most 512
+ * 4 (q / ph + 1) staged in ph parts), then the merge tree (16). W at most 512
  * and the kernel's own limit (set by its registers: KERNEL_MAXW, 640 real and
  * 384 complex work-items). */
 static int reg_q(const td_job *j) { return j->par.complex_ ? 4 : 8; }
 static size_t reg_scalars(const td_job *j, int W, int ph) {
-  int q = reg_q(j), a = 4 * (q + 1) / ph;
+  int q = reg_q(j), a = 4 * (q / ph + 1);
   return (size_t)(a > 16 ? a : 16) * (size_t)W;
 }
 /* W and the parts ph for a tile of n rows: where local arrays are sized per
@@ -146,10 +146,11 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     goto cleanup;
   }
   /* several tiles per system: td_reg_fwd / bwd (rows in registers) where they
-   * fit, tile_w work-items a tile as the local-memory tiles would take where
-   * their memory allows (48 KB made those 32 complex work-items, 128 rows) */
+   * fit, with the local-memory tiles' W (H100, NVIDIA's OpenCL, 2D Helmholtz
+   * 2047^2: their 32 complex work-items at 48 KB, 128 rows a tile, took 1.29 ms
+   * in td_reg_fwd + bwd; tile_w's 128 took 1.40) */
   multi_shape(j, pivot, &W, &lq, &MW);
-  reg = !pivot && reg_shape(j, (long long)j->g->tune.tile_w * reg_q(j), &W, &ph);
+  reg = !pivot && reg_shape(j, (long long)W * reg_q(j), &W, &ph);
   TRY(reg ? reg_module(j, W, ph) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;
   int spg;

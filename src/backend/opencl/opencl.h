@@ -82,10 +82,6 @@ typedef struct {
   cl_event ev_first, ev_last;
   double t0;
   gpu_td_tuning tune;
-  int flush;            /* 1: clFlush after every launch (pscr_opencl_tune "flush") */
-  cl_mem flags_pin;     /* pinned host copy of the status words (CL_MEM_ALLOC_HOST_PTR) */
-  cl_int *flags_map;    /* its mapping, NULL until made ("pinned_flags" 0: never) */
-  int no_pin;
 } ocl_state;
 
 /* A kernel argument: a buffer, an integer, a double, or the raw bytes of a scalar. */

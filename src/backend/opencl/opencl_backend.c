@@ -187,14 +187,6 @@ pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) {
     gpu_kstats_free(&state(ctx)->stats);
     return PSCR_OK;
   }
-  if (strcmp(name, "flush") == 0 || strcmp(name, "pinned_flags") == 0) {
-    if (value != 0 && value != 1) return PSCR_ERR_INVALID_ARGUMENT;
-    if (name[0] == 'f')
-      state(ctx)->flush = value;
-    else
-      state(ctx)->no_pin = !value;
-    return PSCR_OK;
-  }
   if (strcmp(name, "local_mem") == 0) {
     if (value < 1024 || (cl_ulong)value > state(ctx)->local_mem_device)
       return PSCR_ERR_INVALID_ARGUMENT;

@@ -425,7 +425,6 @@ pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t
       clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) == CL_SUCCESS &&
       t1 >= t0)
     seconds = 1e-9 * (double)(t1 - t0);
-  if (s->flush) clFlush(s->queue);
   if (first)
     s->ev_first = ev;
   else if (ev)

@@ -47,11 +47,7 @@ void ocl_tridiag_free(ocl_state *s) {
   s->nretired = 0;
   if (s->work) clReleaseMemObject(s->work);
   if (s->flags) clReleaseMemObject(s->flags);
-  if (s->flags_map) clEnqueueUnmapMemObject(s->queue, s->flags_pin, s->flags_map, 0, NULL, NULL);
-  if (s->queue) clFinish(s->queue);
-  if (s->flags_pin) clReleaseMemObject(s->flags_pin);
-  s->work = s->flags = s->flags_pin = NULL;
-  s->flags_map = NULL;
+  s->work = s->flags = NULL;
   s->work_bytes = 0;
 }
 
@@ -190,23 +186,10 @@ static pscr_status dev_flags_clear(gpu_device *g) {
   return st;
 }
 
-/* Into pinned host memory where the platform gives it (a pageable read is
- * staged by the driver), else into the stack. */
 static pscr_status dev_flags_read(gpu_device *g, int out[GPU_TD_FLAG_WORDS]) {
   ocl_state *s = g->impl;
-  cl_int fs[GPU_TD_FLAG_WORDS] = {0}, *f = fs, err;
-  size_t bytes = sizeof fs;
-  if (!s->no_pin && s->flags_map == NULL) {
-    if (s->flags_pin == NULL)
-      s->flags_pin = clCreateBuffer(s->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes,
-                                    NULL, &err);
-    if (s->flags_pin)
-      s->flags_map = clEnqueueMapBuffer(s->queue, s->flags_pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
-                                        0, bytes, 0, NULL, NULL, &err);
-    if (s->flags_map == NULL) s->no_pin = 1; /* not given: the stack from now on */
-  }
-  if (!s->no_pin && s->flags_map) f = s->flags_map;
-  err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, bytes, f, 0, NULL, NULL);
+  cl_int f[GPU_TD_FLAG_WORDS] = {0};
+  cl_int err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
   s->flags_clean = err == CL_SUCCESS;
   for (int i = 0; i < GPU_TD_FLAG_WORDS; i++) out[i] = f[i], s->flags_clean &= f[i] == 0;
   return ocl_status(err);
