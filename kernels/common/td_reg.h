@@ -227,6 +227,7 @@ TD_REG_KERNEL void td_reg_solve(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL 
                                 GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad_nf, bad_sg;
+  TD_SRC_AT_SYS0(b);
   td_reg_body(TD_SRC_ARGS, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags,
               sm, &bad_nf, &bad_sg);
 }
@@ -245,6 +246,7 @@ TD_REG_KERNEL void td_reg_fwd(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL s
                               GLOBAL scalar *recs, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad_nf, bad_sg;
+  TD_SRC_AT_SYS0(b);
   td_reg_pass(TD_SRC_ARGS, TD_REG_FWD, n, nt, cnt, b, recs, flags, sm, &bad_nf, &bad_sg);
 }
 
@@ -252,6 +254,7 @@ TD_REG_KERNEL void td_reg_bwd(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL s
                               GLOBAL scalar *b, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad_nf, bad_sg;
+  TD_SRC_AT_SYS0(b);
   td_reg_pass(TD_SRC_ARGS, TD_REG_BWD, n, nt, cnt, b, outs, flags, sm, &bad_nf, &bad_sg);
 }
 

@@ -393,6 +393,7 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
  * once (and b's rows to bsave unless it is null). */
 KERNEL void td_tile_solve(TD_SRC_PARAMS, long n, int lq, int pivot, GLOBAL scalar *b,
                           GLOBAL scalar *bsave, GLOBAL int *flags) {
+  TD_SRC_AT_SYS0(b);
   long sys = GROUP_ID(), r0 = 0;
   int rows = (int)n;
   TD_TILE_BEGIN(0, bsave);
@@ -408,6 +409,7 @@ KERNEL void td_tile_solve(TD_SRC_PARAMS, long n, int lq, int pivot, GLOBAL scala
  * g / nt writes its tile's record (field f at rec[f * cnt + g], cnt = groups). */
 KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
                         const GLOBAL scalar *b, GLOBAL scalar *recs, GLOBAL int *flags) {
+  TD_SRC_AT_SYS0(b);
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   TD_TILE_BEGIN(0, 0);
@@ -420,6 +422,7 @@ KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
 /* Pass 3: the tile again, with its outside values (xl at outs[g], xr at outs[cnt + g]). */
 KERNEL void td_tile_bwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
                         const GLOBAL scalar *outs, GLOBAL scalar *b, GLOBAL int *flags) {
+  TD_SRC_AT_SYS0(b);
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   /* an earlier pass failed: compute (barriers stay uniform), store nothing */
