@@ -93,14 +93,14 @@ static size_t reg_scalars(const td_job *j, int W, int ph) {
   return (size_t)(a > 16 ? a : 16) * (size_t)W;
 }
 /* W and the parts ph for a tile of n rows: where local arrays are sized per
- * shape (GPUs' OpenCL), a tile too large for one part takes two (real: the
- * parts' q / 2 rows are whole loads of TD_REG_LOAD_U = 4, their W / 2 work-items
- * whole warps). 0 where no shape fits. */
+ * shape (GPUs' OpenCL), a real tile too large for one part takes two (q / 2 =
+ * 4 rows of each partition a part: one load of TD_REG_LOAD_U). 0 where no
+ * shape fits. */
 static int reg_shape(const td_job *j, long long n, int *W, int *ph) {
   int q = reg_q(j), w = pow2_at_least((n + q - 1) / q);
   if (w < 32) w = 32;
   if (!j->g->tune.tile_reg || w > 512 || w > kernel_group(j, "td_reg_solve", NULL)) return 0;
-  int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ && w >= 64 ? 2 : 1;
+  int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ ? 2 : 1;
   for (*ph = 1; *ph <= parts; (*ph)++)
     if (reg_scalars(j, w, *ph) * j->esize <= j->limit) {
       *W = w;
