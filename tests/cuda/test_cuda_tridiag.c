@@ -10,6 +10,11 @@
 
 #include "testing.h"
 
+/* the backend's developer hooks (exported, not in the public headers) */
+pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) __attribute__((weak));
+pscr_status pscr_cuda_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
+                                  unsigned long *count, double *seconds) __attribute__((weak));
+
 /* the issue's sizes, and 16384: a power-of-2 count of tiles (the record merge takes several
  * systems of a batch a group) */
 static const size_t sizes[] = {1, 2, 3, 31, 32, 33, 1000, 4097, 16384, (1u << 20) + 1};
@@ -149,6 +154,38 @@ int main(void) {
           check_plain(gpu, cpu, &rng, algs[a], t, n, big ? 2 : 37, n, 0);
         }
       }
+  }
+  /* tuning `profile`: every launch timed alone into per-kernel statistics;
+   * `local_mem` caps a group's shared memory (OpenCL's 48 KB: a real line of
+   * 2047 rows then takes several tiles), results unchanged */
+  PT_CHECK(pscr_cuda_tune != NULL && pscr_cuda_kernel_stat != NULL, "the CUDA developer hooks");
+  if (pscr_cuda_tune && pscr_cuda_kernel_stat) {
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile", 2), PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 100), PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 1 << 30), PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile_clear", 1), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile", 1), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 49152), PSCR_OK);
+    check_plain(gpu, cpu, &rng, PSCR_TD_CR_PCR_THOMAS, PSCR_F64, 2047, 5, 2047, 1);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 0), PSCR_OK);
+    check_plain(gpu, cpu, &rng, PSCR_TD_CR_PCR_THOMAS, PSCR_F64, 2047, 5, 2047, 1);
+    const char *name;
+    unsigned long count, one = 0, fwd = 0;
+    double sec;
+    size_t kernels = 0;
+    for (; pscr_cuda_kernel_stat(gpu, kernels, &name, &count, &sec) == PSCR_OK; kernels++) {
+      PT_CHECK(count > 0 && sec > 0, "profile: %s %lu launches %.3g s", name, count, sec);
+      if (strcmp(name, "td_reg_solve") == 0) one = count;
+      if (strcmp(name, "td_reg_fwd") == 0) fwd = count;
+    }
+    PT_CHECK(one == 1 && fwd == 1, "2047 rows: %lu td_reg_fwd at 48 KB, %lu td_reg_solve", fwd,
+             one);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile", 0), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile_clear", 1), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_kernel_stat(gpu, 0, &name, &count, &sec),
+                    PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(pscr_cuda_kernel_stat(cpu, 0, &name, &count, &sec),
+                    PSCR_ERR_INVALID_ARGUMENT);
   }
   pscr_context_destroy(gpu);
   pscr_context_destroy(cpu);
