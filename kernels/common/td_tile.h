@@ -476,8 +476,11 @@ KERNEL void td_tile_gup(long Pc, long cc, const GLOBAL scalar *vc, long Pp, long
   }
 }
 
+/* The merge again, then the outside values down the tree: the parents' from
+ * op, or (op null, the top level) zero. It raises SINGULAR as td_tile_gup
+ * does, so the top level needs no td_tile_gup: its records were never read. */
 KERNEL void td_tile_gdown(long Pc, long cc, const GLOBAL scalar *vc, GLOBAL scalar *oc, long Pp,
-                          long cp, const GLOBAL scalar *op, int ex, int spg) {
+                          long cp, const GLOBAL scalar *op, GLOBAL int *flags, int ex, int spg) {
   LOCAL_ARRAY(scalar, nd, 32 * TD_TW);
   LOCAL int bad;
   int NS = 4 * (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
@@ -488,9 +491,10 @@ KERNEL void td_tile_gdown(long Pc, long cc, const GLOBAL scalar *vc, GLOBAL scal
   int roots = spg > 1 ? (int)(m / Pc) : 1;
   BARRIER();
   int root = td_merge_up_n(nd, NS, m, &bad, ex, roots);
+  if (bad && t == 0) flags[TD_FLAG_SINGULAR] = 1;
   for (int j = t; j < roots; j += (int)LOCAL_SIZE()) {
-    nd[6 * NS + root + j] = op[g0 + j];
-    nd[7 * NS + root + j] = op[cp + g0 + j];
+    nd[6 * NS + root + j] = op != 0 ? op[g0 + j] : S_ZERO;
+    nd[7 * NS + root + j] = op != 0 ? op[cp + g0 + j] : S_ZERO;
   }
   BARRIER();
   td_merge_down_n(nd, NS, m, ex, roots);

@@ -349,6 +349,23 @@ static int td_check_main(pscr_dtype t, const char *name) {
         pscr_tridiag_solve(ocl, PSCR_TD_LAPACK, PSCR_F64, 1, 1, 1, &one, &one, &one, &x, NULL),
         PSCR_ERR_UNSUPPORTED);
   }
+  /* record merges of two levels and more (64 records a group): the top level
+   * takes td_tile_gdown alone, the levels below td_tile_gup too */
+  {
+    gpu_td_tuning dft;
+    gpu_td_tuning_default(&dft);
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "merge_w", 32), PSCR_OK);
+    unsigned long up0 = pscr_opencl_launch_count(ocl, "td_tile_gup");
+    unsigned long down0 = pscr_opencl_launch_count(ocl, "td_tile_gdown");
+    double worst = 0;
+    check_batch(ocl, cpu, &r, PSCR_TD_CR_PCR_THOMAS, t, 65539, 2, 65540, &worst);
+    check_batch(ocl, cpu, &r, PSCR_TD_SPIKE_DIAG_PIVOT, t, 65539, 1, 65539, &worst);
+    unsigned long ups = pscr_opencl_launch_count(ocl, "td_tile_gup") - up0;
+    unsigned long downs = pscr_opencl_launch_count(ocl, "td_tile_gdown") - down0;
+    PT_CHECK(ups >= 2 && downs > ups, "merge levels: %lu td_tile_gup, %lu td_tile_gdown", ups,
+             downs);
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "merge_w", dft.merge_w), PSCR_OK);
+  }
   check_gspike_blocks(ocl, &r, seed, t); /* last: it tunes gs_q */
   opencl_check_coverage(ocl, "td_");
 done:

@@ -245,9 +245,13 @@ int main(void) {
   PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "merge_w", 32), PSCR_OK);
   static const size_t l2[2] = {3, 4200}; /* 66 tiles: 2 merge levels in each of 3 steps */
   unsigned long up0 = pscr_opencl_launch_count(E.gpu, "td_tile_gup");
+  unsigned long down0 = pscr_opencl_launch_count(E.gpu, "td_tile_gdown");
   gc_case(&E, PSCR_F64, 2, l2, PT_POISSON, 2, PSCR_TD_AUTO, 0);
   unsigned long ups = pscr_opencl_launch_count(E.gpu, "td_tile_gup") - up0;
-  PT_CHECK(ups >= 6, "record merges of the fused tiles: %lu launches", ups);
+  unsigned long downs = pscr_opencl_launch_count(E.gpu, "td_tile_gdown") - down0;
+  /* a solve of each step: td_tile_gup below the top level only, td_tile_gdown on both */
+  PT_CHECK(ups >= 3 && downs == 2 * ups, "record merges of the fused tiles: %lu up, %lu down",
+           ups, downs);
   gc_case(&E, PSCR_C128, 2, l2, PT_POISSON, 3, PSCR_TD_AUTO, 0);
   /* local arrays sized per module (as on GPUs): a one-tile shape beyond the
    * default module's arrays takes a module of its own, not the multi-tile

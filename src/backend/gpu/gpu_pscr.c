@@ -446,18 +446,20 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
                            : "pscr_tile_fwd",
                   (fm ? fgroups : tiles) * (size_t)fwg, fwg, fwd_local, kk, args));
   }
-  for (int l = 0; l < s->levels; l++) { /* the tiles' reduced systems (td_tile.h) */
+  for (int l = 0; l + 1 < s->levels; l++) { /* the tiles' reduced systems (td_tile.h); the top
+                                              * level: td_tile_gdown alone */
     gpu_arg m[] = {GPU_LONG(s->pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(dp(s->recs[l])),
                    GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(dp(s->recs[l + 1])),
                    GPU_PTR(g->flags),      GPU_INT(s->ex),       GPU_INT(s->merge_spg)};
     TRY(g->launch(g, "td_tile_gup", mgroups(cnt[l + 1], s->merge_spg) * (size_t)s->merge_w,
                   s->merge_w, s->merge_local, NARGS(m), m));
   }
-  TRY(g->zero(g, dp(s->outs[s->levels]), 2 * (size_t)cnt[s->levels] * es));
   for (int l = s->levels - 1; l >= 0; l--) {
-    gpu_arg m[] = {GPU_LONG(s->pc[l]),          GPU_LONG(cnt[l]),       GPU_PTR(dp(s->recs[l])),
-                   GPU_PTR(dp(s->outs[l])),     GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]),
-                   GPU_PTR(dp(s->outs[l + 1])), GPU_INT(s->ex),         GPU_INT(s->merge_spg)};
+    gpu_ptr op = l + 1 < s->levels ? dp(s->outs[l + 1]) : (gpu_ptr){0}; /* the top: zero */
+    gpu_arg m[] = {GPU_LONG(s->pc[l]),      GPU_LONG(cnt[l]),       GPU_PTR(dp(s->recs[l])),
+                   GPU_PTR(dp(s->outs[l])), GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]),
+                   GPU_PTR(op),             GPU_PTR(g->flags),      GPU_INT(s->ex),
+                   GPU_INT(s->merge_spg)};
     TRY(g->launch(g, "td_tile_gdown", mgroups(cnt[l + 1], s->merge_spg) * (size_t)s->merge_w,
                   s->merge_w, s->merge_local, NARGS(m), m));
   }
