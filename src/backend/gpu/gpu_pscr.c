@@ -446,22 +446,13 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
                            : "pscr_tile_fwd",
                   (fm ? fgroups : tiles) * (size_t)fwg, fwg, fwd_local, kk, args));
   }
-  for (int l = 0; l + 1 < s->levels; l++) { /* the tiles' reduced systems (td_tile.h); the top
-                                              * level: td_tile_gdown alone */
-    gpu_arg m[] = {GPU_LONG(s->pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(dp(s->recs[l])),
-                   GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(dp(s->recs[l + 1])),
-                   GPU_PTR(g->flags),      GPU_INT(s->ex),       GPU_INT(s->merge_spg)};
-    TRY(g->launch(g, "td_tile_gup", mgroups(cnt[l + 1], s->merge_spg) * (size_t)s->merge_w,
-                  s->merge_w, s->merge_local, NARGS(m), m));
-  }
-  for (int l = s->levels - 1; l >= 0; l--) {
-    gpu_ptr op = l + 1 < s->levels ? dp(s->outs[l + 1]) : (gpu_ptr){0}; /* the top: zero */
-    gpu_arg m[] = {GPU_LONG(s->pc[l]),      GPU_LONG(cnt[l]),       GPU_PTR(dp(s->recs[l])),
-                   GPU_PTR(dp(s->outs[l])), GPU_LONG(s->pc[l + 1]), GPU_LONG(cnt[l + 1]),
-                   GPU_PTR(op),             GPU_PTR(g->flags),      GPU_INT(s->ex),
-                   GPU_INT(s->merge_spg)};
-    TRY(g->launch(g, "td_tile_gdown", mgroups(cnt[l + 1], s->merge_spg) * (size_t)s->merge_w,
-                  s->merge_w, s->merge_local, NARGS(m), m));
+  { /* the tiles' reduced systems (td_tile.h) */
+    long long pc[PSCR_GPU_LEVELS], cl[PSCR_GPU_LEVELS];
+    gpu_ptr recs[PSCR_GPU_LEVELS], outs[PSCR_GPU_LEVELS];
+    for (int l = 0; l <= s->levels; l++)
+      pc[l] = s->pc[l], cl[l] = cnt[l], recs[l] = dp(s->recs[l]), outs[l] = dp(s->outs[l]);
+    TRY(gpu_merge_records(g, s->levels, pc, cl, recs, outs, s->merge_w, s->merge_spg, s->ex,
+                          s->merge_local));
   }
   gpu_arg tail[] = {
       GPU_LONG(gr->e0),        GPU_LONG(ne),        GPU_LONG(s->ntile),    GPU_LONG(cnt[0]),

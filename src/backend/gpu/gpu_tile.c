@@ -190,22 +190,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
                       GPU_PTR(recs[0]), GPU_PTR(flags)};
     TRY(td_launch(j, "td_tile_fwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
   }
-  for (int l = 0; l + 1 < levels; l++) { /* the top level: td_tile_gdown alone */
-    gpu_arg args[] = {GPU_LONG(Pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(recs[l]),
-                      GPU_LONG(Pc[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(recs[l + 1]),
-                      GPU_PTR(flags),      GPU_INT(0),           GPU_INT(spg)};
-    size_t groups = ((size_t)cnt[l + 1] + (size_t)spg - 1) / (size_t)spg;
-    TRY(td_launch(j, "td_tile_gup", groups * (size_t)MW, MW, mb, NARGS(args), args));
-  }
-  for (int l = levels - 1; l >= 0; l--) {
-    gpu_ptr op = l + 1 < levels ? outs[l + 1] : (gpu_ptr){0}; /* the top: zero */
-    gpu_arg args[] = {GPU_LONG(Pc[l]),     GPU_LONG(cnt[l]),    GPU_PTR(recs[l]),
-                      GPU_PTR(outs[l]),    GPU_LONG(Pc[l + 1]), GPU_LONG(cnt[l + 1]),
-                      GPU_PTR(op),         GPU_PTR(flags),      GPU_INT(0),
-                      GPU_INT(spg)};
-    size_t groups = ((size_t)cnt[l + 1] + (size_t)spg - 1) / (size_t)spg;
-    TRY(td_launch(j, "td_tile_gdown", groups * (size_t)MW, MW, mb, NARGS(args), args));
-  }
+  if (mb > j->limit) return PSCR_ERR_UNSUPPORTED;
+  TRY(gpu_merge_records(j->g, levels, Pc, cnt, recs, outs, MW, spg, 0, mb));
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]),
                       GPU_PTR(outs[0]), GPU_PTR(b), GPU_PTR(flags)};

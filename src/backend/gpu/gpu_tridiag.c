@@ -90,6 +90,29 @@ void gpu_merge_shape(int mw, long long nt, int fixed, int multi, int *w, int *sp
   while (*w > 32 && *w >= nt) *w /= 2; /* 2 (w / 2) records still hold nt */
 }
 
+pscr_status gpu_merge_records(gpu_device *g, int levels, const long long *pc,
+                              const long long *cnt, const gpu_ptr *recs, const gpu_ptr *outs,
+                              int mw, int spg, int ex, size_t local) {
+  pscr_status st = PSCR_OK;
+  for (int l = 0; l + 1 < levels && st == PSCR_OK; l++) { /* the top level: gdown alone */
+    gpu_arg args[] = {GPU_LONG(pc[l]),     GPU_LONG(cnt[l]),     GPU_PTR(recs[l]),
+                      GPU_LONG(pc[l + 1]), GPU_LONG(cnt[l + 1]), GPU_PTR(recs[l + 1]),
+                      GPU_PTR(g->flags),   GPU_INT(ex),          GPU_INT(spg)};
+    size_t groups = ((size_t)cnt[l + 1] + (size_t)spg - 1) / (size_t)spg;
+    st = g->launch(g, "td_tile_gup", groups * (size_t)mw, mw, local, NARGS(args), args);
+  }
+  for (int l = levels - 1; l >= 0 && st == PSCR_OK; l--) {
+    gpu_ptr op = l + 1 < levels ? outs[l + 1] : (gpu_ptr){0}; /* the top: zero */
+    gpu_arg args[] = {GPU_LONG(pc[l]),  GPU_LONG(cnt[l]),     GPU_PTR(recs[l]),
+                      GPU_PTR(outs[l]), GPU_LONG(pc[l + 1]),  GPU_LONG(cnt[l + 1]),
+                      GPU_PTR(op),      GPU_PTR(g->flags),    GPU_INT(ex),
+                      GPU_INT(spg)};
+    size_t groups = ((size_t)cnt[l + 1] + (size_t)spg - 1) / (size_t)spg;
+    st = g->launch(g, "td_tile_gdown", groups * (size_t)mw, mw, local, NARGS(args), args);
+  }
+  return st;
+}
+
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
 
 /* A tuning parameter: its field, its range and its rule (TUNE_ANY, TUNE_W:

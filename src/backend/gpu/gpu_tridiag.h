@@ -221,6 +221,15 @@ int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2);
  * else one system a group, in the narrowest power-of-2 group from 32 up that
  * still merges it in one level, as mw does (fewer idle work-items). */
 void gpu_merge_shape(int mw, long long nt, int fixed, int multi, int *w, int *spg);
+/* The record merge between a multi-tile solve's two passes (td_tile.h), over
+ * levels of records: level l has pc[l] records a system, cnt[l] in all, at
+ * recs[l] (field f from f cnt[l]); its outside values go to outs[l] (xr from
+ * cnt[l]). td_tile_gup below the top level, then td_tile_gdown from the top
+ * down (the top's parents: zero). mw work-items and spg systems a group
+ * (gpu_merge_shape), ex: excess form, local: bytes of local memory. */
+pscr_status gpu_merge_records(gpu_device *g, int levels, const long long *pc,
+                              const long long *cnt, const gpu_ptr *recs, const gpu_ptr *outs,
+                              int mw, int spg, int ex, size_t local);
 
 /* Where the rows come from (kernels/common/td_rows.h): the user's diagonals
  * (shift null) or A + shift[s] M (shift set; mdl/mdu may be null). */
