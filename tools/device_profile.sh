@@ -17,5 +17,5 @@ for r in ${ROWS:-poisson2d:2047 helmholtz2d:2047}; do
   grep '^# profile' "$f" | sed 's/^# profile //'
   grep '"solve_ms"' "$f" | python3 -c 'import json,sys
 for l in sys.stdin:
-  r=json.loads(l); print("  %-7s %9.3f ms %s" % (r["backend"], r["solve_ms"], r["status"]))'
+  r=json.loads(l); print("  %-7s %9.3f ms (wall %.3f) %s" % (r["backend"], r["solve_ms"], r["wall_ms"], r["status"]))'
 done

@@ -350,15 +350,44 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
   td_merge_down_n(nd, NS, cnt0, ex, 1);
 }
 
-/* The steps shared by the one-pass, forward and backward tile kernels: load,
- * factor, merge up. Returns the root index; the caller's registers keep what
- * step 3 needs. */
-#define TD_TILE_BEGIN(bad0, save)                                                                  \
+/* The top merge level inside the backward tile pass (td_tile_bwd) where a
+ * system has nt <= W tiles: the group merges its system's tile
+ * records (field f of tile i at recs[f * cnt + first + i], the forward
+ * pass's) as td_tile_gdown would, zero outside the root, and keeps tile k's
+ * outside values in xo[0], xo[1]. Every group of the system merges the same
+ * records the same way, so all of them raise *bad on a singular junction.
+ * It saves td_tile_gdown's launch and the outside values' round trip. */
+DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int nt, int k,
+                          LOCAL_P scalar *nd, int NS, LOCAL_P int *bad, LOCAL_P scalar *xo) {
+  int t = (int)LOCAL_ID();
+  for (int i = t; i < nt; i += (int)LOCAL_SIZE())
+    for (int f = 0; f < 6; f++) nd[f * NS + i] = recs[f * cnt + first + i];
+  BARRIER();
+  int root = td_merge_up(nd, NS, nt, bad, 0);
+  if (t == 0) {
+    nd[6 * NS + root] = S_ZERO;
+    nd[7 * NS + root] = S_ZERO;
+  }
+  BARRIER();
+  td_merge_down(nd, NS, nt, 0);
+  if (t == 0) {
+    xo[0] = nd[6 * NS + k];
+    xo[1] = nd[7 * NS + k];
+  }
+  BARRIER(); /* nd is the caller's again */
+}
+
+/* The steps shared by the one-pass, forward and backward tile kernels: the
+ * local memory and the flag (bad0: raised already), then load, factor, merge
+ * up. Leaves the root index; the caller's registers keep what step 3 needs. */
+#define TD_TILE_DECL(bad0)                                                                         \
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                          \
   LOCAL int bad;                                                                                   \
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1), NS = 2 * W;       \
   LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;    \
-  if (t == 0) bad = (bad0);                                                                        \
+  if (t == 0) bad = (bad0)
+
+#define TD_TILE_BEGIN(save)                                                                        \
   BARRIER();                                                                                       \
   if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, save)) {                 \
     flags[TD_FLAG_NONFINITE] = 1;                                                                  \
@@ -396,7 +425,8 @@ KERNEL void td_tile_solve(TD_SRC_PARAMS, long n, int lq, int pivot, GLOBAL scala
   TD_SRC_AT_SYS0(b);
   long sys = GROUP_ID(), r0 = 0;
   int rows = (int)n;
-  TD_TILE_BEGIN(0, bsave);
+  TD_TILE_DECL(0);
+  TD_TILE_BEGIN(bsave);
   if (t == 0) {
     nd[6 * NS + root] = S_ZERO;
     nd[7 * NS + root] = S_ZERO;
@@ -412,24 +442,31 @@ KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
   TD_SRC_AT_SYS0(b);
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
-  TD_TILE_BEGIN(0, 0);
+  TD_TILE_DECL(0);
+  TD_TILE_BEGIN(0);
   (void)vlast;
   (void)v2;
   if (bad && t == 0) flags[TD_FLAG_SINGULAR] = 1;
   if (t < 6) recs[t * cnt + g] = nd[t * NS + root];
 }
 
-/* Pass 3: the tile again, with its outside values (xl at outs[g], xr at outs[cnt + g]). */
+/* Pass 3: the tile again, with its outside values (xl at io[g], xr at
+ * io[cnt + g]; self = 1: io holds td_tile_fwd's records, merged here by
+ * td_merge_self, nt <= W). */
 KERNEL void td_tile_bwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
-                        const GLOBAL scalar *outs, GLOBAL scalar *b, GLOBAL int *flags) {
+                        const GLOBAL scalar *io, int self, GLOBAL scalar *b, GLOBAL int *flags) {
   TD_SRC_AT_SYS0(b);
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   /* an earlier pass failed: compute (barriers stay uniform), store nothing */
-  TD_TILE_BEGIN(flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR], 0);
+  TD_TILE_DECL(flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR]);
+  LOCAL scalar xo[2];
+  if (self)
+    td_merge_self(io, cnt, sys * nt, (int)nt, (int)(g - sys * nt), nd, NS, &bad, xo);
+  TD_TILE_BEGIN(0);
   if (t == 0) {
-    nd[6 * NS + root] = outs[g];
-    nd[7 * NS + root] = outs[cnt + g];
+    nd[6 * NS + root] = self ? xo[0] : io[g];
+    nd[7 * NS + root] = self ? xo[1] : io[cnt + g];
   }
   BARRIER();
   TD_TILE_END;

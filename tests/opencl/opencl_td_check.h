@@ -226,6 +226,25 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
  * grid shifted by half a partition (nb + 1 partitions). One system and a batch. */
 enum { GS_N = 512, GS_BLOCK = 32, GS_BATCH = 3 };
 
+/* Identity but for the singular block [1 1; 1 1] on rows 1023 and 1024: a
+ * junction of tiles of 128 to 1024 rows, where only the tiles' record merge
+ * meets a zero (D = 1 - 1 * 1). SINGULAR, and b untouched. */
+static void check_top_singular(pscr_context *ocl, pt_rng *r, pscr_td_algorithm alg,
+                               pscr_dtype t) {
+  size_t n = 3000, e = pt_size(t);
+  void *dl = pt_alloc(t, n), *d = pt_alloc(t, n), *du = pt_alloc(t, n);
+  void *b = pt_alloc(t, n), *b0 = pt_alloc(t, n);
+  for (size_t i = 0; i < n; i++) pt_set(t, dl, i, 0), pt_set(t, d, i, 1), pt_set(t, du, i, 0);
+  pt_set(t, du, 1023, 1);
+  pt_set(t, dl, 1024, 1);
+  pt_fill_uniform(r, t, b, n, -1, 1);
+  memcpy(b0, b, n * e);
+  PT_CHECK_STATUS(pscr_tridiag_solve(ocl, alg, t, n, 1, n, dl, d, du, b, NULL), PSCR_ERR_SINGULAR);
+  PT_CHECK(pt_equal_bytes(b, b0, n * e), "%s: b untouched on a singular tile junction",
+           alg_name(alg));
+  free(dl), free(d), free(du), free(b), free(b0);
+}
+
 static void gs_batch(pt_rng *r, pscr_dtype t, void *dl, void *d, void *du, void *x, void *b) {
   size_t es = pt_size(t);
   for (int s = 1; s < GS_BATCH; s++) {
@@ -366,6 +385,31 @@ static int td_check_main(pscr_dtype t, const char *name) {
              downs);
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "merge_w", dft.merge_w), PSCR_OK);
   }
+  /* a system of a few local-memory tiles (48 KiB, NVIDIA's; rows in registers
+   * off: 6 to 12 tiles of 3000 rows): td_tile_bwd merges the tiles' records
+   * itself, with no td_tile_gdown (merge_self); merge_self = 0 takes the
+   * launch again */
+  pscr_context *g48 = NULL;
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &g48), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(g48, "local_mem", 49152), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(g48, "tile_reg", 0), PSCR_OK);
+  for (int self = 1; self >= 0 && g48; self--) {
+    PT_CHECK_STATUS(pscr_opencl_tune(g48, "merge_self", self), PSCR_OK);
+    for (int k = 0; k < 2; k++) {
+      pscr_td_algorithm alg = k ? PSCR_TD_SPIKE_DIAG_PIVOT : PSCR_TD_CR_PCR_THOMAS;
+      unsigned long down0 = pscr_opencl_launch_count(g48, "td_tile_gdown");
+      unsigned long bwd0 = pscr_opencl_launch_count(g48, "td_tile_bwd");
+      double worst = 0;
+      check_batch(g48, cpu, &r, alg, t, 3000, 1, 3000, &worst);
+      check_top_singular(g48, &r, alg, t);
+      unsigned long downs = pscr_opencl_launch_count(g48, "td_tile_gdown") - down0;
+      unsigned long bwds = pscr_opencl_launch_count(g48, "td_tile_bwd") - bwd0;
+      PT_CHECK(bwds == 2 && downs == (self ? 0u : 2u),
+               "%s merge_self %d: %lu td_tile_gdown, %lu backward passes", alg_name(alg), self,
+               downs, bwds);
+    }
+  }
+  pscr_context_destroy(g48);
   check_gspike_blocks(ocl, &r, seed, t); /* last: it tunes gs_q */
   opencl_check_coverage(ocl, "td_");
 done:

@@ -4,7 +4,8 @@
  * in local memory) is one pass, td_tile_solve; a larger one is split into
  * tiles of T = W q rows: td_tile_fwd writes one record per tile, the records'
  * reduced system is merged up and down in groups of 2 merge_w records
- * (td_tile_gup / td_tile_gdown, one launch per level), and td_tile_bwd solves
+ * (td_tile_gup / td_tile_gdown, one launch per level; a system of at most W
+ * local-memory tiles is merged by td_tile_bwd itself), and td_tile_bwd solves
  * every tile with its outside values. Where local arrays are sized at
  * compile time (OpenCL) the module gets TD_TILE_LOCAL / TD_TW to match.
  * td_tile_solve writes x over b group by group, so a batch whose b must stay
@@ -190,16 +191,25 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
                       GPU_PTR(recs[0]), GPU_PTR(flags)};
     TRY(td_launch(j, "td_tile_fwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
   }
+  /* nt <= W tiles: td_tile_bwd merges its system's records itself (one
+   * launch and the outside values' round trip fewer). It finds a singular
+   * junction only there, after other systems may have stored x, so not
+   * where b must stay untouched on error. Not in td_reg_bwd: there it cost
+   * more than the launch (H100, NVIDIA's OpenCL, 2D Helmholtz 2047^2, complex
+   * tiles of 128 rows: 1162 against 773 + 33 us) */
+  int self = !reg && levels == 1 && nt <= W && j->g->tune.merge_self &&
+             !(j->keep_b && batch > 1);
   if (mb > j->limit) return PSCR_ERR_UNSUPPORTED;
-  TRY(gpu_merge_records(j->g, levels, Pc, cnt, recs, outs, MW, spg, 0, mb));
+  if (!self) TRY(gpu_merge_records(j->g, levels, Pc, cnt, recs, outs, MW, spg, 0, mb));
+  gpu_ptr io = self ? recs[0] : outs[0];
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]),
                       GPU_PTR(outs[0]), GPU_PTR(b), GPU_PTR(flags)};
     TRY(td_launch(j, "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
   } else {
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
-                      GPU_LONG(T),   GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(outs[0]),
-                      GPU_PTR(b),    GPU_PTR(flags)};
+                      GPU_LONG(T),   GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(io),
+                      GPU_INT(self), GPU_PTR(b),    GPU_PTR(flags)};
     TRY(td_launch(j, "td_tile_bwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
   }
   j->partitions = reg ? (int)((n + reg_q(j) - 1) / reg_q(j)) : (int)((n + (1 << lq) - 1) >> lq);

@@ -73,6 +73,7 @@ typedef struct {
                           * 7.33 against 128 x 4; plain batches within 1 %) */
   int merge_w;   /* work-items of the tile-record merge (2x records each) */
   int merge_multi; /* 1 (default): the merge takes several whole systems a group (gpu_merge_shape) */
+  int merge_self; /* 1 (default): td_tile_bwd merges a system of nt <= W tiles itself (td_merge_self) */
   int gs_q;      /* g-Spike rows per level-0 partition (power of 2) */
   int gs_w;      /* g-Spike partitions per tile */
   int gs_gp;     /* g-Spike pairs per reduced-level block */
