@@ -422,7 +422,6 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
  * once (and b's rows to bsave unless it is null). */
 KERNEL void td_tile_solve(TD_SRC_PARAMS, long n, int lq, int pivot, GLOBAL scalar *b,
                           GLOBAL scalar *bsave, GLOBAL int *flags) {
-  TD_SRC_AT_SYS0(b);
   long sys = GROUP_ID(), r0 = 0;
   int rows = (int)n;
   TD_TILE_DECL(0);
@@ -439,7 +438,6 @@ KERNEL void td_tile_solve(TD_SRC_PARAMS, long n, int lq, int pivot, GLOBAL scala
  * g / nt writes its tile's record (field f at rec[f * cnt + g], cnt = groups). */
 KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
                         const GLOBAL scalar *b, GLOBAL scalar *recs, GLOBAL int *flags) {
-  TD_SRC_AT_SYS0(b);
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   TD_TILE_DECL(0);
@@ -455,7 +453,6 @@ KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
  * td_merge_self, nt <= W). */
 KERNEL void td_tile_bwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
                         const GLOBAL scalar *io, int self, GLOBAL scalar *b, GLOBAL int *flags) {
-  TD_SRC_AT_SYS0(b);
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   /* an earlier pass failed: compute (barriers stay uniform), store nothing */
