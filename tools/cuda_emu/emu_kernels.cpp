@@ -31,6 +31,23 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 typedef unsigned char uchar;
 #include "emu_params.h"
 
+/* PTX's rcp.approx.ftz.f64 modeled for td_scalar.h's fast reciprocals (they
+ * run here as on the GPU): subnormal input and output flushed to zero, 1 / x
+ * cut to its top 20 mantissa bits. */
+#include <float.h>
+#include <string.h>
+static inline double emu_rcp_approx(double x) {
+  if (fabs(x) < DBL_MIN) return copysign(INFINITY, x);
+  double r = 1.0 / x;
+  if (fabs(r) < DBL_MIN) return copysign(0.0, r);
+  unsigned long long u;
+  memcpy(&u, &r, sizeof u);
+  if (isfinite(r)) u &= ~((1ull << 32) - 1);
+  memcpy(&r, &u, sizeof r);
+  return r;
+}
+#define TD_RCP_APPROX(x) emu_rcp_approx(x)
+
 /* the kernel files, as NVRTC sees them (td.cu skips its dialect) */
 #define PSCR_KERNEL_DIALECT 1
 #include "cuda/td.cu"
