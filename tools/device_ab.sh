@@ -5,7 +5,10 @@
 # With PCASES="problem:n ...", bench_pscr_gpu rows too (CUDA solve ms, residual).
 # Usage: OUT=$OUT [CASES=...] [PCASES=...] bash tools/device_ab.sh
 TARGETS=${TARGETS:-"bench_tridiag_gpu bench_pscr_gpu"} . "$(dirname "$0")/device_env.sh"
-CASES=${CASES:-"batch:512:16384 batch:4096:4096 batch:16384:1024 batch:8192:8192 shifted:512:16384 shifted:4096:4096 shifted:8192:8192 shifted:16384:1024 one:67108864:1"}
+# The default cases take every engine a shared kernel header reaches: td_reg
+# (CR_PCR_THOMAS, shifted) and td_tile (SPIKE_DIAG_PIVOT: one change to
+# td_rows.h helped the first and cost the second 13-25 %, unseen for a session)
+CASES=${CASES:-"batch:512:16384 batch:4096:4096 batch:16384:1024 batch:8192:8192 shifted:512:16384 shifted:4096:4096 shifted:8192:8192 shifted:16384:1024 one:67108864:1 one:67108864:1:spike_diag_pivot batch:8192:8192:spike_diag_pivot batch:1024:1024:spike_diag_pivot:random"}
 # TREES: label=dir[@-DX=1,-DY=2] (module defines through PSCR_KERNEL_DEFINES),
 # this tree first; every other dir is built here
 TREES=${TREES:-"new=. base=ab-base"}
