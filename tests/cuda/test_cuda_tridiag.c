@@ -132,6 +132,16 @@ static void check_shifted(pscr_context *gpu, pscr_context *cpu, pt_rng *rng,
   free(sh), free(b), free(x), free(xref);
 }
 
+/* Launches of kernel kname in the context's statistics (tuning `profile`). */
+static unsigned long launches(const pscr_context *gpu, const char *kname) {
+  const char *name;
+  unsigned long count;
+  double sec;
+  for (size_t i = 0; pscr_cuda_kernel_stat(gpu, i, &name, &count, &sec) == PSCR_OK; i++)
+    if (strcmp(name, kname) == 0) return count;
+  return 0;
+}
+
 int main(void) {
   if (!pscr_backend_available(PSCR_BACKEND_CUDA)) return PT_SKIP;
   uint64_t seed = pt_fresh_seed();
@@ -180,6 +190,25 @@ int main(void) {
     }
     PT_CHECK(one == 1 && fwd == 1, "2047 rows: %lu td_reg_fwd at 48 KB, %lu td_reg_solve", fwd,
              one);
+    /* 48 KB and local-memory tiles: one SPIKE system of 3000 rows is 6 (F64)
+     * or 12 (C128) tiles, merged by td_tile_bwd itself (merge_self) or by
+     * td_tile_gdown (merge_self = 0) */
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 49152), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_reg", 0), PSCR_OK);
+    for (int self = 1; self >= 0; self--) {
+      PT_CHECK_STATUS(pscr_cuda_tune(gpu, "merge_self", self), PSCR_OK);
+      unsigned long down0 = launches(gpu, "td_tile_gdown"), bwd0 = launches(gpu, "td_tile_bwd");
+      for (int z = 0; z < 2; z++)
+        check_plain(gpu, cpu, &rng, PSCR_TD_SPIKE_DIAG_PIVOT, z ? PSCR_C128 : PSCR_F64, 3000, 1,
+                    3000, 1);
+      unsigned long downs = launches(gpu, "td_tile_gdown") - down0;
+      unsigned long bwds = launches(gpu, "td_tile_bwd") - bwd0;
+      PT_CHECK(bwds == 2 && downs == (self ? 0u : 2u),
+               "merge_self %d: %lu td_tile_bwd, %lu td_tile_gdown", self, bwds, downs);
+    }
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "merge_self", 1), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_reg", 1), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile_clear", 1), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_kernel_stat(gpu, 0, &name, &count, &sec),
