@@ -3,6 +3,7 @@
 # cases on this tree and on base trees (TREES="new=. base=ab-base ...", each made
 # here by `git archive COMMIT | tar -x -C DIR`), alternating, same machine.
 # With PCASES="problem:n ...", bench_pscr_gpu rows too (CUDA solve ms, residual).
+# CASES: what:n:batch[:alg[:matrix[:c128]]] ...
 # Usage: OUT=$OUT [CASES=...] [PCASES=...] bash tools/device_ab.sh
 TARGETS=${TARGETS:-"bench_tridiag_gpu bench_pscr_gpu"} . "$(dirname "$0")/device_env.sh"
 # The default cases take every engine a shared kernel header reaches: td_reg
@@ -21,8 +22,8 @@ for tr in $TREES; do
     echo "$d BUILD FAILED"
 done
 row() { # tree label case
-  IFS=: read -r what n batch alg mat <<< "$3"
-  LD_LIBRARY_PATH=$1/build-lane PSCR_KERNEL_DEFINES="$DEFS" timeout 120 $1/build-lane/bench_tridiag_gpu case $what $n $batch ${alg:-cr_pcr_thomas} ${mat:-dominant} \
+  IFS=: read -r what n batch alg mat dt <<< "$3" # dt: c128 for complex rows
+  LD_LIBRARY_PATH=$1/build-lane PSCR_KERNEL_DEFINES="$DEFS" timeout 120 $1/build-lane/bench_tridiag_gpu case $what $n $batch ${alg:-cr_pcr_thomas} ${mat:-dominant} ${dt:-} \
     2>> "$OUT/ab-err.log" | grep -v '"copy"' | tee -a "$OUT/ab-$2.jsonl" |
     python3 "$(dirname "$0")/td_table.py" "$2"
 }
