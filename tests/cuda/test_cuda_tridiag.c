@@ -180,14 +180,11 @@ int main(void) {
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 0), PSCR_OK);
     check_plain(gpu, cpu, &rng, PSCR_TD_CR_PCR_THOMAS, PSCR_F64, 2047, 5, 2047, 1);
     const char *name;
-    unsigned long count, one = 0, fwd = 0;
+    unsigned long count;
     double sec;
-    size_t kernels = 0;
-    for (; pscr_cuda_kernel_stat(gpu, kernels, &name, &count, &sec) == PSCR_OK; kernels++) {
+    for (size_t i = 0; pscr_cuda_kernel_stat(gpu, i, &name, &count, &sec) == PSCR_OK; i++)
       PT_CHECK(count > 0 && sec > 0, "profile: %s %lu launches %.3g s", name, count, sec);
-      if (strcmp(name, "td_reg_solve") == 0) one = count;
-      if (strcmp(name, "td_reg_fwd") == 0) fwd = count;
-    }
+    unsigned long one = launches(gpu, "td_reg_solve"), fwd = launches(gpu, "td_reg_fwd");
     PT_CHECK(one == 1 && fwd == 1, "2047 rows: %lu td_reg_fwd at 48 KB, %lu td_reg_solve", fwd,
              one);
     /* 48 KB and local-memory tiles: one SPIKE system of 3000 rows is 6 (F64)
