@@ -10,7 +10,8 @@
  *   t_j + wt_j b_{j-1} + vt_j t_{j+1} + ut_j b_j = yt_j
  *   db_j b_j + wb_j b_{j-1} + vb_j t_{j+1}       = yb_j
  * (t_j, b_j: first and last unknown of partition j); phase 1 factors again
- * and recovers x = Y - V t_{j+1} - W b_{j-1} (spike_tmpl.c top_recover).
+ * and solves for x = Y - V t_{j+1} - W b_{j-1} (spike_tmpl.c top_recover)
+ * as one column (td_gs_part).
  * Pair arrays: field f of pair i at pr[f * cnt + i] (TD_PR_*), cnt = pairs.
  * A modified partition j (zeta_j != 0) adds zeta_j to wt_{j+1}: the blocks
  * of the next level add it when they read the pairs.
@@ -85,37 +86,44 @@ DEVICE double td_acc(double amax, double v) {
   return v <= amax ? amax : (v > amax ? v : v + amax);
 }
 
-/* G = [c s; -conj(s) c], G [a; beta] = [r; 0], c real (seed 000 App. B); *ar = |r|. */
-DEVICE void td_givens(scalar a, scalar beta, double *c, scalar *s, scalar *r, double *ar) {
+/* G = [c s; -conj(s) c], G [a; beta] = [r; 0], c real (seed 000 App. B); *ar = |r|,
+ * *ri = 1 / r (one reciprocal of |r| gives c, s and 1 / R_kk). */
+DEVICE void td_givens(scalar a, scalar beta, double *c, scalar *s, scalar *r, double *ar,
+                      scalar *ri) {
   if (S_ISZERO(beta)) {
     *c = 1;
     *s = S_ZERO;
     *r = a;
     *ar = S_ABS(a);
+    *ri = S_RCP(a);
     return;
   }
 #if PSCR_COMPLEX
   double nb = S_ABS(beta);
   if (S_ISZERO(a)) {
+    double ib = D_RCP(nb);
     *c = 0;
-    *s = S_SCALE(1.0 / nb, S_CONJ(beta));
+    *s = S_SCALE(ib, S_CONJ(beta));
     *r = S_REAL(nb);
     *ar = nb;
+    *ri = S_REAL(ib);
     return;
   }
-  double na = S_ABS(a), nrm = hypot(na, nb);
-  scalar ph = S_SCALE(1.0 / na, a);
-  *c = na / nrm;
-  *s = S_SCALE(1.0 / nrm, S_MUL(ph, S_CONJ(beta)));
+  double na = S_ABS(a), nrm = hypot(na, nb), inv = D_RCP(nrm);
+  scalar ph = S_SCALE(D_RCP(na), a);
+  *c = na * inv;
+  *s = S_SCALE(inv, S_MUL(ph, S_CONJ(beta)));
   *r = S_SCALE(nrm, ph);
   *ar = nrm;
+  *ri = S_SCALE(inv, S_CONJ(ph));
 #else
   double t2 = a * a + beta * beta;
-  double nrm = (t2 > 1e-290 && t2 < 1e290) ? sqrt(t2) : hypot(a, beta);
-  *c = a / nrm;
-  *s = beta / nrm;
+  double nrm = (t2 > 1e-290 && t2 < 1e290) ? sqrt(t2) : hypot(a, beta), inv = D_RCP(nrm);
+  *c = a * inv;
+  *s = beta * inv;
   *r = nrm;
   *ar = nrm;
+  *ri = inv;
 #endif
 }
 
@@ -126,6 +134,37 @@ DEVICE scalar td_phase(scalar z) {
 #else
   return z < 0 ? -1.0 : 1.0;
 #endif
+}
+
+/* Singularity detection and modification of sec. 2.2 once the sweep has
+ * left R_mm = *a (rmin: the smallest |R_kk| above it; scale: the block's
+ * largest entry, 1 for the zero block; qv = (Q^T c_R)_m, the right coupling
+ * column's last entry after the sweep). Returns TD_QR_FAILED, TD_QR_SPECIAL
+ * (the last block: R~ = diag(R_lead, 1)), TD_QR_WEAK or TD_QR_OK; a mended
+ * block gets *a = R~_mm and *zeta != 0, and the caller adds zeta (Q^T c_R)
+ * to R's last column above the diagonal. */
+DEVICE int td_qr_mend(scalar *a, scalar qv, double rmin, double scale, long m, int right,
+                      int mode, scalar *zeta) {
+  double rmm = S_ABS(*a);
+  *zeta = S_ZERO;
+  if (m > 1 && !(rmin > (mode ? 0 : TD_SPIKE_DELTA * scale))) return TD_QR_FAILED;
+  if (mode && !(rmm > TD_SINGULAR_TOL * scale)) return TD_QR_FAILED;
+  if (mode || rmm >= TD_SPIKE_MODIFY * scale) return TD_QR_OK;
+  if (!right && m >= 2) return TD_QR_SPECIAL;
+  if (right && m >= 2) { /* R~(:, m) = R(:, m) + zeta Q^T c_R */
+    scalar z = S_MUL(td_phase(*a), S_CONJ(td_phase(qv))); /* zeta q points like R_mm */
+    scalar rn = S_FMA(*a, z, qv);
+    if (S_ABS(qv) > 0 && S_ABS(rn) >= TD_SPIKE_MENDED * scale) {
+      *a = rn;
+      *zeta = z;
+      return TD_QR_OK;
+    }
+  }
+  /* A modification that cannot mend (|R~_mm| < SPIKE_MENDED scale): where
+   * the CPU solves the level directly, the GPU keeps the block unmodified
+   * if R_mm is still above SPIKE_DELTA scale and refines the solution once
+   * (TD_QR_WEAK); many small blocks make this frequent on random matrices. */
+  return rmm > TD_SPIKE_DELTA * scale ? TD_QR_WEAK : TD_QR_FAILED;
 }
 
 #define TD_QR_NAME td_qr_local
@@ -139,21 +178,145 @@ DEVICE scalar td_phase(scalar z) {
 #undef TD_QR_NAME
 #undef TD_QR_SP
 
-/* The pair of a solved block (spike_tmpl.c take_tips). */
-DEVICE void td_gs_tips(GLOBAL scalar *pr, long cnt, long i, const LOCAL_P scalar *y,
-                       const LOCAL_P scalar *w, const LOCAL_P scalar *v, long m, int left,
-                       int right, int st, scalar zeta, scalar db) {
-  pr[TD_PR_YT * cnt + i] = y[0];
-  pr[TD_PR_YB * cnt + i] = y[m - 1];
-  pr[TD_PR_WT * cnt + i] = left ? w[0] : S_ZERO;
-  pr[TD_PR_WB * cnt + i] = left ? w[m - 1] : S_ZERO;
-  int special = st == TD_QR_SPECIAL;
-  pr[TD_PR_VT * cnt + i] = !special && right ? v[0] : S_ZERO;
-  pr[TD_PR_VB * cnt + i] = !special && right ? v[m - 1] : S_ZERO;
-  pr[TD_PR_UT * cnt + i] = special ? v[0] : S_ZERO;
+/* Pair i of a solved block from the tips of its Y, W, V (spike_tmpl.c
+ * take_tips); a special block gives U's top ut and db = R_mm instead of V. */
+DEVICE void td_gs_pair(GLOBAL scalar *pr, long cnt, long i, scalar yt, scalar yb, scalar wt,
+                       scalar wb, scalar vt, scalar vb, int special, scalar zeta, scalar db) {
+  pr[TD_PR_YT * cnt + i] = yt;
+  pr[TD_PR_YB * cnt + i] = yb;
+  pr[TD_PR_WT * cnt + i] = wt;
+  pr[TD_PR_WB * cnt + i] = wb;
+  pr[TD_PR_VT * cnt + i] = special ? S_ZERO : vt;
+  pr[TD_PR_VB * cnt + i] = special ? S_ZERO : vb;
+  pr[TD_PR_UT * cnt + i] = special ? vt : S_ZERO;
   pr[TD_PR_DB * cnt + i] = special ? db : S_ONE;
   pr[TD_PR_ZETA * cnt + i] = zeta;
   pr[TD_PR_SPEC * cnt + i] = S_REAL(special ? 1.0 : 0.0);
+}
+
+/* The pair of a block that td_qr solved in local memory. */
+DEVICE void td_gs_tips(GLOBAL scalar *pr, long cnt, long i, const LOCAL_P scalar *y,
+                       const LOCAL_P scalar *w, const LOCAL_P scalar *v, long m, int left,
+                       int right, int st, scalar zeta, scalar db) {
+  int special = st == TD_QR_SPECIAL, hv = special || right;
+  td_gs_pair(pr, cnt, i, y[0], y[m - 1], left ? w[0] : S_ZERO, left ? w[m - 1] : S_ZERO,
+             hv ? v[0] : S_ZERO, hv ? v[m - 1] : S_ZERO, special, zeta, db);
+}
+
+/* Level 0 on one partition of m rows in the tile (td_tile_load's layout:
+ * dl, d, du, f; w a fifth array): td_qr's solve with one coupling entry a
+ * side, cl0 = dl[0] and cr1 = du[m - 1], without storing the spikes.
+ * phase 0: the tips of y, w, v come out of one back-substitution that keeps
+ * only its last two rows (v = R~^{-1} Q^T c_R e_m has two nonzero entries
+ * after the sweep, so it is not stored either), and go to pair i.
+ * phase 1: with bp and tn (the reduced system's b_{j-1}, and t_{j+1}, or
+ * b_j for a special block) known, x = Y - W bp - V tn = R~^{-1} Q^T f' for
+ * f' = f - cl0 bp e_1 - cr1 tn e_m: one column, left in f. Both phases
+ * factor alike, so they take the same decisions. Returns td_qr's status. */
+DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
+                      LOCAL_P scalar *f, LOCAL_P scalar *w, int m, int left, int right,
+                      int phase, scalar bp, scalar tn, GLOBAL scalar *pr, long cnt, long i) {
+  scalar cl0 = dl[0], cr1 = du[m - 1];
+  if (phase) {
+    if (left) f[0] = S_FMS(f[0], cl0, bp);
+    if (right) f[m - 1] = S_FMS(f[m - 1], cr1, tn);
+  }
+  int hw = !phase && left;
+  scalar a = d[0], bs = m > 1 ? du[0] : S_ZERO, cy = f[0], cw = hw ? cl0 : S_ZERO;
+  scalar cv = right && m == 1 ? cr1 : S_ZERO, v2 = S_ZERO; /* (Q^T c_R)_m, _{m-1} */
+  double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
+  for (int k = 0; k + 1 < m; k++) {
+    scalar beta = dl[k + 1], dn = d[k + 1], un = k + 2 < m ? du[k + 1] : S_ZERO;
+    scale = td_max(scale, td_max(S_ABS1(beta), td_max(S_ABS1(dn), S_ABS1(un))));
+    double c, ar;
+    scalar s, r, ri;
+    td_givens(a, beta, &c, &s, &r, &ar, &ri);
+    if (!(ar >= rmin)) rmin = ar;
+    scalar sc = S_CONJ(s);
+    d[k] = ri;
+    du[k] = S_ADD(S_SCALE(c, bs), S_MUL(s, dn));
+    dl[k] = S_MUL(s, un);
+    a = S_SUB(S_SCALE(c, dn), S_MUL(sc, bs));
+    bs = S_SCALE(c, un);
+    scalar fn = f[k + 1];
+    f[k] = S_ADD(S_SCALE(c, cy), S_MUL(s, fn));
+    cy = S_SUB(S_SCALE(c, fn), S_MUL(sc, cy));
+    if (hw) { /* Q^T (cl0 e_1) */
+      w[k] = S_SCALE(c, cw);
+      cw = S_NEG(S_MUL(sc, cw));
+    }
+    if (right && k + 2 == m) { /* Q^T (cr1 e_m): zero above row m - 1 */
+      v2 = S_MUL(s, cr1);
+      cv = S_SCALE(c, cr1);
+    }
+  }
+  f[m - 1] = cy;
+  if (scale == 0) scale = 1;
+  scalar zeta, db = S_ONE;
+  int st = td_qr_mend(&a, cv, rmin, scale, m, right, 0, &zeta);
+  if (st == TD_QR_FAILED) return st;
+  if (!S_ISZERO(zeta)) du[m - 2] = S_FMA(du[m - 2], zeta, v2); /* (Q^T c_R)_{m-2} = 0 */
+  int special = st == TD_QR_SPECIAL, mb = special ? m - 1 : m;
+  if (special)
+    db = a;
+  else
+    d[m - 1] = S_RCP(a);
+  if (phase) { /* a special block's x_m is b_j = tn: U's column joins the rows above */
+    scalar x1 = special ? tn : S_ZERO, x2 = S_ZERO;
+    if (special) f[m - 1] = tn;
+    for (int k = mb - 1; k >= 0; k--) {
+      scalar xk = f[k];
+      if (k + 1 < m) xk = S_FMS(xk, du[k], x1);
+      if (k + 2 < m) xk = S_FMS(xk, dl[k], x2);
+      xk = S_MUL(xk, d[k]);
+      f[k] = xk;
+      x2 = x1;
+      x1 = xk;
+    }
+    return st;
+  }
+  /* R x = z for y, w and v (U = R_lead^{-1} R(1:m-1, m) for a special block) */
+  int hv = right || special;
+  double amax = special ? td_acc(S_ABS1(f[m - 1]), hw ? S_ABS1(cw) : 0.0) : 0;
+  scalar y1 = S_ZERO, y2 = S_ZERO, w1 = S_ZERO, w2 = S_ZERO, v1 = S_ZERO, vv2 = S_ZERO;
+  scalar yb = f[m - 1], wb = cw, vb = S_ZERO;
+  for (int k = mb - 1; k >= 0; k--) {
+    scalar yk = f[k], wk = k + 1 == m ? cw : (hw ? w[k] : S_ZERO), vk = S_ZERO;
+    if (hv)
+      vk = special ? (k + 2 == m ? du[k] : (k + 3 == m ? dl[k] : S_ZERO))
+                   : (k + 1 == m ? cv : (k + 2 == m ? v2 : S_ZERO));
+    if (k + 1 < mb) {
+      yk = S_FMS(yk, du[k], y1);
+      wk = S_FMS(wk, du[k], w1);
+      vk = S_FMS(vk, du[k], v1);
+    }
+    if (k + 2 < mb) {
+      yk = S_FMS(yk, dl[k], y2);
+      wk = S_FMS(wk, dl[k], w2);
+      vk = S_FMS(vk, dl[k], vv2);
+    }
+    yk = S_MUL(yk, d[k]);
+    wk = S_MUL(wk, d[k]);
+    vk = S_MUL(vk, d[k]);
+    amax = td_acc(amax, S_ABS1(yk));
+    if (hw) amax = td_acc(amax, S_ABS1(wk));
+    if (hv) amax = td_acc(amax, S_ABS1(vk));
+    if (k + 1 == m) {
+      yb = yk;
+      wb = wk;
+      vb = vk;
+    }
+    y2 = y1;
+    y1 = yk;
+    w2 = w1;
+    w1 = wk;
+    vv2 = v1;
+    v1 = vk;
+  }
+  if (!(amax <= TD_SPIKE_BIG)) return TD_QR_FAILED; /* NaN too */
+  td_gs_pair(pr, cnt, i, y1, yb, hw ? w1 : S_ZERO, hw ? wb : S_ZERO, hv ? v1 : S_ZERO, vb,
+             special, zeta, db);
+  return st;
 }
 
 /* x = Y - V tn - W bp (a special block: U b_j, and its last unknown is b_j). */
@@ -173,11 +336,10 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
 KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, int phase,
                        GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
                        GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, 6 * TD_GW * (TD_GQ + 1));
+  LOCAL_ARRAY(scalar, sm, 5 * TD_GW * (TD_GQ + 1)); /* phase 1 uses the first four */
   LOCAL int skip;
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1);
-  LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S;
-  LOCAL_P scalar *sw = sm + 4 * S, *sv = sm + 5 * S;
+  LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *sw = sm + 4 * S;
   /* the partition grid starts sh rows before the system (identity rows) */
   long g = GROUP_ID(), sys = g / nt, v0 = (g - sys * nt) * W * q, r0 = v0 - sh;
   long p = (g - sys * nt) * W + t, nv = n + sh;
@@ -195,20 +357,19 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   if (mm > q) mm = q;
   if (mm > 0) {
     int left = p > 0, right = p + 1 < P;
-    scalar cl0 = sa[o], cr1 = sc[o + mm - 1], zeta, db;
-    int st = td_qr_local(sa + o, sd + o, sc + o, sx + o, sw + o, sv + o, mm, cl0, S_ZERO, S_ZERO,
-                         cr1, left, right, 0, &zeta, &db);
     long i = sys * P + p;
+    scalar bp = S_ZERO, tn = S_ZERO; /* tn: t_{j+1}, or b_j if the block is special */
+    if (phase == 1) {
+      if (left) bp = pr[TD_PR_XB * cnt + i - 1];
+      tn = right ? pr[TD_PR_XT * cnt + i + 1] : pr[TD_PR_XB * cnt + i];
+    }
+    int st = td_gs_part(sa + o, sd + o, sc + o, sx + o, sw + o, mm, left, right, phase, bp, tn,
+                        pr, cnt, i);
     if (phase == 0) {
       if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
       if (st == TD_QR_WEAK) flags[TD_FLAG_REFINE] = 1;
-      if (st == TD_QR_SPECIAL || !S_ISZERO(zeta)) ATOMIC_ADD(&flags[TD_FLAG_MODIFIED], 1);
-      td_gs_tips(pr, cnt, i, sx + o, sw + o, sv + o, mm, left, right, st, zeta, db);
-    } else {
-      int special = st == TD_QR_SPECIAL;
-      scalar bp = left ? pr[TD_PR_XB * cnt + i - 1] : S_ZERO;
-      scalar tn = special ? pr[TD_PR_XB * cnt + i] : (right ? pr[TD_PR_XT * cnt + i + 1] : S_ZERO);
-      td_gs_combine(sx + o, sw + o, sv + o, mm, left, special || right, special, bp, tn);
+      if (st == TD_QR_SPECIAL || (st != TD_QR_FAILED && !S_ISZERO(pr[TD_PR_ZETA * cnt + i])))
+        ATOMIC_ADD(&flags[TD_FLAG_MODIFIED], 1);
     }
   }
   BARRIER();

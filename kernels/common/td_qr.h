@@ -29,11 +29,11 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
     scalar beta = dl[k + 1], dn = d[k + 1], un = k + 2 < m ? du[k + 1] : S_ZERO;
     scale = td_max(scale, td_max(S_ABS1(beta), td_max(S_ABS1(dn), S_ABS1(un))));
     double c, ar;
-    scalar s, r;
-    td_givens(a, beta, &c, &s, &r, &ar);
+    scalar s, r, ri;
+    td_givens(a, beta, &c, &s, &r, &ar, &ri);
     if (!(ar >= rmin)) rmin = ar;
     scalar sc = S_CONJ(s);
-    d[k] = r;
+    d[k] = ri; /* 1 / R_kk */
     du[k] = S_ADD(S_SCALE(c, bs), S_MUL(s, dn));
     dl[k] = S_MUL(s, un);
     a = S_SUB(S_SCALE(c, dn), S_MUL(sc, bs));
@@ -52,47 +52,24 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
       cv = S_SUB(S_SCALE(c, fn), S_MUL(sc, cv));
     }
   }
-  d[m - 1] = a;
   f[m - 1] = cy;
   if (left) w[m - 1] = cw;
   if (right) v[m - 1] = cv;
 
   /* singularity detection (sec. 2.2), as gspike_tmpl.c */
+  if (scale == 0) scale = 1; /* the zero block: every test fails */
   double rmm = S_ABS(a);
-  if (scale == 0) scale = 1; /* the zero block: every test below fails */
-  if (m > 1 && !(rmin > (mode ? 0 : TD_SPIKE_DELTA * scale))) return TD_QR_FAILED;
-  if (mode && !(rmm > TD_SINGULAR_TOL * scale)) return TD_QR_FAILED;
-  int special = 0, weak = 0;
-  if (!mode && !(rmm >= TD_SPIKE_MODIFY * scale)) {
-    int mended = 0;
-    if (right && m >= 2) { /* R~(:, m) = R(:, m) + zeta Q^T c_R: rows m-3 .. m-1 */
-      scalar qv = v[m - 1];
-      scalar z = S_MUL(td_phase(a), S_CONJ(td_phase(qv))); /* zeta q points like R_mm */
-      scalar rn = S_FMA(d[m - 1], z, qv);
-      if (S_ABS(qv) > 0 && S_ABS(rn) >= TD_SPIKE_MENDED * scale) {
-        d[m - 1] = rn;
-        du[m - 2] = S_FMA(du[m - 2], z, v[m - 2]);
-        if (m >= 3) dl[m - 3] = S_FMA(dl[m - 3], z, v[m - 3]);
-        *zeta = z;
-        mended = 1;
-      }
-    } else if (!right && m >= 2) {
-      special = 1;
-      mended = 1;
-    }
-    /* A modification that cannot mend (|R~_mm| < SPIKE_MENDED scale): where
-     * the CPU solves the level directly, the GPU keeps the block unmodified
-     * if R_mm is still above SPIKE_DELTA scale and refines the solution once
-     * (TD_QR_WEAK); many small blocks make this frequent on random matrices. */
-    if (!mended) {
-      if (!(rmm > TD_SPIKE_DELTA * scale)) return TD_QR_FAILED;
-      weak = 1;
-    }
+  int st = td_qr_mend(&a, right ? v[m - 1] : S_ZERO, rmin, scale, m, right, mode, zeta);
+  if (st == TD_QR_FAILED) return st;
+  if (!S_ISZERO(*zeta)) {
+    du[m - 2] = S_FMA(du[m - 2], *zeta, v[m - 2]);
+    if (m >= 3) dl[m - 3] = S_FMA(dl[m - 3], *zeta, v[m - 3]);
   }
+  int special = st == TD_QR_SPECIAL;
   long mb = m;
   double amax = 0;
   if (special) { /* R~ = diag(R_lead, 1): U = R_lead^{-1} R(1:m-1, m) in v */
-    *db = d[m - 1];
+    *db = a;
     for (long k = 0; k + 1 < m; k++) v[k] = S_ZERO;
     v[m - 2] = du[m - 2];
     if (m >= 3) v[m - 3] = dl[m - 3];
@@ -101,7 +78,7 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
     amax = td_acc(S_ABS1(f[m - 1]), left ? S_ABS1(w[m - 1]) : 0.0);
     right = 1; /* back-substitute U */
   }
-  for (long k = 0; k < mb; k++) d[k] = S_DIV(S_ONE, d[k]);
+  if (!special) d[m - 1] = S_RCP(a);
   /* R x = z for z = y, w, v (the three at once) */
   for (long k = mb - 1; k >= 0; k--) {
     scalar yk = f[k], wk = left ? w[k] : S_ZERO, vk = right ? v[k] : S_ZERO;
@@ -133,5 +110,5 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
    * values; a reduced system solved directly must not be near-singular */
   if (!(amax <= (mode == 1 ? TD_DBL_MAX : TD_SPIKE_BIG))) return TD_QR_FAILED;
   if (mode == 2 && !(td_min(rmin, rmm) > TD_SPIKE_DELTA * scale)) return TD_QR_FAILED;
-  return special ? TD_QR_SPECIAL : weak ? TD_QR_WEAK : TD_QR_OK;
+  return st;
 }

@@ -103,11 +103,13 @@ DEVICE double td_rcp_approx(double x) {
 #endif
 #if !defined(TD_RCP_APPROX) || defined(PSCR_EXACT_RCP)
 #define S_RCP(a) s_div(S_ONE, a)
+#define D_RCP(x) (1.0 / (x))
 #else
 DEVICE double td_rcp(double x) {
   double r = TD_RCP_APPROX(x), e = fma(-x, r, 1.0);
   return fma(r, fma(e, e, e), r);
 }
+#define D_RCP(x) td_rcp(x) /* 1 / x for real x */
 #if PSCR_COMPLEX
 DEVICE scalar td_zrcp(scalar a) {
   int big = fabs(a.x) >= fabs(a.y);
