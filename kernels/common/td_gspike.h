@@ -430,6 +430,36 @@ DEVICE void td_gs_build(const GLOBAL scalar *pr, long cnt, long base, long a, lo
   }
 }
 
+/* Row equilibration of a reduced block (rows of td_gs_build; the couplings
+ * cl0, cl1 sit in rows 0, 1 and cr0, cr1 in rows M-2, M-1): each row times a
+ * power of 2 that brings its largest entry to [1, 2). The solution and the
+ * spikes stay as they are (exactly: no rounding); the block tests of
+ * td_qr_mend, relative to the block's largest entry, then see the block's
+ * own conditioning. Without it, the pair of a nearly singular partition
+ * below (tips of 1e13 at 2^24 random rows) made every test of its block
+ * fail (R_kk of 1e-6 against 1e-8 x 1e13), each grid fell back, and the
+ * solve went to td_gs_whole. Zero, tiny and non-finite rows stay. */
+DEVICE void td_gs_equil(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
+                        LOCAL_P scalar *f, long M, scalar *cl0, scalar *cl1, scalar *cr0,
+                        scalar *cr1) {
+  for (long r = 0; r < M; r++) {
+    scalar ce = r == 0 ? *cl0 : (r == 1 ? *cl1 : S_ZERO);
+    scalar cf = r + 1 == M ? *cr1 : (r + 2 == M ? *cr0 : S_ZERO);
+    double mx = td_max(td_max(S_ABS1(dl[r]), S_ABS1(d[r])),
+                       td_max(S_ABS1(du[r]), td_max(S_ABS1(ce), S_ABS1(cf))));
+    if (!(mx > 1e-300 && mx < TD_DBL_MAX)) continue;
+    double sc = ldexp(1.0, -ilogb(mx));
+    dl[r] = S_SCALE(sc, dl[r]);
+    d[r] = S_SCALE(sc, d[r]);
+    du[r] = S_SCALE(sc, du[r]);
+    f[r] = S_SCALE(sc, f[r]);
+    if (r == 0) *cl0 = S_SCALE(sc, *cl0);
+    if (r == 1) *cl1 = S_SCALE(sc, *cl1);
+    if (r + 2 == M) *cr0 = S_SCALE(sc, *cr0);
+    if (r + 1 == M) *cr1 = S_SCALE(sc, *cr1);
+  }
+}
+
 /* The local solution of a block (column order of td_gs_build) into xt, xb. */
 DEVICE void td_gs_scatter(GLOBAL scalar *pr, long cnt, long j0, long m, const LOCAL_P scalar *x) {
   pr[TD_PR_XT * cnt + j0] = x[0];
@@ -468,6 +498,7 @@ KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scal
     cr0 = pr[TD_PR_VT * cnt + base + a + m - 1];
     cr1 = pr[TD_PR_VB * cnt + base + a + m - 1];
   }
+  td_gs_equil(sa + o, sd + o, sc + o, sx + o, M, &cl0, &cl1, &cr0, &cr1);
   int st = td_qr_local(sa + o, sd + o, sc + o, sx + o, sw + o, sv + o, M, cl0, cl1, cr0, cr1,
                        left, right, 0, &zeta, &db);
   if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
@@ -512,6 +543,8 @@ KERNEL void td_gs_direct(long np, long batch, GLOBAL scalar *pr, long cnt, GLOBA
   if (sys >= batch) return;
   scalar zeta, db;
   td_gs_build(pr, cnt, sys * np, 0, np, sa + o, sd + o, sc + o, sx + o);
+  scalar c0 = S_ZERO, c1 = S_ZERO, c2 = S_ZERO, c3 = S_ZERO;
+  td_gs_equil(sa + o, sd + o, sc + o, sx + o, 2 * np, &c0, &c1, &c2, &c3);
   int st = td_qr_local(sa + o, sd + o, sc + o, sx + o, sw + o, sv + o, 2 * np, S_ZERO, S_ZERO,
                        S_ZERO, S_ZERO, 0, 0, 2, &zeta, &db);
   if (st != TD_QR_OK) flags[TD_FLAG_FALLBACK] = 1;

@@ -181,6 +181,7 @@ static void check_tuning(pt_rng *r) {
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "no_such_knob", 4), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "thomas_wg", 33), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "gs_gp", 100000), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "gs_gp", 4), PSCR_ERR_INVALID_ARGUMENT); /* digits lost */
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "local_mem", 1 << 30), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_q", 12), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_tq", 1), PSCR_ERR_INVALID_ARGUMENT);
