@@ -2,15 +2,16 @@
 # GSPIKE on the H100 in one call: the A/B of this tree against base trees
 # (tools/device_ab.sh: CASES on every tree, RCASES on this tree only, e.g. random
 # matrices that an old tree solves as one partition), tunings of this tree
-# (TUNES), per-kernel times (ncu, 2^24 rows) and the cuda tridiagonal and
-# stability suites. Lines go to $OUT/gspike.txt as they come; print it last.
+# (TUNES), per-kernel times (ncu, 2^24 rows), compute-sanitizer memcheck and
+# racecheck (one system of 20011 rows) and the cuda tridiagonal and stability
+# suites. Lines go to $OUT/gspike.txt as they come; print it last.
 # Usage: OUT=$OUT [TREES="new=. base=ab-base"] [TUNES="gs_q=8 ..."] bash tools/device_gspike.sh
 export OUT=${OUT:-./device-out}
 here=$(dirname "$0")
-G="one:67108864:1:gspike:dominant batch:4096:4096:gspike:dominant batch:1024:1024:gspike:random"
-CASES=${CASES:-"$G one:16777216:1:gspike:dominant:c128"} PCASES= bash $here/device_ab.sh >> "$OUT/gspike.txt" 2>&1
-R="one:67108864:1:gspike:random batch:4096:4096:gspike:random batch:1024:16384:gspike:random"
-TREES="new=." CASES=${RCASES:-$R} PCASES= bash $here/device_ab.sh >> "$OUT/gspike.txt" 2>&1
+G="one:67108864:1:gspike:dominant one:67108864:1:gspike:random batch:4096:4096:gspike:dominant"
+G="$G batch:4096:4096:gspike:random batch:1024:1024:gspike:random one:16777216:1:gspike:dominant:c128"
+CASES=${CASES:-"$G one:16777216:1:gspike:random:c128"} PCASES= bash $here/device_ab.sh >> "$OUT/gspike.txt" 2>&1
+[ -n "${RCASES:-}" ] && TREES="new=." CASES=$RCASES PCASES= bash $here/device_ab.sh >> "$OUT/gspike.txt" 2>&1
 B=build-lane
 for t in ${TUNES:-gs_q=8 gs_q=32 gs_w=64 gs_w=256 gs_gp=8 gs_gp=32 gs_q=8,gs_gp=32}; do
   for c in one:67108864:1:dominant one:67108864:1:random batch:1024:1024:random; do
@@ -36,6 +37,13 @@ for l in open(sys.argv[1]):
         k = None
 print("  " + ", ".join(row))
 PY
+done
+for tool in memcheck racecheck; do
+  for m in dominant random; do
+    timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 $B/bench_tridiag_gpu case one 20011 1 gspike $m \
+      > "$OUT/$tool-$m.log" 2>&1
+    echo "$tool gspike 20011 $m rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool-$m.log" | tail -1)" >> "$OUT/gspike.txt"
+  done
 done
 cmake --build $B -j16 --target cuda_test_cuda_tridiag cuda_test_cuda_stability > "$OUT/tb.log" 2>&1
 for t in tridiag stability; do

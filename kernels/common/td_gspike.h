@@ -335,7 +335,7 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
  * pr (cnt = batch P pairs). */
 KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, int phase,
                        GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
-                       GLOBAL int *flags) {
+                       const GLOBAL scalar *xin, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, 5 * TD_GW * (TD_GQ + 1)); /* phase 1 uses the first four */
   LOCAL int skip;
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1);
@@ -352,6 +352,16 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
     flags[TD_FLAG_NONFINITE] = 1;
     skip = 1;
   }
+  if (xin != 0) /* the refinement step: the right-hand side is b - A x */
+    for (int i = t; i < rows; i += W) {
+      long r = r0 + i, k = sys * n + r;
+      int pi = TD_PAD(i, lq);
+      if (r < 0) continue;
+      scalar ax = S_MUL(sd[pi], xin[k]);
+      if (r > 0) ax = S_FMA(ax, sa[pi], xin[k - 1]);
+      if (r + 1 < n) ax = S_FMA(ax, sc[pi], xin[k + 1]);
+      sx[pi] = S_SUB(sx[pi], ax);
+    }
   BARRIER();
   int o = t * (q + 1), mm = rows - t * q;
   if (mm > q) mm = q;
@@ -379,55 +389,58 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
       for (int i = t; i < rows; i += W)
         if (r0 + i >= 0) xout[sys * n + r0 + i] = sx[TD_PAD(i, lq)];
     } else {
+      if (xin != 0) /* x + the correction */
+        for (int i = t; i < rows; i += W)
+          if (r0 + i >= 0) sx[TD_PAD(i, lq)] = S_ADD(xin[sys * n + r0 + i], sx[TD_PAD(i, lq)]);
       td_tile_store(TD_SRC_ARGS, sys, r0, rows, lq, sx, b);
     }
   }
 }
 
-/* One step of iterative refinement after modified blocks (as spike_tmpl.c):
- * b -= A x (x compact, total = batch n rows), then b = x + b once b holds the
- * correction (add = 1), or b = x (add = 0). */
-KERNEL void td_gs_resid(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *x,
-                        GLOBAL scalar *b, GLOBAL int *flags) {
-  long g = TD_GID();
-  if (g >= total) return;
-  long sys = g / n, r = g - sys * n;
-  scalar a, d, c;
-  td_row(TD_SRC_ARGS, sys, r, n, &a, &d, &c, flags);
-  scalar ax = S_MUL(d, x[g]);
-  if (r > 0) ax = S_FMA(ax, a, x[g - 1]);
-  if (r + 1 < n) ax = S_FMA(ax, c, x[g + 1]);
-  long i = td_rhs_index(TD_SRC_ARGS, sys, r);
-  b[i] = S_SUB(b[i], ax);
+/* Rows 2i, 2i+1 of a reduced block from pair j, its i-th (spike_tmpl.c
+ * build_block); first: j is the first pair of its system (no zeta before it). */
+DEVICE void td_gs_rows(const GLOBAL scalar *pr, long cnt, long j, long i, int last, int first,
+                       LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
+                       LOCAL_P scalar *f) {
+  scalar wt = pr[TD_PR_WT * cnt + j];
+  if (!first) wt = S_ADD(wt, pr[TD_PR_ZETA * cnt + j - 1]); /* W~ = W + zeta e_1 */
+  dl[2 * i] = i ? S_ONE : S_ZERO;
+  d[2 * i] = i ? wt : S_ONE;
+  du[2 * i] = last ? pr[TD_PR_UT * cnt + j] : pr[TD_PR_VT * cnt + j];
+  f[2 * i] = pr[TD_PR_YT * cnt + j];
+  dl[2 * i + 1] = i ? pr[TD_PR_WB * cnt + j] : S_ZERO;
+  d[2 * i + 1] = last ? pr[TD_PR_DB * cnt + j] : pr[TD_PR_VB * cnt + j];
+  du[2 * i + 1] = last ? S_ZERO : pr[TD_PR_DB * cnt + j];
+  f[2 * i + 1] = pr[TD_PR_YB * cnt + j];
 }
 
-KERNEL void td_gs_addx(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *x, int add,
-                       GLOBAL scalar *b) {
-  long g = TD_GID();
-  if (g >= total) return;
-  long sys = g / n, r = g - sys * n, i = td_rhs_index(TD_SRC_ARGS, sys, r);
-  b[i] = add ? S_ADD(x[g], b[i]) : x[g];
-}
-
-/* Builds the block of pairs a .. a+m-1 of system sys (spike_tmpl.c
- * build_block) into rows of local memory at o; returns the couplings. */
+/* The block of pairs a .. a+m-1 of the system whose pairs start at base. */
 DEVICE void td_gs_build(const GLOBAL scalar *pr, long cnt, long base, long a, long m,
                         LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
                         LOCAL_P scalar *f) {
-  for (long i = 0; i < m; i++) {
-    long j = base + a + i;
-    int last = i + 1 == m;
-    scalar wt = pr[TD_PR_WT * cnt + j];
-    if (a + i > 0) wt = S_ADD(wt, pr[TD_PR_ZETA * cnt + j - 1]); /* W~ = W + zeta e_1 */
-    dl[2 * i] = i ? S_ONE : S_ZERO;
-    d[2 * i] = i ? wt : S_ONE;
-    du[2 * i] = last ? pr[TD_PR_UT * cnt + j] : pr[TD_PR_VT * cnt + j];
-    f[2 * i] = pr[TD_PR_YT * cnt + j];
-    dl[2 * i + 1] = i ? pr[TD_PR_WB * cnt + j] : S_ZERO;
-    d[2 * i + 1] = last ? pr[TD_PR_DB * cnt + j] : pr[TD_PR_VB * cnt + j];
-    du[2 * i + 1] = last ? S_ZERO : pr[TD_PR_DB * cnt + j];
-    f[2 * i + 1] = pr[TD_PR_YB * cnt + j];
-  }
+  for (long i = 0; i < m; i++)
+    td_gs_rows(pr, cnt, base + a + i, i, i + 1 == m, a + i == 0, dl, d, du, f);
+}
+
+/* Where pair j of a reduced level sits (np pairs a system, blocks of GP
+ * pairs, G blocks a system): block *gi, index *i in it, the block's *m
+ * pairs; returns j's index in its system. */
+DEVICE long td_gs_where(long j, long np, long GP, long G, long *gi, long *i, long *m) {
+  long sys = j / np, jj = j - sys * np, g = jj / GP, a = g * GP;
+  *gi = sys * G + g;
+  *i = jj - a;
+  *m = np - a < GP ? np - a : GP;
+  return jj;
+}
+
+/* The pairs [*p0, *p1) of the blocks of this group (W blocks from gi0; the
+ * blocks of a level are consecutive in the pair arrays). */
+DEVICE void td_gs_span(long gi0, long W, long blocks, long np, long GP, long G, long *p0,
+                       long *p1) {
+  long gi1 = gi0 + W < blocks ? gi0 + W : blocks, s0 = gi0 / G, s1 = (gi1 - 1) / G;
+  long g1 = gi1 - 1 - s1 * G, e1 = g1 * GP + GP;
+  *p0 = s0 * np + (gi0 - s0 * G) * GP;
+  *p1 = s1 * np + (e1 < np ? e1 : np);
 }
 
 /* Row equilibration of a reduced block (rows of td_gs_build; the couplings
@@ -476,63 +489,91 @@ DEVICE void td_gs_scatter(GLOBAL scalar *pr, long cnt, long j0, long m, const LO
   LOCAL_P scalar *sw = sm + 4 * S, *sv = sm + 5 * S
 
 /* A reduced level: np pairs per system in blocks of GP (G = ceil(np / GP)
- * blocks per system); one work-item per block. Y, W, V of the block rows go
- * to yb (field f of row r at yb[f * 2 cnt + r]) for td_gs_recover. */
+ * blocks per system); one work-item per block. The group's blocks take
+ * consecutive pairs, so their rows come in and Y, W, V of the block rows go
+ * out (yb, field f of row r at yb[f * 2 cnt + r], for td_gs_recover) with
+ * coalesced accesses through local memory, as td_tile_load does. */
 KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scalar *pr,
                         long cnt, GLOBAL scalar *nx, long ncnt, GLOBAL scalar *yb,
                         GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, 6 * TD_GS_LW * (2 * TD_GP + 1));
   TD_GS_SLOT(2 * GP);
-  long gi = GROUP_ID() * W + t;
-  if (gi >= blocks) return;
-  long sys = gi / G, g = gi - sys * G, a = g * GP, m = np - a < GP ? np - a : GP, M = 2 * m;
-  long base = sys * np;
-  td_gs_build(pr, cnt, base, a, m, sa + o, sd + o, sc + o, sx + o);
-  int left = g > 0, right = g + 1 < G;
-  scalar cl0 = S_ZERO, cl1 = S_ZERO, cr0 = S_ZERO, cr1 = S_ZERO, zeta, db;
-  if (left) {
-    cl0 = S_ADD(pr[TD_PR_WT * cnt + base + a], pr[TD_PR_ZETA * cnt + base + a - 1]);
-    cl1 = pr[TD_PR_WB * cnt + base + a];
+  long gi0 = GROUP_ID() * (long)W, gi = gi0 + t, p0, p1, c2 = 2 * cnt;
+  td_gs_span(gi0, W, blocks, np, GP, G, &p0, &p1);
+  for (long j = p0 + t; j < p1; j += W) {
+    long bj, i, mj, jj = td_gs_where(j, np, GP, G, &bj, &i, &mj);
+    long oj = (bj - gi0) * R;
+    td_gs_rows(pr, cnt, j, i, i + 1 == mj, jj == 0, sa + oj, sd + oj, sc + oj, sx + oj);
   }
-  if (right) {
-    cr0 = pr[TD_PR_VT * cnt + base + a + m - 1];
-    cr1 = pr[TD_PR_VB * cnt + base + a + m - 1];
+  BARRIER();
+  if (gi < blocks) {
+    long sys = gi / G, g = gi - sys * G, a = g * GP, m = np - a < GP ? np - a : GP, M = 2 * m;
+    long base = sys * np;
+    int left = g > 0, right = g + 1 < G;
+    scalar cl0 = S_ZERO, cl1 = S_ZERO, cr0 = S_ZERO, cr1 = S_ZERO, zeta, db;
+    if (left) {
+      cl0 = S_ADD(pr[TD_PR_WT * cnt + base + a], pr[TD_PR_ZETA * cnt + base + a - 1]);
+      cl1 = pr[TD_PR_WB * cnt + base + a];
+    }
+    if (right) {
+      cr0 = pr[TD_PR_VT * cnt + base + a + m - 1];
+      cr1 = pr[TD_PR_VB * cnt + base + a + m - 1];
+    }
+    td_gs_equil(sa + o, sd + o, sc + o, sx + o, M, &cl0, &cl1, &cr0, &cr1);
+    int st = td_qr_local(sa + o, sd + o, sc + o, sx + o, sw + o, sv + o, M, cl0, cl1, cr0, cr1,
+                         left, right, 0, &zeta, &db);
+    if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
+    if (st == TD_QR_WEAK) flags[TD_FLAG_REFINE] = 1;
+    /* the slot's pad entry: which of W (1) and V or U (2) the block has */
+    sx[o + R - 1] = S_REAL((double)(left | ((right || st == TD_QR_SPECIAL) ? 2 : 0)));
+    td_gs_tips(nx, ncnt, gi, sx + o, sw + o, sv + o, M, left, right, st, zeta, db);
   }
-  td_gs_equil(sa + o, sd + o, sc + o, sx + o, M, &cl0, &cl1, &cr0, &cr1);
-  int st = td_qr_local(sa + o, sd + o, sc + o, sx + o, sw + o, sv + o, M, cl0, cl1, cr0, cr1,
-                       left, right, 0, &zeta, &db);
-  if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
-  if (st == TD_QR_WEAK) flags[TD_FLAG_REFINE] = 1;
-  long r = 2 * (base + a), c2 = 2 * cnt;
-  for (long k = 0; k < M; k++) {
-    yb[r + k] = sx[o + k];
-    yb[c2 + r + k] = left ? sw[o + k] : S_ZERO;
-    yb[2 * c2 + r + k] = (right || st == TD_QR_SPECIAL) ? sv[o + k] : S_ZERO;
+  BARRIER();
+  for (long r = 2 * p0 + t; r < 2 * p1; r += W) {
+    long bj, i, mj;
+    td_gs_where(r >> 1, np, GP, G, &bj, &i, &mj);
+    long k = (bj - gi0) * R + 2 * i + (r & 1);
+    int h = (int)S_REAL_PART(sx[(bj - gi0) * R + R - 1]);
+    yb[r] = sx[k];
+    yb[c2 + r] = (h & 1) ? sw[k] : S_ZERO;
+    yb[2 * c2 + r] = (h & 2) ? sv[k] : S_ZERO;
   }
-  td_gs_tips(nx, ncnt, sys * G + g, sx + o, sw + o, sv + o, M, left, right, st, zeta, db);
 }
 
-/* Level k from level k + 1's solution (spike_tmpl.c level_recover). */
+/* Level k from level k + 1's solution (spike_tmpl.c level_recover); rows in
+ * and pairs out coalesced, as in td_gs_level. */
 KERNEL void td_gs_recover(long np, long GP, long G, long blocks, GLOBAL scalar *pr, long cnt,
                           const GLOBAL scalar *nx, long ncnt, const GLOBAL scalar *yb) {
   LOCAL_ARRAY(scalar, sm, 3 * TD_GS_RW * (2 * TD_GP + 1));
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), R = 2 * (int)GP + 1, S = W * R, o = t * R;
   LOCAL_P scalar *sx = sm, *sw = sm + S, *sv = sm + 2 * S;
-  long gi = GROUP_ID() * W + t;
-  if (gi >= blocks) return;
-  long sys = gi / G, g = gi - sys * G, a = g * GP, m = np - a < GP ? np - a : GP, M = 2 * m;
-  long base = sys * np, r = 2 * (base + a), c2 = 2 * cnt, i = sys * G + g;
-  int special = S_ABS1(nx[TD_PR_SPEC * ncnt + i]) > 0.5;
-  int has_w = g > 0, has_v = special || g + 1 < G;
-  scalar tn = special ? nx[TD_PR_XB * ncnt + i] : (g + 1 < G ? nx[TD_PR_XT * ncnt + i + 1] : S_ZERO);
-  scalar bp = has_w ? nx[TD_PR_XB * ncnt + i - 1] : S_ZERO;
-  for (long k = 0; k < M; k++) {
-    sx[o + k] = yb[r + k];
-    sw[o + k] = yb[c2 + r + k];
-    sv[o + k] = yb[2 * c2 + r + k];
+  long gi0 = GROUP_ID() * (long)W, gi = gi0 + t, p0, p1, c2 = 2 * cnt;
+  td_gs_span(gi0, W, blocks, np, GP, G, &p0, &p1);
+  for (long r = 2 * p0 + t; r < 2 * p1; r += W) {
+    long bj, i, mj;
+    td_gs_where(r >> 1, np, GP, G, &bj, &i, &mj);
+    long k = (bj - gi0) * R + 2 * i + (r & 1);
+    sx[k] = yb[r];
+    sw[k] = yb[c2 + r];
+    sv[k] = yb[2 * c2 + r];
   }
-  td_gs_combine(sx + o, sw + o, sv + o, M, has_w, has_v, special, bp, tn);
-  td_gs_scatter(pr, cnt, base + a, m, sx + o);
+  BARRIER();
+  if (gi < blocks) {
+    long sys = gi / G, g = gi - sys * G, a = g * GP, m = np - a < GP ? np - a : GP, M = 2 * m;
+    int special = S_ABS1(nx[TD_PR_SPEC * ncnt + gi]) > 0.5;
+    int has_w = g > 0, has_v = special || g + 1 < G;
+    scalar tn = special ? nx[TD_PR_XB * ncnt + gi] : (g + 1 < G ? nx[TD_PR_XT * ncnt + gi + 1] : S_ZERO);
+    scalar bp = has_w ? nx[TD_PR_XB * ncnt + gi - 1] : S_ZERO;
+    td_gs_combine(sx + o, sw + o, sv + o, M, has_w, has_v, special, bp, tn);
+  }
+  BARRIER();
+  for (long j = p0 + t; j < p1; j += W) { /* td_gs_scatter's order */
+    long bj, i, mj;
+    td_gs_where(j, np, GP, G, &bj, &i, &mj);
+    long k = (bj - gi0) * R;
+    pr[TD_PR_XT * cnt + j] = sx[k + (i ? 2 * i - 1 : 0)];
+    pr[TD_PR_XB * cnt + j] = sx[k + (i + 1 == mj ? 2 * mj - 1 : 2 * i + 2)];
+  }
 }
 
 /* The last level (np <= TD_GS_DIRECT pairs per system): one work-item per system. */

@@ -8,7 +8,8 @@
  * by gs_q / 2 rows, and if that fails too every system is solved as one
  * partition (td_gs_whole, then td_put), whose verdict is final, as
  * spike_tmpl.c does. Modified (or near-singular, kept) blocks cost a few
- * digits: one step of iterative refinement follows, as on the CPU. */
+ * digits: one step of iterative refinement follows, as on the CPU, within a
+ * second pass (td_gs_tile forms b - A x as it loads and adds x as it stores). */
 #include "backend/gpu/gpu_td.h"
 
 #define GS_DIRECT 64   /* TD_GS_DIRECT */
@@ -84,9 +85,10 @@ cleanup:
  * the status words into fl. keep: when partitions were modified, the
  * solution goes to *xout (compact, right after the work areas, xbytes) and b
  * keeps the right-hand side; a second pass on the same grid uses the same
- * areas and leaves *xout alone. */
+ * areas and leaves *xout alone. With xin (a refinement step), the right-hand
+ * side is b - A xin and b gets xin + the solution. */
 static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh, long long batch,
-                           gpu_ptr b, int keep, size_t xbytes, gpu_ptr *xout,
+                           gpu_ptr b, int keep, size_t xbytes, gpu_ptr *xout, gpu_ptr xin,
                            int fl[GPU_TD_FLAG_WORDS]) {
   pscr_status st = PSCR_OK;
   gpu_ptr flags = j->g->flags, none = {0};
@@ -124,7 +126,8 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
   {
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh),  GPU_INT(s.lq),
                       GPU_LONG(P),      GPU_LONG(nt), GPU_INT(0),    GPU_PTR(pr[0]),
-                      GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(none), GPU_PTR(flags)};
+                      GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(none), GPU_PTR(xin),
+                      GPU_PTR(flags)};
     TRY(td_launch(j, "td_gs_tile", items, W, tb, NARGS(args), args));
   }
   for (int l = 0; l < top; l++) {
@@ -152,7 +155,8 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
   {
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh), GPU_INT(s.lq),
                       GPU_LONG(P),      GPU_LONG(nt), GPU_INT(1),   GPU_PTR(pr[0]),
-                      GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(xo),  GPU_PTR(flags)};
+                      GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(xo),  GPU_PTR(xin),
+                      GPU_PTR(flags)};
     TRY(td_launch(j, "td_gs_tile", items, W, tb / 5 * 4, NARGS(args), args));
   }
   j->partitions = (int)(P < 0x7fffffff ? P : 0x7fffffff);
@@ -169,13 +173,13 @@ pscr_status gpu_td_solve_gspike(td_job *j, gpu_td_src src, long long n, long lon
   pscr_status st = PSCR_OK;
   int fl[GPU_TD_FLAG_WORDS];
   size_t xbytes = td_align(j, (size_t)n * (size_t)batch * j->esize);
-  gpu_ptr x;
+  gpu_ptr x, none = {0};
   long long sh = 0;
-  TRY(gs_pass(j, src, n, sh, batch, b, 1, xbytes, &x, fl));
+  TRY(gs_pass(j, src, n, sh, batch, b, 1, xbytes, &x, none, fl));
   if (fl[TD_FLAG_FALLBACK] && !fl[TD_FLAG_NONFINITE] && !fl[TD_FLAG_SINGULAR]) {
     sh = j->g->tune.gs_q / 2; /* again on the shifted grid */
     TRY(j->g->flags_clear(j->g));
-    TRY(gs_pass(j, src, n, sh, batch, b, 1, xbytes, &x, fl));
+    TRY(gs_pass(j, src, n, sh, batch, b, 1, xbytes, &x, none, fl));
   }
   j->modified_blocks = fl[TD_FLAG_MODIFIED];
   if (fl[TD_FLAG_NONFINITE] || fl[TD_FLAG_SINGULAR]) goto cleanup;
@@ -186,19 +190,17 @@ pscr_status gpu_td_solve_gspike(td_job *j, gpu_td_src src, long long n, long lon
   }
   if (fl[TD_FLAG_MODIFIED] == 0 && fl[TD_FLAG_REFINE] == 0) goto cleanup;
   {
-    long long total = n * batch;
     int f2[GPU_TD_FLAG_WORDS];
-    gpu_ptr none;
-    gpu_arg ra[] = {SRC_ARGS(src), GPU_LONG(n), GPU_LONG(total),
-                    GPU_PTR(x),    GPU_PTR(b),  GPU_PTR(j->g->flags)};
-    TRY(td_launch(j, "td_gs_resid", (size_t)total, j->line_wg, 0, NARGS(ra), ra));
+    gpu_ptr unused;
     TRY(j->g->flags_clear(j->g)); /* words 0..2 are clear here: only the g-Spike counts go */
-    TRY(gs_pass(j, src, n, sh, batch, b, 0, xbytes, &none, f2));
-    int add = !(f2[TD_FLAG_NONFINITE] || f2[TD_FLAG_SINGULAR] || f2[TD_FLAG_FALLBACK]);
-    gpu_arg aa[] = {SRC_ARGS(src), GPU_LONG(n),  GPU_LONG(total),
-                    GPU_PTR(x),    GPU_INT(add), GPU_PTR(b)};
-    TRY(td_launch(j, "td_gs_addx", (size_t)total, j->line_wg, 0, NARGS(aa), aa));
+    TRY(gs_pass(j, src, n, sh, batch, b, 0, xbytes, &unused, x, f2));
     TRY(j->g->flags_clear(j->g)); /* the status is the first pass's (OK) */
+    if (f2[TD_FLAG_NONFINITE] || f2[TD_FLAG_SINGULAR] || f2[TD_FLAG_FALLBACK]) {
+      long long total = n * batch; /* b untouched: the first pass's x */
+      gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),  GPU_LONG(total), GPU_PTR(x),
+                        GPU_PTR(none), GPU_INT(0),   GPU_PTR(b),      GPU_PTR(j->g->flags)};
+      TRY(td_launch(j, "td_put", (size_t)total, j->line_wg, 0, NARGS(args), args));
+    }
   }
 cleanup:
   return st;
