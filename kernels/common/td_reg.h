@@ -37,9 +37,11 @@
 /* Rows a work-item loads before it stores any. H100 A/B, 4 against all 8
  * (real; 8 spill 24-32 bytes at the 96-register cap, 4 spill 8-12): batch
  * 1024 x 16384 2.25x against 2.57x floor, one system 2^26 2.00x against
- * 2.38x, shifted 1024 x 16384 4.99x against 5.33x. */
+ * 2.38x, shifted 1024 x 16384 4.99x against 5.33x. Complex, 2 against all 4:
+ * 16384 systems of 1024 rows 1.67x against 2.79x, 4096 x 4096 2.69x against
+ * 2.82x, shifted 4096 x 4096 6.19x against 6.40x; PSCR 2D Helmholtz alike. */
 #ifndef TD_REG_LOAD_U
-#define TD_REG_LOAD_U 4
+#define TD_REG_LOAD_U (PSCR_COMPLEX ? 2 : 4)
 #endif
 #define TD_RLQ (TD_RQ == 16 ? 4 : TD_RQ == 8 ? 3 : TD_RQ == 4 ? 2 : 1)
 /* Parts the tile is staged in (the host's choice where local memory is short;
