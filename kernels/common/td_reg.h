@@ -50,6 +50,9 @@
 #define TD_REG_PH 1
 #endif
 #define TD_REG_PQ (TD_RQ / TD_REG_PH) /* rows of a partition in a part */
+#if TD_REG_PQ % TD_REG_LOAD_U != 0 /* a larger load would read past the part */
+#error "TD_REG_LOAD_U must divide TD_RQ / TD_REG_PH"
+#endif
 #define TD_REG_PLQ (TD_RLQ - (TD_REG_PH == 2 ? 1 : TD_REG_PH == 4 ? 2 : 0))
 /* The row of entry i of part h of the tile at r0 (below) */
 #if TD_REG_PH == 1
