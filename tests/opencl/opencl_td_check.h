@@ -245,6 +245,40 @@ static void check_top_singular(pscr_context *ocl, pt_rng *r, pscr_td_algorithm a
   free(dl), free(d), free(du), free(b), free(b0);
 }
 
+/* GSPIKE on random U(-1,1) rows, 2^22 of them, one fixed draw (pt_rng seed 22; each
+ * row's dl, d, du, b in turn), gs_q 16, gs_gp 8, gs_w 64. A reduced level meets the
+ * pair of a nearly singular partition (tips near 1e13). Without td_gs_equil every test
+ * of that pair's block failed, on both grids, and the solve took one partition
+ * (td_gs_whole, one work-item). Now every partition stays: 2^18 of them. */
+static void check_gspike_random_levels(pscr_context *ocl) {
+  const size_t n = (size_t)1 << 22;
+  double *dl = malloc(n * sizeof *dl), *d = malloc(n * sizeof *d), *du = malloc(n * sizeof *du);
+  double *b = malloc(n * sizeof *b), *b0 = malloc(n * sizeof *b0);
+  PT_CHECK(dl && d && du && b && b0, "gspike random levels: out of host memory");
+  if (dl && d && du && b && b0) {
+    pt_rng r;
+    pt_rng_seed(&r, 22);
+    for (size_t i = 0; i < n; i++) {
+      dl[i] = pt_uniform(&r, -1, 1);
+      d[i] = pt_uniform(&r, -1, 1);
+      du[i] = pt_uniform(&r, -1, 1);
+      b[i] = b0[i] = pt_uniform(&r, -1, 1);
+    }
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_q", 16), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_gp", 8), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_w", 64), PSCR_OK);
+    pscr_td_report rep;
+    pscr_status st = pscr_tridiag_solve(ocl, PSCR_TD_GSPIKE, PSCR_F64, n, 1, n, dl, d, du, b, &rep);
+    PT_CHECK_STATUS(st, PSCR_OK);
+    PT_CHECK(rep.partitions == (int)(n / 16), "gspike random 2^22 rows: %d partitions, %zu expected",
+             rep.partitions, n / 16);
+    if (st == PSCR_OK)
+      PT_CHECK_LE(pt_backward_error(PSCR_F64, n, dl, d, du, b, b0), 1e-15,
+                  "gspike random 2^22 rows, backward error");
+  }
+  free(dl), free(d), free(du), free(b), free(b0);
+}
+
 static void gs_batch(pt_rng *r, pscr_dtype t, void *dl, void *d, void *du, void *x, void *b) {
   size_t es = pt_size(t);
   for (int s = 1; s < GS_BATCH; s++) {
@@ -410,6 +444,7 @@ static int td_check_main(pscr_dtype t, const char *name) {
     }
   }
   pscr_context_destroy(g48);
+  if (t == PSCR_F64) check_gspike_random_levels(ocl); /* tunes gs_q, gs_gp, gs_w */
   check_gspike_blocks(ocl, &r, seed, t); /* last: it tunes gs_q */
   opencl_check_coverage(ocl, "td_");
 done:
