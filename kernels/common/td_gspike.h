@@ -88,12 +88,10 @@ DEVICE double td_acc(double amax, double v) {
 
 /* G = [c s; -conj(s) c], G [a; beta] = [r; 0], c real (seed 000 App. B); *ar = |r|,
  * *ri = 1 / r (one reciprocal of |r| gives c, s and 1 / R_kk). */
-DEVICE void td_givens(scalar a, scalar beta, double *c, scalar *s, scalar *r, double *ar,
-                      scalar *ri) {
+DEVICE void td_givens(scalar a, scalar beta, double *c, scalar *s, double *ar, scalar *ri) {
   if (S_ISZERO(beta)) {
     *c = 1;
     *s = S_ZERO;
-    *r = a;
     *ar = S_ABS(a);
     *ri = S_RCP(a);
     return;
@@ -104,7 +102,6 @@ DEVICE void td_givens(scalar a, scalar beta, double *c, scalar *s, scalar *r, do
     double ib = D_RCP(nb);
     *c = 0;
     *s = S_SCALE(ib, S_CONJ(beta));
-    *r = S_REAL(nb);
     *ar = nb;
     *ri = S_REAL(ib);
     return;
@@ -113,7 +110,6 @@ DEVICE void td_givens(scalar a, scalar beta, double *c, scalar *s, scalar *r, do
   scalar ph = S_SCALE(D_RCP(na), a);
   *c = na * inv;
   *s = S_SCALE(inv, S_MUL(ph, S_CONJ(beta)));
-  *r = S_SCALE(nrm, ph);
   *ar = nrm;
   *ri = S_SCALE(inv, S_CONJ(ph));
 #else
@@ -121,10 +117,37 @@ DEVICE void td_givens(scalar a, scalar beta, double *c, scalar *s, scalar *r, do
   double nrm = (t2 > 1e-290 && t2 < 1e290) ? sqrt(t2) : hypot(a, beta), inv = D_RCP(nrm);
   *c = a * inv;
   *s = beta * inv;
-  *r = nrm;
   *ar = nrm;
   *ri = inv;
 #endif
+}
+
+/* One step of the sweep: the rotation of rows k, k + 1 that zeroes beta,
+ * row k + 1's sub-diagonal, under *a, row k's running diagonal (*bs: its
+ * running entry in column k + 1; dn, un: row k + 1's diagonal and
+ * super-diagonal). Gives row k of R as 1 / R_kk (*ri), R_{k,k+1} (*r1) and
+ * R_{k,k+2} (*r2), row k + 1's running *a and *bs, the rotation (c, s) for
+ * the columns (td_qr_rot); *scale and *rmin take row k + 1's entries and
+ * |R_kk|. */
+DEVICE void td_qr_step(scalar *a, scalar *bs, scalar beta, scalar dn, scalar un, double *scale,
+                       double *rmin, double *c, scalar *s, scalar *ri, scalar *r1, scalar *r2) {
+  double ar;
+  *scale = td_max(*scale, td_max(S_ABS1(beta), td_max(S_ABS1(dn), S_ABS1(un))));
+  td_givens(*a, beta, c, s, &ar, ri);
+  if (!(ar >= *rmin)) *rmin = ar;
+  scalar sc = S_CONJ(*s);
+  *r1 = S_ADD(S_SCALE(*c, *bs), S_MUL(*s, dn));
+  *r2 = S_MUL(*s, un);
+  *a = S_SUB(S_SCALE(*c, dn), S_MUL(sc, *bs));
+  *bs = S_SCALE(*c, un);
+}
+
+/* A column under that rotation: *carry (row k so far) and next (row k + 1)
+ * give row k's value, returned, and row k + 1's, left in *carry. */
+DEVICE scalar td_qr_rot(double c, scalar s, scalar *carry, scalar next) {
+  scalar top = S_ADD(S_SCALE(c, *carry), S_MUL(s, next));
+  *carry = S_SUB(S_SCALE(c, next), S_MUL(S_CONJ(s), *carry));
+  return top;
 }
 
 DEVICE scalar td_phase(scalar z) {
@@ -226,29 +249,18 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
   scalar cv = right && m == 1 ? cr1 : S_ZERO, v2 = S_ZERO; /* (Q^T c_R)_m, _{m-1} */
   double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
   for (int k = 0; k + 1 < m; k++) {
-    scalar beta = dl[k + 1], dn = d[k + 1], un = k + 2 < m ? du[k + 1] : S_ZERO;
-    scale = td_max(scale, td_max(S_ABS1(beta), td_max(S_ABS1(dn), S_ABS1(un))));
-    double c, ar;
-    scalar s, r, ri;
-    td_givens(a, beta, &c, &s, &r, &ar, &ri);
-    if (!(ar >= rmin)) rmin = ar;
-    scalar sc = S_CONJ(s);
+    double c;
+    scalar s, ri, r1, r2, un = k + 2 < m ? du[k + 1] : S_ZERO;
+    td_qr_step(&a, &bs, dl[k + 1], d[k + 1], un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
     d[k] = ri;
-    du[k] = S_ADD(S_SCALE(c, bs), S_MUL(s, dn));
-    dl[k] = S_MUL(s, un);
-    a = S_SUB(S_SCALE(c, dn), S_MUL(sc, bs));
-    bs = S_SCALE(c, un);
-    scalar fn = f[k + 1];
-    f[k] = S_ADD(S_SCALE(c, cy), S_MUL(s, fn));
-    cy = S_SUB(S_SCALE(c, fn), S_MUL(sc, cy));
-    if (hw) { /* Q^T (cl0 e_1) */
+    du[k] = r1;
+    dl[k] = r2;
+    f[k] = td_qr_rot(c, s, &cy, f[k + 1]);
+    if (hw) { /* Q^T (cl0 e_1): nothing enters below row 0 */
       w[k] = S_SCALE(c, cw);
-      cw = S_NEG(S_MUL(sc, cw));
+      cw = S_NEG(S_MUL(S_CONJ(s), cw));
     }
-    if (right && k + 2 == m) { /* Q^T (cr1 e_m): zero above row m - 1 */
-      v2 = S_MUL(s, cr1);
-      cv = S_SCALE(c, cr1);
-    }
+    if (right && k + 2 == m) v2 = td_qr_rot(c, s, &cv, cr1); /* Q^T (cr1 e_m): cv was 0 */
   }
   f[m - 1] = cy;
   if (scale == 0) scale = 1;

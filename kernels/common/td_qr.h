@@ -26,31 +26,15 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
   scalar cy = f[0], cw = left ? cl0 : S_ZERO, cv = right ? (m == 1 ? cr1 : (m == 2 ? cr0 : S_ZERO)) : S_ZERO;
   double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
   for (long k = 0; k + 1 < m; k++) {
-    scalar beta = dl[k + 1], dn = d[k + 1], un = k + 2 < m ? du[k + 1] : S_ZERO;
-    scale = td_max(scale, td_max(S_ABS1(beta), td_max(S_ABS1(dn), S_ABS1(un))));
-    double c, ar;
-    scalar s, r, ri;
-    td_givens(a, beta, &c, &s, &r, &ar, &ri);
-    if (!(ar >= rmin)) rmin = ar;
-    scalar sc = S_CONJ(s);
+    double c;
+    scalar s, ri, r1, r2, un = k + 2 < m ? du[k + 1] : S_ZERO;
+    td_qr_step(&a, &bs, dl[k + 1], d[k + 1], un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
     d[k] = ri; /* 1 / R_kk */
-    du[k] = S_ADD(S_SCALE(c, bs), S_MUL(s, dn));
-    dl[k] = S_MUL(s, un);
-    a = S_SUB(S_SCALE(c, dn), S_MUL(sc, bs));
-    bs = S_SCALE(c, un);
-    scalar fn = f[k + 1];
-    f[k] = S_ADD(S_SCALE(c, cy), S_MUL(s, fn));
-    cy = S_SUB(S_SCALE(c, fn), S_MUL(sc, cy));
-    if (left) {
-      fn = k + 1 == 1 ? cl1 : S_ZERO;
-      w[k] = S_ADD(S_SCALE(c, cw), S_MUL(s, fn));
-      cw = S_SUB(S_SCALE(c, fn), S_MUL(sc, cw));
-    }
-    if (right) {
-      fn = k + 2 == m ? cr1 : (k + 3 == m ? cr0 : S_ZERO);
-      v[k] = S_ADD(S_SCALE(c, cv), S_MUL(s, fn));
-      cv = S_SUB(S_SCALE(c, fn), S_MUL(sc, cv));
-    }
+    du[k] = r1;
+    dl[k] = r2;
+    f[k] = td_qr_rot(c, s, &cy, f[k + 1]);
+    if (left) w[k] = td_qr_rot(c, s, &cw, k == 0 ? cl1 : S_ZERO);
+    if (right) v[k] = td_qr_rot(c, s, &cv, k + 2 == m ? cr1 : (k + 3 == m ? cr0 : S_ZERO));
   }
   f[m - 1] = cy;
   if (left) w[m - 1] = cw;
