@@ -227,18 +227,21 @@ DEVICE void td_gs_tips(GLOBAL scalar *pr, long cnt, long i, const LOCAL_P scalar
 }
 
 /* Level 0 on one partition of m rows in the tile (td_tile_load's layout:
- * dl, d, du, f; w a fifth array): td_qr's solve with one coupling entry a
- * side, cl0 = dl[0] and cr1 = du[m - 1], without storing the spikes.
- * phase 0: the tips of y, w, v come out of one back-substitution that keeps
- * only its last two rows (v = R~^{-1} Q^T c_R e_m has two nonzero entries
- * after the sweep, so it is not stored either), and go to pair i.
+ * dl, d, du, f): td_qr's solve with one coupling entry a side, cl0 = dl[0]
+ * and cr1 = du[m - 1], without storing the spikes.
+ * phase 0 streams: it stores nothing. The pair needs only the tips of
+ * y, w, v = R~^{-1} g for g = Q^T f, Q^T (cl0 e_1), Q^T (cr1 e_m). The
+ * bottoms are g_m / R~_mm; the tops are z . g for z = R~^{-T} e_1, whose
+ * forward substitution (z_k = (delta_k1 - R_{k-1,k} z_{k-1} - R_{k-2,k}
+ * z_{k-2}) / R_kk) runs beside the sweep as R's rows come; only R~'s last
+ * column waits for the modification. Q^T (cr1 e_m) has two nonzero entries.
  * phase 1: with bp and tn (the reduced system's b_{j-1}, and t_{j+1}, or
  * b_j for a special block) known, x = Y - W bp - V tn = R~^{-1} Q^T f' for
  * f' = f - cl0 bp e_1 - cr1 tn e_m: one column, left in f. Both phases
  * factor alike, so they take the same decisions. Returns td_qr's status. */
 DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
-                      LOCAL_P scalar *f, LOCAL_P scalar *w, int m, int left, int right,
-                      int phase, scalar bp, scalar tn, GLOBAL scalar *pr, long cnt, long i) {
+                      LOCAL_P scalar *f, int m, int left, int right, int phase, scalar bp,
+                      scalar tn, GLOBAL scalar *pr, long cnt, long i) {
   scalar cl0 = dl[0], cr1 = du[m - 1];
   if (phase) {
     if (left) f[0] = S_FMS(f[0], cl0, bp);
@@ -247,35 +250,57 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
   int hw = !phase && left;
   scalar a = d[0], bs = m > 1 ? du[0] : S_ZERO, cy = f[0], cw = hw ? cl0 : S_ZERO;
   scalar cv = right && m == 1 ? cr1 : S_ZERO, v2 = S_ZERO; /* (Q^T c_R)_m, _{m-1} */
+  /* phase 0: z1, z2 = z_{k-1}, z_{k-2}; rA = R_{k-1,k}, rB = R_{k-2,k},
+   * rC = R_{k-1,k+1}; ty, tw: z . g so far. z_0 = 1 / R_11 comes from
+   * z_{-1} = -1, R_{-1,0} = 1, which stand for delta_k1. */
+  scalar z1 = S_NEG(S_ONE), z2 = S_ZERO, rA = S_ONE, rB = S_ZERO, rC = S_ZERO;
+  scalar ty = S_ZERO, tw = S_ZERO;
+  double zmax = 0, gmax = 0;
   double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
   for (int k = 0; k + 1 < m; k++) {
     double c;
     scalar s, ri, r1, r2, un = k + 2 < m ? du[k + 1] : S_ZERO;
     td_qr_step(&a, &bs, dl[k + 1], d[k + 1], un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
-    d[k] = ri;
-    du[k] = r1;
-    dl[k] = r2;
-    f[k] = td_qr_rot(c, s, &cy, f[k + 1]);
-    if (hw) { /* Q^T (cl0 e_1): nothing enters below row 0 */
-      w[k] = S_SCALE(c, cw);
-      cw = S_NEG(S_MUL(S_CONJ(s), cw));
+    scalar g = td_qr_rot(c, s, &cy, f[k + 1]);
+    if (phase) {
+      d[k] = ri;
+      du[k] = r1;
+      dl[k] = r2;
+      f[k] = g;
+    } else {
+      scalar z = S_MUL(S_FMS(S_FMS(S_ZERO, rA, z1), rB, z2), ri);
+      ty = S_FMA(ty, z, g);
+      zmax = td_acc(zmax, S_ABS1(z));
+      gmax = td_acc(gmax, S_ABS1(g));
+      if (hw) { /* Q^T (cl0 e_1): nothing enters below row 0 */
+        scalar gw = S_SCALE(c, cw);
+        cw = S_NEG(S_MUL(S_CONJ(s), cw));
+        tw = S_FMA(tw, z, gw);
+        gmax = td_acc(gmax, S_ABS1(gw));
+      }
+      z2 = z1;
+      z1 = z;
+      rB = rC;
+      rC = r2;
+      rA = r1;
     }
     if (right && k + 2 == m) v2 = td_qr_rot(c, s, &cv, cr1); /* Q^T (cr1 e_m): cv was 0 */
   }
-  f[m - 1] = cy;
   if (scale == 0) scale = 1;
   scalar zeta, db = S_ONE;
   int st = td_qr_mend(&a, cv, rmin, scale, m, right, 0, &zeta);
   if (st == TD_QR_FAILED) return st;
-  if (!S_ISZERO(zeta)) du[m - 2] = S_FMA(du[m - 2], zeta, v2); /* (Q^T c_R)_{m-2} = 0 */
-  int special = st == TD_QR_SPECIAL, mb = special ? m - 1 : m;
-  if (special)
-    db = a;
-  else
-    d[m - 1] = S_RCP(a);
-  if (phase) { /* a special block's x_m is b_j = tn: U's column joins the rows above */
+  int special = st == TD_QR_SPECIAL;
+  if (phase) {
+    f[m - 1] = cy;
+    if (!S_ISZERO(zeta)) du[m - 2] = S_FMA(du[m - 2], zeta, v2); /* (Q^T c_R)_{m-2} = 0 */
+    /* a special block's x_m is b_j = tn: U's column joins the rows above */
+    int mb = special ? m - 1 : m;
+    if (special)
+      f[m - 1] = tn;
+    else
+      d[m - 1] = S_RCP(a);
     scalar x1 = special ? tn : S_ZERO, x2 = S_ZERO;
-    if (special) f[m - 1] = tn;
     for (int k = mb - 1; k >= 0; k--) {
       scalar xk = f[k];
       if (k + 1 < m) xk = S_FMS(xk, du[k], x1);
@@ -287,47 +312,33 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
     }
     return st;
   }
-  /* R x = z for y, w and v (U = R_lead^{-1} R(1:m-1, m) for a special block) */
-  int hv = right || special;
-  double amax = special ? td_acc(S_ABS1(f[m - 1]), hw ? S_ABS1(cw) : 0.0) : 0;
-  scalar y1 = S_ZERO, y2 = S_ZERO, w1 = S_ZERO, w2 = S_ZERO, v1 = S_ZERO, vv2 = S_ZERO;
-  scalar yb = f[m - 1], wb = cw, vb = S_ZERO;
-  for (int k = mb - 1; k >= 0; k--) {
-    scalar yk = f[k], wk = k + 1 == m ? cw : (hw ? w[k] : S_ZERO), vk = S_ZERO;
-    if (hv)
-      vk = special ? (k + 2 == m ? du[k] : (k + 3 == m ? dl[k] : S_ZERO))
-                   : (k + 1 == m ? cv : (k + 2 == m ? v2 : S_ZERO));
-    if (k + 1 < mb) {
-      yk = S_FMS(yk, du[k], y1);
-      wk = S_FMS(wk, du[k], w1);
-      vk = S_FMS(vk, du[k], v1);
-    }
-    if (k + 2 < mb) {
-      yk = S_FMS(yk, dl[k], y2);
-      wk = S_FMS(wk, dl[k], w2);
-      vk = S_FMS(vk, dl[k], vv2);
-    }
-    yk = S_MUL(yk, d[k]);
-    wk = S_MUL(wk, d[k]);
-    vk = S_MUL(vk, d[k]);
-    amax = td_acc(amax, S_ABS1(yk));
-    if (hw) amax = td_acc(amax, S_ABS1(wk));
-    if (hv) amax = td_acc(amax, S_ABS1(vk));
-    if (k + 1 == m) {
-      yb = yk;
-      wb = wk;
-      vb = vk;
-    }
-    y2 = y1;
-    y1 = yk;
-    w2 = w1;
-    w1 = wk;
-    vv2 = v1;
-    v1 = vk;
+  /* R~'s last column: R~_{m-1,m} = R_{m-1,m} + zeta (Q^T c_R)_{m-1} */
+  rA = S_FMA(rA, zeta, v2);
+  scalar yt, yb, wt, wb, vt, vb;
+  if (special) { /* R~ = diag(R_lead, 1); U = R_lead^{-1} R(1:m-1, m) in V's place */
+    db = a;
+    yt = ty;
+    wt = tw;
+    vt = S_FMA(S_MUL(rA, z1), rB, z2);
+    yb = cy;
+    wb = cw;
+    vb = S_ZERO;
+  } else {
+    scalar ia = S_RCP(a), z = S_MUL(S_FMS(S_FMS(S_ZERO, rA, z1), rB, z2), ia);
+    zmax = td_acc(zmax, S_ABS1(z));
+    yt = S_FMA(ty, z, cy);
+    wt = S_FMA(tw, z, cw);
+    vt = S_FMA(S_MUL(z, cv), z1, v2); /* z1 v2 = 0 for m = 1 (v2 = 0) */
+    yb = S_MUL(cy, ia);
+    wb = S_MUL(cw, ia);
+    vb = S_MUL(cv, ia);
   }
-  if (!(amax <= TD_SPIKE_BIG)) return TD_QR_FAILED; /* NaN too */
-  td_gs_pair(pr, cnt, i, y1, yb, hw ? w1 : S_ZERO, hw ? wb : S_ZERO, hv ? v1 : S_ZERO, vb,
-             special, zeta, db);
+  /* |z_k g_k| <= zmax gmax bounds every term of the tops (NaN fails too) */
+  double amax = td_acc(zmax * gmax, td_max(S_ABS1(yt), S_ABS1(yb)));
+  amax = td_acc(amax, td_max(td_max(S_ABS1(wt), S_ABS1(wb)), td_max(S_ABS1(vt), S_ABS1(vb))));
+  if (!(amax <= TD_SPIKE_BIG)) return TD_QR_FAILED;
+  td_gs_pair(pr, cnt, i, yt, yb, hw ? wt : S_ZERO, hw ? wb : S_ZERO, vt, vb, special, zeta,
+             db);
   return st;
 }
 
@@ -348,10 +359,10 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
 KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, int phase,
                        GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
                        const GLOBAL scalar *xin, GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, 5 * TD_GW * (TD_GQ + 1)); /* phase 1 uses the first four */
+  LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
   LOCAL int skip;
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1);
-  LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *sw = sm + 4 * S;
+  LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S;
   /* the partition grid starts sh rows before the system (identity rows) */
   long g = GROUP_ID(), sys = g / nt, v0 = (g - sys * nt) * W * q, r0 = v0 - sh;
   long p = (g - sys * nt) * W + t, nv = n + sh;
@@ -385,7 +396,7 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
       if (left) bp = pr[TD_PR_XB * cnt + i - 1];
       tn = right ? pr[TD_PR_XT * cnt + i + 1] : pr[TD_PR_XB * cnt + i];
     }
-    int st = td_gs_part(sa + o, sd + o, sc + o, sx + o, sw + o, mm, left, right, phase, bp, tn,
+    int st = td_gs_part(sa + o, sd + o, sc + o, sx + o, mm, left, right, phase, bp, tn,
                         pr, cnt, i);
     if (phase == 0) {
       if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;

@@ -39,7 +39,7 @@ static gs_shape shape(const td_job *j) {
   gs_shape s;
   int gp = j->g->tune.gs_gp;
   s.lq = td_log2i(j->g->tune.gs_q);
-  s.W = slot_group(j, 1 << s.lq, 5, j->g->tune.gs_w); /* td_gs_tile: 5 arrays */
+  s.W = slot_group(j, 1 << s.lq, 4, j->g->tune.gs_w); /* td_gs_tile: 4 arrays */
   s.LW = slot_group(j, 2 * gp, 6, GS_SLOT_WG);
   s.RW = slot_group(j, 2 * gp, 3, GS_SLOT_WG);
   s.DW = slot_group(j, 2 * GS_DIRECT, 6, GS_DIRECT_WG);
@@ -121,7 +121,7 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
   }
   gpu_ptr xo = keep ? gpu_sub(w, total, xbytes) : none;
   *xout = xo;
-  size_t tb = 5 * (size_t)W * (size_t)(q + 1) * es; /* phase 1: 4 of them */
+  size_t tb = 4 * (size_t)W * (size_t)(q + 1) * es;
   size_t items = (size_t)(batch * nt) * (size_t)W;
   {
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh),  GPU_INT(s.lq),
@@ -157,7 +157,7 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
                       GPU_LONG(P),      GPU_LONG(nt), GPU_INT(1),   GPU_PTR(pr[0]),
                       GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(xo),  GPU_PTR(xin),
                       GPU_PTR(flags)};
-    TRY(td_launch(j, "td_gs_tile", items, W, tb / 5 * 4, NARGS(args), args));
+    TRY(td_launch(j, "td_gs_tile", items, W, tb, NARGS(args), args));
   }
   j->partitions = (int)(P < 0x7fffffff ? P : 0x7fffffff);
   TRY(j->g->flags_read(j->g, fl));
