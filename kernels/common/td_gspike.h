@@ -3,16 +3,15 @@
  * again, level by level (seed 000 sec. 3.3 and Appendix C), as the CPU
  * version src/tridiag/spike_tmpl.c + gspike_tmpl.c does.
  *
- * Level 0: one work-item per partition of q = 1 << lq rows, a group's W
- * partitions loaded as one tile (coalesced, padded as in td_tile.h); the
- * grid of partitions may start sh rows before the system (identity rows),
- * which moves every partition boundary. Phase 0 (td_gs_stream, the tile in
- * chunks) factors and writes each partition's pair
+ * Level 0: td_gs_tile, one work-item per partition of q = 1 << lq rows, a
+ * group's W partitions loaded as one tile (coalesced, padded as in
+ * td_tile.h); the grid of partitions may start sh rows before the system
+ * (identity rows), which moves every partition boundary. phase 0 factors and writes each partition's pair
  *   t_j + wt_j b_{j-1} + vt_j t_{j+1} + ut_j b_j = yt_j
  *   db_j b_j + wb_j b_{j-1} + vb_j t_{j+1}       = yb_j
- * (t_j, b_j: first and last unknown of partition j); phase 1 (td_gs_tile)
- * factors again and solves for x = Y - V t_{j+1} - W b_{j-1}
- * (spike_tmpl.c top_recover) as one column (td_gs_part).
+ * (t_j, b_j: first and last unknown of partition j); phase 1 factors again
+ * and solves for x = Y - V t_{j+1} - W b_{j-1} (spike_tmpl.c top_recover)
+ * as one column (td_gs_part).
  * Pair arrays: field f of pair i at pr[f * cnt + i] (TD_PR_*), cnt = pairs.
  * A modified partition j (zeta_j != 0) adds zeta_j to wt_{j+1}: the blocks
  * of the next level add it when they read the pairs.
@@ -27,7 +26,7 @@
  * solves every system as one partition (td_gs_whole, global memory; td_put
  * of td_cr.h then writes x, so b stays untouched if a system is singular).
  * Where LOCAL_ARRAY is sized at compile time (OpenCL) the host sets the
- * work-items per group (TD_GW, TD_GH, TD_GS_LW, TD_GS_RW, TD_GS_DW) so that every
+ * work-items per group (TD_GW, TD_GS_LW, TD_GS_RW, TD_GS_DW) so that every
  * kernel's local array fits the device's local memory. */
 #ifndef PSCR_TD_GSPIKE_H
 #define PSCR_TD_GSPIKE_H
@@ -39,9 +38,6 @@
 #endif
 #ifndef TD_GW
 #define TD_GW 64 /* work-items of td_gs_tile (OpenCL local sizes) */
-#endif
-#ifndef TD_GH
-#define TD_GH 8 /* rows a partition per chunk of td_gs_stream (OpenCL local sizes) */
 #endif
 #ifndef TD_GP
 #define TD_GP 16 /* pairs per block of a reduced level */
@@ -230,156 +226,119 @@ DEVICE void td_gs_tips(GLOBAL scalar *pr, long cnt, long i, const LOCAL_P scalar
              hv ? v[0] : S_ZERO, hv ? v[m - 1] : S_ZERO, special, zeta, db);
 }
 
-/* Phase 0 of level 0 (td_gs_stream) on one partition of m rows, which come
- * one at a time (td_gs_run_row), chunk by chunk: td_qr's solve with one
- * coupling entry a side, cl0 = dl_0 and cr1 = du_{m-1}, storing nothing.
- * The pair needs only the tips of y, w, v = R~^{-1} g for g = Q^T f,
- * Q^T (cl0 e_1), Q^T (cr1 e_m) (the last has two nonzero entries). The
+/* Level 0 on one partition of m rows in the tile (td_tile_load's layout:
+ * dl, d, du, f): td_qr's solve with one coupling entry a side, cl0 = dl[0]
+ * and cr1 = du[m - 1], without storing the spikes.
+ * phase 0 streams: it stores nothing. The pair needs only the tips of
+ * y, w, v = R~^{-1} g for g = Q^T f, Q^T (cl0 e_1), Q^T (cr1 e_m). The
  * bottoms are g_m / R~_mm; the tops are z . g for z = R~^{-T} e_1, whose
- * forward substitution z_k = (delta_k1 - R_{k-1,k} z_{k-1} - R_{k-2,k}
- * z_{k-2}) / R_kk runs beside the sweep as R's rows come; only R~'s last
- * column waits for the modification (td_gs_run_end). */
-typedef struct {
-  scalar a, bs;         /* the sweep's running row: diagonal, next column */
-  scalar cy, cw, cv, v2; /* Q^T f, Q^T (cl0 e_1), Q^T (cr1 e_m) at the running row; v2 the row above */
-  scalar z1, z2;        /* z_{k-1}, z_{k-2} */
-  scalar rA, rB, rC;    /* R_{k-1,k}, R_{k-2,k}, R_{k-1,k+1} */
-  scalar ty, tw;        /* z . g so far, for f and cl0 e_1 */
-  double scale, rmin, zmax, gmax;
-} td_gs_run;
-
-/* Row j of the partition (dl, d, du, f) enters the sweep. */
-DEVICE void td_gs_run_row(td_gs_run *s, int j, int m, int left, int right, scalar dl,
-                          scalar d, scalar du, scalar f) {
-  if (j == 0) {
-    s->a = d;
-    s->bs = m > 1 ? du : S_ZERO;
-    s->cy = f;
-    s->cw = left ? dl : S_ZERO;
-    s->cv = right && m == 1 ? du : S_ZERO;
-    s->v2 = S_ZERO;
-    /* z_0 = 1 / R_11 from z_{-1} = -1, R_{-1,0} = 1, which stand for delta_k1 */
-    s->z1 = S_NEG(S_ONE);
-    s->z2 = S_ZERO;
-    s->rA = S_ONE;
-    s->rB = S_ZERO;
-    s->rC = S_ZERO;
-    s->ty = S_ZERO;
-    s->tw = S_ZERO;
-    s->scale = td_max(S_ABS1(s->a), S_ABS1(s->bs));
-    s->rmin = TD_DBL_MAX;
-    s->zmax = 0;
-    s->gmax = 0;
-    return;
-  }
-  double c;
-  scalar sn, ri, r1, r2;
-  td_qr_step(&s->a, &s->bs, dl, d, j + 1 < m ? du : S_ZERO, &s->scale, &s->rmin, &c, &sn, &ri,
-             &r1, &r2);
-  scalar g = td_qr_rot(c, sn, &s->cy, f);
-  scalar z = S_MUL(S_FMS(S_FMS(S_ZERO, s->rA, s->z1), s->rB, s->z2), ri);
-  s->ty = S_FMA(s->ty, z, g);
-  s->zmax = td_acc(s->zmax, S_ABS1(z));
-  s->gmax = td_acc(s->gmax, S_ABS1(g));
-  if (left) { /* Q^T (cl0 e_1): nothing enters below row 0 */
-    scalar gw = S_SCALE(c, s->cw);
-    s->cw = S_NEG(S_MUL(S_CONJ(sn), s->cw));
-    s->tw = S_FMA(s->tw, z, gw);
-    s->gmax = td_acc(s->gmax, S_ABS1(gw));
-  }
-  s->z2 = s->z1;
-  s->z1 = z;
-  s->rB = s->rC;
-  s->rC = r2;
-  s->rA = r1;
-  if (right && j + 1 == m) s->v2 = td_qr_rot(c, sn, &s->cv, du); /* du = cr1; cv was 0 */
-}
-
-/* After the last row: the singularity test, R~'s last column and pair i.
- * Returns td_qr's status. */
-DEVICE int td_gs_run_end(td_gs_run *s, int m, int left, int right, GLOBAL scalar *pr, long cnt,
-                         long i) {
-  double scale = s->scale == 0 ? 1 : s->scale;
-  scalar zeta, a = s->a, cy = s->cy, cw = s->cw, cv = s->cv;
-  int st = td_qr_mend(&a, cv, s->rmin, scale, m, right, 0, &zeta);
-  if (st == TD_QR_FAILED) return st;
-  int special = st == TD_QR_SPECIAL;
-  scalar rA = S_FMA(s->rA, zeta, s->v2); /* R~_{m-1,m} = R_{m-1,m} + zeta (Q^T c_R)_{m-1} */
-  scalar yt, yb, wt, wb, vt, vb, db = S_ONE;
-  double zmax = s->zmax;
-  if (special) { /* R~ = diag(R_lead, 1); U = R_lead^{-1} R(1:m-1, m) in V's place */
-    db = a;
-    yt = s->ty;
-    wt = s->tw;
-    vt = S_FMA(S_MUL(rA, s->z1), s->rB, s->z2);
-    yb = cy;
-    wb = cw;
-    vb = S_ZERO;
-  } else {
-    scalar ia = S_RCP(a), z = S_MUL(S_FMS(S_FMS(S_ZERO, rA, s->z1), s->rB, s->z2), ia);
-    zmax = td_acc(zmax, S_ABS1(z));
-    yt = S_FMA(s->ty, z, cy);
-    wt = S_FMA(s->tw, z, cw);
-    vt = S_FMA(S_MUL(z, cv), s->z1, s->v2); /* z1 v2 = 0 for m = 1 (v2 = 0) */
-    yb = S_MUL(cy, ia);
-    wb = S_MUL(cw, ia);
-    vb = S_MUL(cv, ia);
-  }
-  /* |z_k g_k| <= zmax gmax bounds every term of the tops (NaN fails too) */
-  double amax = td_acc(zmax * s->gmax, td_max(S_ABS1(yt), S_ABS1(yb)));
-  amax = td_acc(amax, td_max(td_max(S_ABS1(wt), S_ABS1(wb)), td_max(S_ABS1(vt), S_ABS1(vb))));
-  if (!(amax <= TD_SPIKE_BIG)) return TD_QR_FAILED;
-  td_gs_pair(pr, cnt, i, yt, yb, left ? wt : S_ZERO, left ? wb : S_ZERO, vt, vb, special, zeta,
-             db);
-  return st;
-}
-
-/* Phase 1 of level 0 on one partition of m rows in the tile (td_tile_load's
- * layout: dl, d, du, f): with bp and tn (the reduced system's b_{j-1}, and
- * t_{j+1}, or b_j for a special block) known, x = Y - W bp - V tn =
- * R~^{-1} Q^T f' for f' = f - cl0 bp e_1 - cr1 tn e_m: one column, left in
- * f. It factors as phase 0 did, so it takes the same decisions. Returns
- * td_qr's status. */
+ * forward substitution (z_k = (delta_k1 - R_{k-1,k} z_{k-1} - R_{k-2,k}
+ * z_{k-2}) / R_kk) runs beside the sweep as R's rows come; only R~'s last
+ * column waits for the modification. Q^T (cr1 e_m) has two nonzero entries.
+ * phase 1: with bp and tn (the reduced system's b_{j-1}, and t_{j+1}, or
+ * b_j for a special block) known, x = Y - W bp - V tn = R~^{-1} Q^T f' for
+ * f' = f - cl0 bp e_1 - cr1 tn e_m: one column, left in f. Both phases
+ * factor alike, so they take the same decisions. Returns td_qr's status. */
 DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
-                      LOCAL_P scalar *f, int m, int left, int right, scalar bp, scalar tn) {
+                      LOCAL_P scalar *f, int m, int left, int right, int phase, scalar bp,
+                      scalar tn, GLOBAL scalar *pr, long cnt, long i) {
   scalar cl0 = dl[0], cr1 = du[m - 1];
-  if (left) f[0] = S_FMS(f[0], cl0, bp);
-  if (right) f[m - 1] = S_FMS(f[m - 1], cr1, tn);
-  scalar a = d[0], bs = m > 1 ? du[0] : S_ZERO, cy = f[0];
+  if (phase) {
+    if (left) f[0] = S_FMS(f[0], cl0, bp);
+    if (right) f[m - 1] = S_FMS(f[m - 1], cr1, tn);
+  }
+  int hw = !phase && left;
+  scalar a = d[0], bs = m > 1 ? du[0] : S_ZERO, cy = f[0], cw = hw ? cl0 : S_ZERO;
   scalar cv = right && m == 1 ? cr1 : S_ZERO, v2 = S_ZERO; /* (Q^T c_R)_m, _{m-1} */
+  /* phase 0: z1, z2 = z_{k-1}, z_{k-2}; rA = R_{k-1,k}, rB = R_{k-2,k},
+   * rC = R_{k-1,k+1}; ty, tw: z . g so far. z_0 = 1 / R_11 comes from
+   * z_{-1} = -1, R_{-1,0} = 1, which stand for delta_k1. */
+  scalar z1 = S_NEG(S_ONE), z2 = S_ZERO, rA = S_ONE, rB = S_ZERO, rC = S_ZERO;
+  scalar ty = S_ZERO, tw = S_ZERO;
+  double zmax = 0, gmax = 0;
   double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
   for (int k = 0; k + 1 < m; k++) {
     double c;
     scalar s, ri, r1, r2, un = k + 2 < m ? du[k + 1] : S_ZERO;
     td_qr_step(&a, &bs, dl[k + 1], d[k + 1], un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
-    d[k] = ri;
-    du[k] = r1;
-    dl[k] = r2;
-    f[k] = td_qr_rot(c, s, &cy, f[k + 1]);
+    scalar g = td_qr_rot(c, s, &cy, f[k + 1]);
+    if (phase) {
+      d[k] = ri;
+      du[k] = r1;
+      dl[k] = r2;
+      f[k] = g;
+    } else {
+      scalar z = S_MUL(S_FMS(S_FMS(S_ZERO, rA, z1), rB, z2), ri);
+      ty = S_FMA(ty, z, g);
+      zmax = td_acc(zmax, S_ABS1(z));
+      gmax = td_acc(gmax, S_ABS1(g));
+      if (hw) { /* Q^T (cl0 e_1): nothing enters below row 0 */
+        scalar gw = S_SCALE(c, cw);
+        cw = S_NEG(S_MUL(S_CONJ(s), cw));
+        tw = S_FMA(tw, z, gw);
+        gmax = td_acc(gmax, S_ABS1(gw));
+      }
+      z2 = z1;
+      z1 = z;
+      rB = rC;
+      rC = r2;
+      rA = r1;
+    }
     if (right && k + 2 == m) v2 = td_qr_rot(c, s, &cv, cr1); /* Q^T (cr1 e_m): cv was 0 */
   }
-  f[m - 1] = cy;
   if (scale == 0) scale = 1;
-  scalar zeta;
+  scalar zeta, db = S_ONE;
   int st = td_qr_mend(&a, cv, rmin, scale, m, right, 0, &zeta);
   if (st == TD_QR_FAILED) return st;
-  if (!S_ISZERO(zeta)) du[m - 2] = S_FMA(du[m - 2], zeta, v2); /* (Q^T c_R)_{m-2} = 0 */
-  /* a special block's x_m is b_j = tn: U's column joins the rows above */
-  int special = st == TD_QR_SPECIAL, mb = special ? m - 1 : m;
-  if (special)
-    f[m - 1] = tn;
-  else
-    d[m - 1] = S_RCP(a);
-  scalar x1 = special ? tn : S_ZERO, x2 = S_ZERO;
-  for (int k = mb - 1; k >= 0; k--) {
-    scalar xk = f[k];
-    if (k + 1 < m) xk = S_FMS(xk, du[k], x1);
-    if (k + 2 < m) xk = S_FMS(xk, dl[k], x2);
-    xk = S_MUL(xk, d[k]);
-    f[k] = xk;
-    x2 = x1;
-    x1 = xk;
+  int special = st == TD_QR_SPECIAL;
+  if (phase) {
+    f[m - 1] = cy;
+    if (!S_ISZERO(zeta)) du[m - 2] = S_FMA(du[m - 2], zeta, v2); /* (Q^T c_R)_{m-2} = 0 */
+    /* a special block's x_m is b_j = tn: U's column joins the rows above */
+    int mb = special ? m - 1 : m;
+    if (special)
+      f[m - 1] = tn;
+    else
+      d[m - 1] = S_RCP(a);
+    scalar x1 = special ? tn : S_ZERO, x2 = S_ZERO;
+    for (int k = mb - 1; k >= 0; k--) {
+      scalar xk = f[k];
+      if (k + 1 < m) xk = S_FMS(xk, du[k], x1);
+      if (k + 2 < m) xk = S_FMS(xk, dl[k], x2);
+      xk = S_MUL(xk, d[k]);
+      f[k] = xk;
+      x2 = x1;
+      x1 = xk;
+    }
+    return st;
   }
+  /* R~'s last column: R~_{m-1,m} = R_{m-1,m} + zeta (Q^T c_R)_{m-1} */
+  rA = S_FMA(rA, zeta, v2);
+  scalar yt, yb, wt, wb, vt, vb;
+  if (special) { /* R~ = diag(R_lead, 1); U = R_lead^{-1} R(1:m-1, m) in V's place */
+    db = a;
+    yt = ty;
+    wt = tw;
+    vt = S_FMA(S_MUL(rA, z1), rB, z2);
+    yb = cy;
+    wb = cw;
+    vb = S_ZERO;
+  } else {
+    scalar ia = S_RCP(a), z = S_MUL(S_FMS(S_FMS(S_ZERO, rA, z1), rB, z2), ia);
+    zmax = td_acc(zmax, S_ABS1(z));
+    yt = S_FMA(ty, z, cy);
+    wt = S_FMA(tw, z, cw);
+    vt = S_FMA(S_MUL(z, cv), z1, v2); /* z1 v2 = 0 for m = 1 (v2 = 0) */
+    yb = S_MUL(cy, ia);
+    wb = S_MUL(cw, ia);
+    vb = S_MUL(cv, ia);
+  }
+  /* |z_k g_k| <= zmax gmax bounds every term of the tops (NaN fails too) */
+  double amax = td_acc(zmax * gmax, td_max(S_ABS1(yt), S_ABS1(yb)));
+  amax = td_acc(amax, td_max(td_max(S_ABS1(wt), S_ABS1(wb)), td_max(S_ABS1(vt), S_ABS1(vb))));
+  if (!(amax <= TD_SPIKE_BIG)) return TD_QR_FAILED;
+  td_gs_pair(pr, cnt, i, yt, yb, hw ? wt : S_ZERO, hw ? wb : S_ZERO, vt, vb, special, zeta,
+             db);
   return st;
 }
 
@@ -395,88 +354,9 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
   if (special) y[m - 1] = tn;
 }
 
-/* f - (A x)_r for the refinement step's right-hand side b - A x (row r >= 0
- * of the system at k = sys n + r; a, d, c: the row). */
-DEVICE scalar td_gs_resid(scalar a, scalar d, scalar c, scalar f, const GLOBAL scalar *xin, long k,
-                          long r, long n) {
-  scalar ax = S_MUL(d, xin[k]);
-  if (r > 0) ax = S_FMA(ax, a, xin[k - 1]);
-  if (r + 1 < n) ax = S_FMA(ax, c, xin[k + 1]);
-  return S_SUB(f, ax);
-}
-
-/* Chunk ch of a tile for td_gs_stream: rows ch h .. ch h + h - 1 (h = 2^lh)
- * of each of the W partitions of q = 2^lq rows, at slot TD_PAD(p h + u, lh)
- * (work-item t's rows at t (h + 1) ..); runs of h rows, so the loads stay
- * coalesced for h >= 8 (64 bytes). With xin, f becomes b - A xin. Returns 0
- * if an entry is NaN/Inf. */
-DEVICE int td_gs_chunk(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int lq, int lh,
-                       int ch, LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar *sc,
-                       LOCAL_P scalar *sx, const GLOBAL scalar *b, const GLOBAL scalar *xin) {
-  int W = (int)LOCAL_SIZE(), ok = 1, h = 1 << lh, all = W << lh;
-  for (int i0 = (int)LOCAL_ID(); i0 < all; i0 += TD_LOAD_U * W) {
-    scalar a[TD_LOAD_U], d[TD_LOAD_U], c[TD_LOAD_U], f[TD_LOAD_U];
-    int row[TD_LOAD_U];
-#pragma unroll
-    for (int u = 0; u < TD_LOAD_U; u++) {
-      int x = i0 + u * W, i = ((x >> lh) << lq) + (ch << lh) + (x & (h - 1));
-      row[u] = x < all && i < rows ? i : -1;
-      int oku = td_row_fetch(TD_SRC_ARGS, sys, r0 + i, n, b, &a[u], &d[u], &c[u], &f[u]);
-      ok &= row[u] >= 0 ? oku : 1;
-    }
-#pragma unroll
-    for (int u = 0; u < TD_LOAD_U; u++) {
-      if (row[u] < 0) continue;
-      long r = r0 + row[u];
-      int p = TD_PAD(i0 + u * W, lh);
-      sa[p] = a[u];
-      sd[p] = d[u];
-      sc[p] = c[u];
-      sx[p] = xin != 0 && r >= 0 ? td_gs_resid(a[u], d[u], c[u], f[u], xin, sys * n + r, r, n) : f[u];
-    }
-  }
-  return ok;
-}
-
-/* Level 0, phase 0. Group g: tile g % nt of system g / nt (W partitions of
- * q = 2^lq rows); P partitions per system; pairs to pr (cnt = batch P). The
- * tile comes in q / h chunks of h = 2^lh rows a partition, so local memory
- * holds 4 W (h + 1) scalars and more groups share an SM. */
-KERNEL void td_gs_stream(TD_SRC_PARAMS, long n, long sh, int lq, int lh, long P, long nt,
-                         GLOBAL scalar *pr, long cnt, const GLOBAL scalar *b,
-                         const GLOBAL scalar *xin, GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GH + 1));
-  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, h = 1 << lh, S = W * (h + 1);
-  LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S;
-  long g = GROUP_ID(), sys = g / nt, v0 = (g - sys * nt) * W * q, r0 = v0 - sh;
-  long p = (g - sys * nt) * W + t, nv = n + sh;
-  int rows = (int)(nv - v0 < (long)W * q ? nv - v0 : (long)W * q), mm = rows - t * q, o = t * (h + 1);
-  if (mm > q) mm = q;
-  int left = p > 0, right = p + 1 < P;
-  td_gs_run s;
-  for (int ch = 0; ch < (q >> lh); ch++) {
-    if (ch) BARRIER(); /* every sweep is done with the last chunk */
-    if (!td_gs_chunk(TD_SRC_ARGS, sys, r0, rows, n, lq, lh, ch, sa, sd, sc, sx, b, xin))
-      flags[TD_FLAG_NONFINITE] = 1;
-    BARRIER();
-    for (int u = 0, j = ch << lh; u < h && j < mm; u++, j++)
-      td_gs_run_row(&s, j, mm, left, right, sa[o + u], sd[o + u], sc[o + u], sx[o + u]);
-  }
-  if (mm > 0) {
-    long i = sys * P + p;
-    int st = td_gs_run_end(&s, mm, left, right, pr, cnt, i);
-    if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
-    if (st == TD_QR_WEAK) flags[TD_FLAG_REFINE] = 1;
-    if (st == TD_QR_SPECIAL || (st != TD_QR_FAILED && !S_ISZERO(pr[TD_PR_ZETA * cnt + i])))
-      ATOMIC_ADD(&flags[TD_FLAG_MODIFIED], 1);
-  }
-}
-
-/* Level 0, phase 1, on td_gs_stream's grid: each partition's x from the
- * reduced system's solution (x to b, or to xout, compact, when a refinement
- * step follows; with xin, the right-hand side is b - A xin and x + xin is
- * stored). */
-KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
+/* Level 0. Group g: tile g % nt of system g / nt; P partitions per system;
+ * pr (cnt = batch P pairs). */
+KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, int phase,
                        GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
                        const GLOBAL scalar *xin, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
@@ -488,7 +368,8 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
   long p = (g - sys * nt) * W + t, nv = n + sh;
   int rows = (int)(nv - v0 < (long)W * q ? nv - v0 : (long)W * q);
   if (t == 0)
-    skip = flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR] || flags[TD_FLAG_FALLBACK];
+    skip = phase == 1 && (flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR] ||
+                          flags[TD_FLAG_FALLBACK]);
   BARRIER(); /* before any work-item may raise skip (racecheck) */
   if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, 0)) {
     flags[TD_FLAG_NONFINITE] = 1;
@@ -496,9 +377,13 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
   }
   if (xin != 0) /* the refinement step: the right-hand side is b - A x */
     for (int i = t; i < rows; i += W) {
-      long r = r0 + i;
+      long r = r0 + i, k = sys * n + r;
       int pi = TD_PAD(i, lq);
-      if (r >= 0) sx[pi] = td_gs_resid(sa[pi], sd[pi], sc[pi], sx[pi], xin, sys * n + r, r, n);
+      if (r < 0) continue;
+      scalar ax = S_MUL(sd[pi], xin[k]);
+      if (r > 0) ax = S_FMA(ax, sa[pi], xin[k - 1]);
+      if (r + 1 < n) ax = S_FMA(ax, sc[pi], xin[k + 1]);
+      sx[pi] = S_SUB(sx[pi], ax);
     }
   BARRIER();
   int o = t * (q + 1), mm = rows - t * q;
@@ -506,13 +391,22 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
   if (mm > 0) {
     int left = p > 0, right = p + 1 < P;
     long i = sys * P + p;
-    /* tn: t_{j+1}, or b_j if the block is special */
-    scalar bp = left ? pr[TD_PR_XB * cnt + i - 1] : S_ZERO;
-    scalar tn = right ? pr[TD_PR_XT * cnt + i + 1] : pr[TD_PR_XB * cnt + i];
-    td_gs_part(sa + o, sd + o, sc + o, sx + o, mm, left, right, bp, tn);
+    scalar bp = S_ZERO, tn = S_ZERO; /* tn: t_{j+1}, or b_j if the block is special */
+    if (phase == 1) {
+      if (left) bp = pr[TD_PR_XB * cnt + i - 1];
+      tn = right ? pr[TD_PR_XT * cnt + i + 1] : pr[TD_PR_XB * cnt + i];
+    }
+    int st = td_gs_part(sa + o, sd + o, sc + o, sx + o, mm, left, right, phase, bp, tn,
+                        pr, cnt, i);
+    if (phase == 0) {
+      if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
+      if (st == TD_QR_WEAK) flags[TD_FLAG_REFINE] = 1;
+      if (st == TD_QR_SPECIAL || (st != TD_QR_FAILED && !S_ISZERO(pr[TD_PR_ZETA * cnt + i])))
+        ATOMIC_ADD(&flags[TD_FLAG_MODIFIED], 1);
+    }
   }
   BARRIER();
-  if (!skip) {
+  if (phase == 1 && !skip) {
     if (xout != 0 && (flags[TD_FLAG_MODIFIED] || flags[TD_FLAG_REFINE])) {
       /* refined next: keep b, x compact */
       for (int i = t; i < rows; i += W)

@@ -1,8 +1,7 @@
 /* GSPIKE on GPUs (kernels/common/td_gspike.h, seed 000): level 0 is
- * td_gs_stream up and td_gs_tile down (Givens-QR partitions of gs_q rows,
- * gs_w a tile; phase 0 loads its tile in chunks of gs_h rows a partition);
- * the reduced system of pairs is solved by g-Spike again, blocks of gs_gp
- * pairs per work-item (td_gs_level up, td_gs_recover down),
+ * td_gs_tile (Givens-QR partitions of gs_q rows, gs_w per tile, phase 0 up,
+ * phase 1 down); the reduced system of pairs is solved by g-Spike again,
+ * blocks of gs_gp pairs per work-item (td_gs_level up, td_gs_recover down),
  * until at most TD_GS_DIRECT pairs per system remain (td_gs_direct). A block
  * that no level can solve (the CPU's BLOCK_FAILED) leaves b alone and raises
  * TD_FLAG_FALLBACK; the solve is then repeated on the partition grid shifted
@@ -33,15 +32,13 @@ static int slot_group(const td_job *j, int rows, int arrays, int want) {
  * solve (DW). Each local array fits j->limit: on devices that size them at
  * compile time every kernel of the module must fit, launched or not. */
 typedef struct {
-  int lq, lh, W, LW, RW, DW;
+  int lq, W, LW, RW, DW;
 } gs_shape;
 
 static gs_shape shape(const td_job *j) {
   gs_shape s;
   int gp = j->g->tune.gs_gp;
   s.lq = td_log2i(j->g->tune.gs_q);
-  s.lh = td_log2i(j->g->tune.gs_h);
-  if (s.lh > s.lq) s.lh = s.lq;
   s.W = slot_group(j, 1 << s.lq, 4, j->g->tune.gs_w); /* td_gs_tile: 4 arrays */
   s.LW = slot_group(j, 2 * gp, 6, GS_SLOT_WG);
   s.RW = slot_group(j, 2 * gp, 3, GS_SLOT_WG);
@@ -54,7 +51,6 @@ void gpu_td_gspike_params(td_job *j) {
   gs_shape s = shape(j);
   j->par.gq = 1 << s.lq;
   j->par.gw = s.W;
-  j->par.gh = 1 << s.lh;
   j->par.gp = j->g->tune.gs_gp;
   j->par.glw = s.LW;
   j->par.grw = s.RW;
@@ -125,13 +121,14 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
   }
   gpu_ptr xo = keep ? gpu_sub(w, total, xbytes) : none;
   *xout = xo;
+  size_t tb = 4 * (size_t)W * (size_t)(q + 1) * es;
   size_t items = (size_t)(batch * nt) * (size_t)W;
   {
-    gpu_arg args[] = {SRC_ARGS(src),  GPU_LONG(n),      GPU_LONG(sh),   GPU_INT(s.lq),
-                      GPU_INT(s.lh),  GPU_LONG(P),      GPU_LONG(nt),   GPU_PTR(pr[0]),
-                      GPU_LONG(cnt[0]), GPU_PTR(b),     GPU_PTR(xin),   GPU_PTR(flags)};
-    TRY(td_launch(j, "td_gs_stream", items, W, 4 * (size_t)W * (size_t)((1 << s.lh) + 1) * es,
-                  NARGS(args), args));
+    gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh),  GPU_INT(s.lq),
+                      GPU_LONG(P),      GPU_LONG(nt), GPU_INT(0),    GPU_PTR(pr[0]),
+                      GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(none), GPU_PTR(xin),
+                      GPU_PTR(flags)};
+    TRY(td_launch(j, "td_gs_tile", items, W, tb, NARGS(args), args));
   }
   for (int l = 0; l < top; l++) {
     long long G = np[l + 1], blocks = cnt[l + 1];
@@ -156,11 +153,11 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
                   3 * (size_t)s.RW * (size_t)(2 * GP + 1) * es, NARGS(args), args));
   }
   {
-    gpu_arg args[] = {SRC_ARGS(src),  GPU_LONG(n),      GPU_LONG(sh), GPU_INT(s.lq),
-                      GPU_LONG(P),    GPU_LONG(nt),     GPU_PTR(pr[0]), GPU_LONG(cnt[0]),
-                      GPU_PTR(b),     GPU_PTR(xo),      GPU_PTR(xin), GPU_PTR(flags)};
-    TRY(td_launch(j, "td_gs_tile", items, W, 4 * (size_t)W * (size_t)(q + 1) * es, NARGS(args),
-                  args));
+    gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh), GPU_INT(s.lq),
+                      GPU_LONG(P),      GPU_LONG(nt), GPU_INT(1),   GPU_PTR(pr[0]),
+                      GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(xo),  GPU_PTR(xin),
+                      GPU_PTR(flags)};
+    TRY(td_launch(j, "td_gs_tile", items, W, tb, NARGS(args), args));
   }
   j->partitions = (int)(P < 0x7fffffff ? P : 0x7fffffff);
   TRY(j->g->flags_read(j->g, fl));

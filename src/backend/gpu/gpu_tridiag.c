@@ -19,9 +19,9 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
   int k = snprintf(buf, size, "-DPSCR_COMPLEX=%d", p->complex_ ? 1 : 0);
   if (p->tile_local > 0 && k > 0 && (size_t)k < size)
     k += snprintf(buf + k, size - (size_t)k,
-                  " -DTD_TILE_LOCAL=%d -DTD_TW=%d -DTD_GQ=%d -DTD_GW=%d -DTD_GH=%d -DTD_GP=%d"
-                  " -DTD_GS_LW=%d -DTD_GS_RW=%d -DTD_GS_DW=%d",
-                  p->tile_local, p->tw, p->gq, p->gw, p->gh, p->gp, p->glw, p->grw, p->gdw);
+                  " -DTD_TILE_LOCAL=%d -DTD_TW=%d -DTD_GQ=%d -DTD_GW=%d -DTD_GP=%d -DTD_GS_LW=%d"
+                  " -DTD_GS_RW=%d -DTD_GS_DW=%d",
+                  p->tile_local, p->tw, p->gq, p->gw, p->gp, p->glw, p->grw, p->gdw);
   if (p->reg_ph > 1 && k > 0 && (size_t)k < size)
     k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_PH=%d", p->reg_ph);
   /* developers' sweeps of the kernels' compile-time defaults (e.g. "-DPSCR_LANE_R=8"),
@@ -42,7 +42,6 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .merge_multi = 1,
                        .merge_self = 1,
                        .gs_q = 16,
-                       .gs_h = 8,
                        .gs_w = 64,  /* with gs_gp 8: GSPIKE 2^26 4.51x floor, 16 / 128 5.50x */
                        .gs_gp = 8,
                        .pscr_w = 1024,
@@ -139,7 +138,6 @@ static const struct {
     TUNE(tile_mq, 2, 64, TUNE_POW2),         TUNE(tile_w, 32, 1024, TUNE_W),
     TUNE(tile_mqz, 2, 64, TUNE_POW2),        TUNE(tile_wz, 32, 1024, TUNE_W),
     TUNE(merge_w, 32, 512, TUNE_W),          TUNE(gs_q, 2, 64, TUNE_POW2),
-    TUNE(gs_h, 2, 64, TUNE_POW2),
     TUNE(gs_w, 32, 256, TUNE_W),             TUNE(pscr_w, 32, 1024, TUNE_W),
     TUNE(pscr_tw, 32, 1024, TUNE_W),         TUNE(pscr_tq, 2, 64, TUNE_POW2),
     TUNE(pscr_rsw, 4, 512, TUNE_POW2),       TUNE(pscr_rchunk, 4, 1024, TUNE_POW2),

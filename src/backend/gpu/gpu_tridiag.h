@@ -52,7 +52,6 @@ typedef struct {
   int tile_local;    /* TD_TILE_LOCAL: scalars of the tile kernels' local array */
   int tw;            /* TD_TW: work-items of the tile-record merge (td_tile_gup/gdown) */
   int gq, gw, gp;    /* TD_GQ, TD_GW, TD_GP: g-Spike partition rows, tile and block sizes */
-  int gh;            /* TD_GH: g-Spike phase 0's rows a partition per chunk */
   int glw, grw, gdw; /* TD_GS_LW, TD_GS_RW, TD_GS_DW: g-Spike reduced-level groups */
   int reg_ph;        /* TD_REG_PH where > 1: parts td_reg.h stages its tile in */
 } gpu_td_params;
@@ -76,7 +75,6 @@ typedef struct {
   int merge_multi; /* 1 (default): the merge takes several whole systems a group (gpu_merge_shape) */
   int merge_self; /* 1 (default): td_tile_bwd merges a system of nt <= W tiles itself (td_merge_self) */
   int gs_q;      /* g-Spike rows per level-0 partition (power of 2) */
-  int gs_h;      /* g-Spike phase 0's rows a partition per chunk (power of 2, min(gs_h, gs_q)) */
   int gs_w;      /* g-Spike partitions per tile */
   int gs_gp;     /* g-Spike pairs per reduced-level block */
   int pscr_w;    /* work-items of a fused PSCR tile of one system, at most */
