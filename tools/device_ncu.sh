@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# One kernel launch under ncu in detail: stall reasons and the hottest SASS.
+# One kernel launch (COUNT of them) under ncu in detail: stall reasons and the hottest SASS.
 # Usage: OUT=$OUT K=pscr_lane_task SKIP=11 PB=poisson2d N=2047 bash tools/device_ncu.sh
+#    or: OUT=$OUT K=td_gs_tile SKIP=4 COUNT=2 TD="one 16777216 1 gspike dominant" bash tools/device_ncu.sh
+[ -n "${TD:-}" ] && TARGETS=bench_tridiag_gpu
 . "$(dirname "$0")/device_env.sh"
 args=(--backends cuda --problems ${PB:-poisson2d} --min-n ${N:-2047} --max-n ${N:-2047} --min-n3 ${N:-2047}
       --max-n3 ${N:-2047} --reps 3 --xfer-reps 0 --no-residual ${BARGS:-})
-timeout 300 ncu -k ${K:-pscr_lane_task} --launch-skip ${SKIP:-11} --launch-count 1 --set full \
-  --import-source no -o "$OUT/ncu" $B/bench_pscr_gpu "${args[@]}" > "$OUT/ncu-run.log" 2>&1
+cmd=($B/bench_pscr_gpu "${args[@]}")
+[ -n "${TD:-}" ] && cmd=($B/bench_tridiag_gpu case $TD)
+timeout 300 ncu -k ${K:-pscr_lane_task} --launch-skip ${SKIP:-11} --launch-count ${COUNT:-1} --set full \
+  --import-source no -o "$OUT/ncu" "${cmd[@]}" > "$OUT/ncu-run.log" 2>&1
 echo "ncu rc $?"
 ncu -i "$OUT/ncu.ncu-rep" --print-details all > "$OUT/ncu-details.txt" 2>&1
 ncu -i "$OUT/ncu.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu-sass.csv" 2>&1
-grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Stall|Warp Cycles Per Issued|Issued Ipc|L1/TEX Hit|L2 Hit|DRAM Throughput|Executed Instructions  " "$OUT/ncu-details.txt" | head -40
+grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Stall|Warp Cycles Per Issued|Issued Ipc|L1/TEX Hit|L2 Hit|DRAM Throughput|Executed Instructions  |Block Limit" "$OUT/ncu-details.txt" | head -${LINES_MAX:-40}
 python3 - "$OUT/ncu-sass.csv" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
