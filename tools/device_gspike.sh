@@ -5,7 +5,8 @@
 # (TUNES), per-kernel times (ncu, 2^24 rows), compute-sanitizer memcheck and
 # racecheck (one system of 20011 rows) and the cuda tridiagonal and stability
 # suites. Lines go to $OUT/gspike.txt as they come; print it last.
-# Usage: OUT=$OUT [TREES="new=. base=ab-base"] [TUNES="gs_q=8 ..."] bash tools/device_gspike.sh
+# Usage: OUT=$OUT [TREES="new=. base=ab-base"] [TUNES="gs_q=8 ..."] [NCU=dominant] bash tools/device_gspike.sh
+# (TUNES=- or NCU=- leave those parts out)
 export OUT=${OUT:-./device-out}
 here=$(dirname "$0")
 G="one:67108864:1:gspike:dominant one:67108864:1:gspike:random batch:4096:4096:gspike:dominant"
@@ -14,6 +15,7 @@ CASES=${CASES:-"$G one:16777216:1:gspike:random:c128"} PCASES= bash $here/device
 [ -n "${RCASES:-}" ] && TREES="new=." CASES=$RCASES PCASES= bash $here/device_ab.sh >> "$OUT/gspike.txt" 2>&1
 B=build-lane
 for t in ${TUNES:-gs_q=8 gs_q=32 gs_w=64 gs_w=256 gs_gp=8 gs_gp=32 gs_q=8,gs_gp=32}; do
+  [ "$t" = - ] && break
   for c in one:67108864:1:dominant one:67108864:1:random batch:1024:1024:random; do
     IFS=: read -r what n batch mat <<< "$c"
     PSCR_BENCH_TUNE=$t timeout 60 $B/bench_tridiag_gpu case $what $n $batch gspike $mat 2>> "$OUT/err.log" |
@@ -22,6 +24,7 @@ for t in ${TUNES:-gs_q=8 gs_q=32 gs_w=64 gs_w=256 gs_gp=8 gs_gp=32 gs_q=8,gs_gp=
 done
 export PATH=/usr/local/cuda/bin:$PATH
 for m in ${NCU:-dominant random}; do
+  [ "$m" = - ] && break
   timeout 100 ncu --metrics gpu__time_duration.sum -k regex:td_gs --launch-skip 40 --launch-count 40 \
     $B/bench_tridiag_gpu case one 16777216 1 gspike $m > "$OUT/ncu-$m.log" 2>&1
   echo "== ncu 2^24 $m: kernel (groups) us, in launch order" >> "$OUT/gspike.txt"
