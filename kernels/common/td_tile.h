@@ -74,11 +74,43 @@ DEVICE double td_max(double a, double b) { return a > b ? a : b; }
 
 /* Coalesced load of rows r0 .. r0 + rows - 1 of system sys into A, D, C, X;
  * with save set, b's rows are also copied to save[sys * n + row]. Returns 0
- * if an entry is NaN/Inf. */
+ * if an entry is NaN/Inf. Where the dialect has TD_CP_ASYNC (CUDA, sm_80+)
+ * plain rows go straight to local memory, all at once; else through
+ * registers, TD_LOAD_U rows a work-item at a time. */
 DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int lq,
                         LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar *sc,
                         LOCAL_P scalar *sx, const GLOBAL scalar *b, GLOBAL scalar *save) {
   int W = (int)LOCAL_SIZE(), ok = 1;
+#ifdef TD_CP_ASYNC
+  if (shift == 0 && rstep == 1) { /* plain rows: copied straight to local memory */
+    long base = (sys0 + sys) * sstride;
+    for (int i = (int)LOCAL_ID(); i < rows; i += W) {
+      long r = r0 + i;
+      int p = TD_PAD(i, lq);
+      if (r >= 0 && r < n) {
+        TD_CP_ASYNC(&sa[p], &cdl[base + r]);
+        TD_CP_ASYNC(&sd[p], &cd[base + r]);
+        TD_CP_ASYNC(&sc[p], &cdu[base + r]);
+        TD_CP_ASYNC(&sx[p], &b[base + r]);
+      } else { /* identity rows */
+        sa[p] = S_ZERO;
+        sd[p] = S_ONE;
+        sc[p] = S_ZERO;
+        sx[p] = S_ZERO;
+      }
+    }
+    TD_CP_WAIT(); /* this work-item's copies; its rows are its to finish */
+    for (int i = (int)LOCAL_ID(); i < rows; i += W) {
+      long r = r0 + i;
+      int p = TD_PAD(i, lq);
+      if (r == 0) sa[p] = S_ZERO; /* coupling outside the system */
+      if (r + 1 == n) sc[p] = S_ZERO;
+      ok &= S_ISFINITE(sa[p]) && S_ISFINITE(sd[p]) && S_ISFINITE(sc[p]);
+      if (save != 0 && r >= 0) save[sys * n + r] = sx[p];
+    }
+    return ok;
+  }
+#endif
   /* TD_LOAD_U rows per work-item in flight before the first store; rows
    * before the system (r0 + i < 0: the shifted partition grid of td_gspike.h)
    * are identity rows */

@@ -28,6 +28,16 @@ typedef unsigned char uchar;
 #ifdef __CUDA_ARCH__
 #define TD_PTX_CC (__CUDA_ARCH__ / 10)
 #define TD_ASM asm
+#if __CUDA_ARCH__ >= 800
+/* cp.async (sm_80+): one scalar from global to shared memory without a
+ * register, so a tile's rows are all in flight at once (td_tile_load) */
+#define TD_CP_ASYNC(dst, src)                                                                      \
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(                                  \
+                   (unsigned)__cvta_generic_to_shared(dst)),                                       \
+               "l"(src), "n"(sizeof(scalar))                                                       \
+               : "memory")
+#define TD_CP_WAIT() asm volatile("cp.async.wait_all;" ::: "memory")
+#endif
 #endif
 #endif
 
