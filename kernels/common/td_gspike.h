@@ -120,8 +120,14 @@ DEVICE void td_givens(scalar a, scalar beta, double *c, scalar *s, double *ar, s
   *ar = nrm;
   *ri = S_SCALE(inv, S_CONJ(ph));
 #else
-  double t2 = a * a + beta * beta;
-  double nrm = (t2 > 1e-290 && t2 < 1e290) ? sqrt(t2) : hypot(a, beta), inv = D_RCP(nrm);
+  double t2 = a * a + beta * beta, inv, nrm;
+  if (t2 > 1e-290 && t2 < 1e290) { /* no overflow or underflow in a^2 + beta^2 */
+    inv = D_RSQRT(t2);
+    nrm = t2 * inv;
+  } else {
+    nrm = hypot(a, beta);
+    inv = D_RCP(nrm);
+  }
   *c = a * inv;
   *s = beta * inv;
   *ar = nrm;
@@ -262,13 +268,13 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
    * z_{-1} = -1, R_{-1,0} = 1, which stand for delta_k1. */
   scalar z1 = S_NEG(S_ONE), z2 = S_ZERO, rA = S_ONE, rB = S_ZERO, rC = S_ZERO;
   scalar ty = S_ZERO, tw = S_ZERO;
-  double zmax = 0, gmax = 0;
+  double zmax = 0, fsq = S_ABS1(cy) * S_ABS1(cy); /* max |z_k|; sum |f_k|^2 >= |g_k|^2 */
   double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
   for (int k = 0; k + 1 < m; k++) {
     double c;
     scalar s, ri, r1, r2, un = k + 2 < m ? du[k + 1] : S_ZERO;
     td_qr_step(&a, &bs, dl[k + 1], d[k + 1], un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
-    scalar g = td_qr_rot(c, s, &cy, f[k + 1]);
+    scalar fk = f[k + 1], g = td_qr_rot(c, s, &cy, fk);
     if (phase) {
       d[k] = ri;
       du[k] = r1;
@@ -277,13 +283,12 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
     } else {
       scalar z = S_MUL(S_FMS(S_FMS(S_ZERO, rA, z1), rB, z2), ri);
       ty = S_FMA(ty, z, g);
-      zmax = td_acc(zmax, S_ABS1(z));
-      gmax = td_acc(gmax, S_ABS1(g));
+      zmax = td_max(zmax, S_ABS1(z)); /* a NaN z reaches ty instead */
+      fsq = fma(S_ABS1(fk), S_ABS1(fk), fsq);
       if (hw) { /* Q^T (cl0 e_1): nothing enters below row 0 */
         scalar gw = S_SCALE(c, cw);
         cw = S_NEG(S_MUL(S_CONJ(s), cw));
         tw = S_FMA(tw, z, gw);
-        gmax = td_acc(gmax, S_ABS1(gw));
       }
       z2 = z1;
       z1 = z;
@@ -332,7 +337,7 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
     vb = S_ZERO;
   } else {
     scalar ia = S_RCP(a), z = S_MUL(S_FMS(S_FMS(S_ZERO, rA, z1), rB, z2), ia);
-    zmax = td_acc(zmax, S_ABS1(z));
+    zmax = td_max(zmax, S_ABS1(z));
     yt = S_FMA(ty, z, cy);
     wt = S_FMA(tw, z, cw);
     vt = S_FMA(S_MUL(z, cv), z1, v2); /* z1 v2 = 0 for m = 1 (v2 = 0) */
@@ -340,7 +345,10 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
     wb = S_MUL(cw, ia);
     vb = S_MUL(cv, ia);
   }
-  /* |z_k g_k| <= zmax gmax bounds every term of the tops (NaN fails too) */
+  /* every term z_k g_k of the tops is at most zmax gmax: Q is orthogonal, so
+   * |g_k| <= ||f||_2 and |(Q^T cl0 e_1)_k| <= |cl0| (x sqrt 2 for S_ABS1 of a
+   * complex g); NaN fails too */
+  double gmax = 1.5 * td_max(sqrt(fsq), hw ? S_ABS1(cl0) : 0.0);
   double amax = td_acc(zmax * gmax, td_max(S_ABS1(yt), S_ABS1(yb)));
   amax = td_acc(amax, td_max(td_max(S_ABS1(wt), S_ABS1(wb)), td_max(S_ABS1(vt), S_ABS1(vb))));
   if (!(amax <= TD_SPIKE_BIG)) return TD_QR_FAILED;

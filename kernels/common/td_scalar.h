@@ -122,6 +122,24 @@ DEVICE scalar td_zrcp(scalar a) {
 #define S_RCP(a) td_rcp(a)
 #endif
 #endif
+/* 1 / sqrt(x) for real x > 0 away from overflow and underflow: where the
+ * dialect compiles inline PTX, the hardware's approximate reciprocal square
+ * root (about 20 bits) and two Newton steps y (1 + e / 2), e = 1 - x y^2,
+ * about an ulp, in seven instructions; sqrt.rn and the reciprocal of
+ * D_RCP took twice as many (the Givens rotations of td_gspike.h). */
+#if defined(TD_ASM) && !defined(PSCR_EXACT_RCP)
+DEVICE double td_rsqrt(double x) {
+  double y;
+  TD_ASM("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  double e = fma(-x * y, y, 1.0);
+  y = fma(0.5 * y, e, y);
+  e = fma(-x * y, y, 1.0);
+  return fma(0.5 * y, e, y);
+}
+#define D_RSQRT(x) td_rsqrt(x)
+#else
+#define D_RSQRT(x) (1.0 / sqrt(x))
+#endif
 /* a + b c and a - b c */
 #define S_FMA(a, b, c) s_add(a, s_mul(b, c))
 #define S_FMS(a, b, c) s_sub(a, s_mul(b, c))
