@@ -56,7 +56,7 @@ static int single_shape(const td_job *j, long long n, int *W, int *lq) {
 static void multi_shape(const td_job *j, int pivot, int *W, int *lq, int *MW) {
   const gpu_td_tuning *t = &j->g->tune;
   int z = pivot && j->esize > 8; /* complex pivoting: its own shape */
-  *W = z ? t->tile_wz : t->tile_w;
+  *W = z ? t->tile_wz : pivot ? t->tile_mw : t->tile_w;
   *lq = td_log2i(z ? t->tile_mqz : pivot ? t->tile_mq : t->tile_q);
   for (int cap = kernel_group(j, "td_tile_fwd", "td_tile_bwd"); *W > cap;) *W /= 2;
   while (*W > 32 && tile_bytes(j, *W, *lq) > j->limit) *W /= 2;

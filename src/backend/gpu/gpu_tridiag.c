@@ -34,7 +34,8 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
 void gpu_td_tuning_default(gpu_td_tuning *t) {
   *t = (gpu_td_tuning){.thomas_wg = 128,
                        .tile_q = 8,
-                       .tile_mq = 4,
+                       .tile_mq = 8,
+                       .tile_mw = 64,
                        .tile_w = 128,
                        .tile_mqz = 4, /* C128 SPIKE 8192 x 8192: 3.38-3.54x floor, 8: 3.69x */
                        .tile_wz = 64,
@@ -136,6 +137,7 @@ static const struct {
     TUNE(pscr_steps2, 0, 1 << 20, TUNE_ANY), TUNE(pscr_steps2z, 0, 1 << 20, TUNE_ANY),
     TUNE(thomas_wg, 32, 1024, TUNE_W),       TUNE(tile_q, 2, 64, TUNE_POW2),
     TUNE(tile_mq, 2, 64, TUNE_POW2),         TUNE(tile_w, 32, 1024, TUNE_W),
+    TUNE(tile_mw, 32, 1024, TUNE_W),
     TUNE(tile_mqz, 2, 64, TUNE_POW2),        TUNE(tile_wz, 32, 1024, TUNE_W),
     TUNE(merge_w, 32, 512, TUNE_W),          TUNE(gs_q, 2, 64, TUNE_POW2),
     TUNE(gs_w, 32, 256, TUNE_W),             TUNE(pscr_w, 32, 1024, TUNE_W),

@@ -63,9 +63,11 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size);
 typedef struct {
   int thomas_wg; /* work-group of the THOMAS kernels (one work-item per system) */
   int tile_q;    /* rows per work-item of the tiled engine (power of 2) */
-  int tile_mq;   /* the same for SPIKE_DIAG_PIVOT's multi-tile passes (H100: q = 4 beat 8
-                  * by 5-8 %, one system 2^26 3.08x floor dominant, 3.32x random; one
-                  * tile keeps tile_q: batch 1024 x 1024 3.95x at q = 4, 3.66x at 8) */
+  int tile_mq, tile_mw; /* rows a work-item and work-items of SPIKE_DIAG_PIVOT's real
+                         * multi-tile passes (H100, tiles loaded by cp.async: 8 x 64 took one
+                         * system 2^26 from 2.94 to 2.75x floor, random 3.22 to 3.11, batch
+                         * 16384 x 1024 3.06 to 2.95, 8192 x 8192 2.90 to 2.74, against 4 x
+                         * 128; before cp.async 4 x 128 won) */
   int tile_w;    /* work-items per tile of the multi-tile passes */
   int tile_mqz, tile_wz; /* rows a work-item and work-items of SPIKE_DIAG_PIVOT's complex
                           * multi-tile passes (H100, shifted C128 batches: 64 x 8 took
