@@ -464,7 +464,18 @@ DEVICE void td_gs_build(const GLOBAL scalar *pr, long cnt, long base, long a, lo
  * pairs, G blocks a system): block *gi, index *i in it, the block's *m
  * pairs; returns j's index in its system. */
 DEVICE long td_gs_where(long j, long np, long GP, long G, long *gi, long *i, long *m) {
-  long sys = j / np, jj = j - sys * np, g = jj / GP, a = g * GP;
+  long sys, jj, g;
+  if (j <= 0x7fffffffL && np <= 0x7fffffffL) { /* 32 bits: a 64-bit division is a subroutine */
+    unsigned uj = (unsigned)j, un = (unsigned)np, us = uj / un;
+    sys = us;
+    jj = uj - us * un;
+    g = (unsigned)jj / (unsigned)GP;
+  } else {
+    sys = j / np;
+    jj = j - sys * np;
+    g = jj / GP;
+  }
+  long a = g * GP;
   *gi = sys * G + g;
   *i = jj - a;
   *m = np - a < GP ? np - a : GP;
