@@ -51,6 +51,7 @@ done
 cmake --build $B -j16 --target cuda_test_cuda_tridiag cuda_test_cuda_stability > "$OUT/tb.log" 2>&1
 for t in tridiag stability; do
   timeout 150 $B/tests/cuda_test_cuda_$t > "$OUT/t_$t.log" 2>&1
-  echo "cuda_$t rc $? $(tail -1 "$OUT/t_$t.log")" >> "$OUT/gspike.txt"
+  echo "cuda_$t rc $? $(tail -1 "$OUT/t_$t.log") $(grep -m1 seed "$OUT/t_$t.log")" >> "$OUT/gspike.txt"
+  grep -B2 -A4 FAIL "$OUT/t_$t.log" | head -40 >> "$OUT/gspike.txt" # the failures themselves
 done
 cat "$OUT/gspike.txt"
