@@ -440,16 +440,20 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
 DEVICE void td_gs_rows(const GLOBAL scalar *pr, long cnt, long j, long i, int last, int first,
                        LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
                        LOCAL_P scalar *f) {
-  scalar wt = pr[TD_PR_WT * cnt + j];
-  if (!first) wt = S_ADD(wt, pr[TD_PR_ZETA * cnt + j - 1]); /* W~ = W + zeta e_1 */
+  /* every load before the first store: the stores to local memory could
+   * alias them (generic pointers), so loads after a store wait for it */
+  scalar wt = pr[TD_PR_WT * cnt + j], z = first ? S_ZERO : pr[TD_PR_ZETA * cnt + j - 1];
+  scalar u = last ? pr[TD_PR_UT * cnt + j] : pr[TD_PR_VT * cnt + j], yt = pr[TD_PR_YT * cnt + j];
+  scalar wb = pr[TD_PR_WB * cnt + j], vb = pr[TD_PR_VB * cnt + j], db = pr[TD_PR_DB * cnt + j];
+  scalar yb = pr[TD_PR_YB * cnt + j];
   dl[2 * i] = i ? S_ONE : S_ZERO;
-  d[2 * i] = i ? wt : S_ONE;
-  du[2 * i] = last ? pr[TD_PR_UT * cnt + j] : pr[TD_PR_VT * cnt + j];
-  f[2 * i] = pr[TD_PR_YT * cnt + j];
-  dl[2 * i + 1] = i ? pr[TD_PR_WB * cnt + j] : S_ZERO;
-  d[2 * i + 1] = last ? pr[TD_PR_DB * cnt + j] : pr[TD_PR_VB * cnt + j];
-  du[2 * i + 1] = last ? S_ZERO : pr[TD_PR_DB * cnt + j];
-  f[2 * i + 1] = pr[TD_PR_YB * cnt + j];
+  d[2 * i] = i ? S_ADD(wt, z) : S_ONE; /* W~ = W + zeta e_1 */
+  du[2 * i] = u;
+  f[2 * i] = yt;
+  dl[2 * i + 1] = i ? wb : S_ZERO;
+  d[2 * i + 1] = last ? db : vb;
+  du[2 * i + 1] = last ? S_ZERO : db;
+  f[2 * i + 1] = yb;
 }
 
 /* The block of pairs a .. a+m-1 of the system whose pairs start at base. */
@@ -602,10 +606,20 @@ KERNEL void td_gs_recover(long np, long GP, long G, long blocks, GLOBAL scalar *
     long bj, i, mj;
     td_gs_where(r >> 1, np, GP, G, &bj, &i, &mj);
     long k = (bj - gi0) * R + 2 * i + (r & 1);
-    sx[k] = yb[r];
-    sw[k] = yb[c2 + r];
-    sv[k] = yb[2 * c2 + r];
+#ifdef TD_CP_ASYNC /* every row in flight */
+    TD_CP_ASYNC(&sx[k], &yb[r]);
+    TD_CP_ASYNC(&sw[k], &yb[c2 + r]);
+    TD_CP_ASYNC(&sv[k], &yb[2 * c2 + r]);
+#else
+    scalar y = yb[r], w = yb[c2 + r], v = yb[2 * c2 + r]; /* loads before stores */
+    sx[k] = y;
+    sw[k] = w;
+    sv[k] = v;
+#endif
   }
+#ifdef TD_CP_ASYNC
+  TD_CP_WAIT();
+#endif
   BARRIER();
   if (gi < blocks) {
     long sys = gi / G, g = gi - sys * G, a = g * GP, m = np - a < GP ? np - a : GP, M = 2 * m;
