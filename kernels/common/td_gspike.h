@@ -435,37 +435,25 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   }
 }
 
-/* What rows 2i, 2i+1 of a reduced block take from pair j, its i-th
- * (spike_tmpl.c build_block; td_gs_fetch, then td_gs_put): W~'s top
- * (W + zeta e_1), U's or V's top, and the rest. first: j is the first pair
- * of its system (no zeta before it). */
-typedef struct {
-  scalar wt, u, yt, wb, vb, db, yb;
-} td_gs_fields;
-
-DEVICE td_gs_fields td_gs_fetch(const GLOBAL scalar *pr, long cnt, long j, int last, int first) {
-  td_gs_fields p;
-  scalar z = first ? S_ZERO : pr[TD_PR_ZETA * cnt + j - 1];
-  p.wt = S_ADD(pr[TD_PR_WT * cnt + j], z);
-  p.u = last ? pr[TD_PR_UT * cnt + j] : pr[TD_PR_VT * cnt + j];
-  p.yt = pr[TD_PR_YT * cnt + j];
-  p.wb = pr[TD_PR_WB * cnt + j];
-  p.vb = pr[TD_PR_VB * cnt + j];
-  p.db = pr[TD_PR_DB * cnt + j];
-  p.yb = pr[TD_PR_YB * cnt + j];
-  return p;
-}
-
-DEVICE void td_gs_put(td_gs_fields p, long i, int last, LOCAL_P scalar *dl, LOCAL_P scalar *d,
-                      LOCAL_P scalar *du, LOCAL_P scalar *f) {
+/* Rows 2i, 2i+1 of a reduced block from pair j, its i-th (spike_tmpl.c
+ * build_block); first: j is the first pair of its system (no zeta before it). */
+DEVICE void td_gs_rows(const GLOBAL scalar *pr, long cnt, long j, long i, int last, int first,
+                       LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
+                       LOCAL_P scalar *f) {
+  /* every load before the first store: the stores to local memory could
+   * alias them (generic pointers), so loads after a store wait for it */
+  scalar wt = pr[TD_PR_WT * cnt + j], z = first ? S_ZERO : pr[TD_PR_ZETA * cnt + j - 1];
+  scalar u = last ? pr[TD_PR_UT * cnt + j] : pr[TD_PR_VT * cnt + j], yt = pr[TD_PR_YT * cnt + j];
+  scalar wb = pr[TD_PR_WB * cnt + j], vb = pr[TD_PR_VB * cnt + j], db = pr[TD_PR_DB * cnt + j];
+  scalar yb = pr[TD_PR_YB * cnt + j];
   dl[2 * i] = i ? S_ONE : S_ZERO;
-  d[2 * i] = i ? p.wt : S_ONE;
-  du[2 * i] = p.u;
-  f[2 * i] = p.yt;
-  dl[2 * i + 1] = i ? p.wb : S_ZERO;
-  d[2 * i + 1] = last ? p.db : p.vb;
-  du[2 * i + 1] = last ? S_ZERO : p.db;
-  f[2 * i + 1] = p.yb;
+  d[2 * i] = i ? S_ADD(wt, z) : S_ONE; /* W~ = W + zeta e_1 */
+  du[2 * i] = u;
+  f[2 * i] = yt;
+  dl[2 * i + 1] = i ? wb : S_ZERO;
+  d[2 * i + 1] = last ? db : vb;
+  du[2 * i + 1] = last ? S_ZERO : db;
+  f[2 * i + 1] = yb;
 }
 
 /* The block of pairs a .. a+m-1 of the system whose pairs start at base. */
@@ -473,8 +461,7 @@ DEVICE void td_gs_build(const GLOBAL scalar *pr, long cnt, long base, long a, lo
                         LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
                         LOCAL_P scalar *f) {
   for (long i = 0; i < m; i++)
-    td_gs_put(td_gs_fetch(pr, cnt, base + a + i, i + 1 == m, a + i == 0), i, i + 1 == m, dl, d,
-              du, f);
+    td_gs_rows(pr, cnt, base + a + i, i, i + 1 == m, a + i == 0, dl, d, du, f);
 }
 
 /* Where pair j of a reduced level sits (np pairs a system, blocks of GP
@@ -566,17 +553,10 @@ KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scal
   TD_GS_SLOT(2 * GP);
   long gi0 = GROUP_ID() * (long)W, gi = gi0 + t, p0, p1, c2 = 2 * cnt;
   td_gs_span(gi0, W, blocks, np, GP, G, &p0, &p1);
-  /* two pairs a work-item in flight: every load before the stores, which
-   * could alias them (generic pointers) and would hold them back */
-  for (long j = p0 + t; j < p1; j += 2 * W) {
-    long j2 = j + W < p1 ? j + W : j, b1, i1, m1, b2, i2, m2;
-    long jj1 = td_gs_where(j, np, GP, G, &b1, &i1, &m1);
-    long jj2 = td_gs_where(j2, np, GP, G, &b2, &i2, &m2);
-    td_gs_fields f1 = td_gs_fetch(pr, cnt, j, i1 + 1 == m1, jj1 == 0);
-    td_gs_fields f2 = td_gs_fetch(pr, cnt, j2, i2 + 1 == m2, jj2 == 0);
-    long o1 = (b1 - gi0) * R, o2 = (b2 - gi0) * R;
-    td_gs_put(f1, i1, i1 + 1 == m1, sa + o1, sd + o1, sc + o1, sx + o1);
-    if (j2 != j) td_gs_put(f2, i2, i2 + 1 == m2, sa + o2, sd + o2, sc + o2, sx + o2);
+  for (long j = p0 + t; j < p1; j += W) {
+    long bj, i, mj, jj = td_gs_where(j, np, GP, G, &bj, &i, &mj);
+    long oj = (bj - gi0) * R;
+    td_gs_rows(pr, cnt, j, i, i + 1 == mj, jj == 0, sa + oj, sd + oj, sc + oj, sx + oj);
   }
   BARRIER();
   if (gi < blocks) {
