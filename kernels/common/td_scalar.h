@@ -122,17 +122,24 @@ DEVICE scalar td_zrcp(scalar a) {
 #define S_RCP(a) td_rcp(a)
 #endif
 #endif
-/* 1 / sqrt(x) for real x > 0 away from overflow and underflow: where the
- * dialect compiles inline PTX, the hardware's approximate reciprocal square
- * root (about 20 bits) and two Newton steps y (1 + e / 2), e = 1 - x y^2,
- * about an ulp, in nine instructions, for sqrt.rn (with its slow-path
- * test and branch) and D_RCP's reciprocal before (td_gspike.h's Givens
- * rotations: GSPIKE one 2^26 rows 3.39 -> 3.25x floor on the H100). */
-#if defined(TD_ASM) && !defined(PSCR_EXACT_RCP)
-DEVICE double td_rsqrt(double x) {
+/* 1 / sqrt(x) for real x > 0 away from overflow and underflow: from the
+ * hardware's approximate reciprocal square root y (rsqrt.approx.ftz.f64,
+ * about 20 bits; TD_RSQRT_APPROX, PTX's through TD_ASM or the emulator's
+ * model) two Newton steps y (1 + e / 2), e = 1 - x y^2, about an ulp, in nine
+ * instructions, for sqrt.rn (with its slow-path test and branch) and D_RCP's
+ * reciprocal before (td_gspike.h's Givens rotations: GSPIKE one 2^26 rows
+ * 3.39 -> 3.25x floor on the H100). Else (or with -DPSCR_EXACT_RCP) 1 / sqrt. */
+#if defined(TD_ASM) && !defined(TD_RSQRT_APPROX)
+DEVICE double td_rsqrt_approx(double x) {
   double y;
   TD_ASM("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
-  double e = fma(-x * y, y, 1.0);
+  return y;
+}
+#define TD_RSQRT_APPROX(x) td_rsqrt_approx(x)
+#endif
+#if defined(TD_RSQRT_APPROX) && !defined(PSCR_EXACT_RCP)
+DEVICE double td_rsqrt(double x) {
+  double y = TD_RSQRT_APPROX(x), e = fma(-x * y, y, 1.0);
   y = fma(0.5 * y, e, y);
   e = fma(-x * y, y, 1.0);
   return fma(0.5 * y, e, y);

@@ -47,6 +47,20 @@ static inline double emu_rcp_approx(double x) {
   return r;
 }
 #define TD_RCP_APPROX(x) emu_rcp_approx(x)
+/* rsqrt.approx.ftz.f64 alike: 1 / sqrt(x) cut to its top 20 mantissa bits */
+static inline double emu_rsqrt_approx(double x) {
+  double r = 1.0 / sqrt(x);
+  unsigned long long u;
+  memcpy(&u, &r, sizeof u);
+  if (isfinite(r)) u &= ~((1ull << 32) - 1);
+  memcpy(&r, &u, sizeof r);
+  return r;
+}
+#define TD_RSQRT_APPROX(x) emu_rsqrt_approx(x)
+/* cp.async (sm_80+): the copy lands at once here; work-items switch only at
+ * barriers, so the kernels' wait-then-barrier order is all that matters */
+#define TD_CP_ASYNC(dst, src) (*(dst) = *(src))
+#define TD_CP_WAIT() ((void)0)
 
 /* the kernel files, as NVRTC sees them (td.cu skips its dialect) */
 #define PSCR_KERNEL_DIALECT 1
