@@ -31,31 +31,26 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 typedef unsigned char uchar;
 #include "emu_params.h"
 
-/* PTX's rcp.approx.ftz.f64 modeled for td_scalar.h's fast reciprocals (they
- * run here as on the GPU): subnormal input and output flushed to zero, 1 / x
- * cut to its top 20 mantissa bits. */
+/* PTX's approximate rcp / rsqrt (.ftz.f64) modeled for td_scalar.h's fast
+ * reciprocals and reciprocal square roots (they run here as on the GPU):
+ * the exact value cut to its top 20 mantissa bits; rcp also flushes
+ * subnormal input and output to zero. */
 #include <float.h>
 #include <string.h>
+static inline double emu_top20(double r) {
+  unsigned long long u;
+  memcpy(&u, &r, sizeof u);
+  if (isfinite(r)) u &= ~((1ull << 32) - 1);
+  memcpy(&r, &u, sizeof r);
+  return r;
+}
 static inline double emu_rcp_approx(double x) {
   if (fabs(x) < DBL_MIN) return copysign(INFINITY, x);
   double r = 1.0 / x;
-  if (fabs(r) < DBL_MIN) return copysign(0.0, r);
-  unsigned long long u;
-  memcpy(&u, &r, sizeof u);
-  if (isfinite(r)) u &= ~((1ull << 32) - 1);
-  memcpy(&r, &u, sizeof r);
-  return r;
+  return fabs(r) < DBL_MIN ? copysign(0.0, r) : emu_top20(r);
 }
 #define TD_RCP_APPROX(x) emu_rcp_approx(x)
-/* rsqrt.approx.ftz.f64 alike: 1 / sqrt(x) cut to its top 20 mantissa bits */
-static inline double emu_rsqrt_approx(double x) {
-  double r = 1.0 / sqrt(x);
-  unsigned long long u;
-  memcpy(&u, &r, sizeof u);
-  if (isfinite(r)) u &= ~((1ull << 32) - 1);
-  memcpy(&r, &u, sizeof r);
-  return r;
-}
+static inline double emu_rsqrt_approx(double x) { return emu_top20(1.0 / sqrt(x)); }
 #define TD_RSQRT_APPROX(x) emu_rsqrt_approx(x)
 /* cp.async (sm_80+): the copy lands at once here; work-items switch only at
  * barriers, so the kernels' wait-then-barrier order is all that matters */
