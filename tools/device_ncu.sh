@@ -8,12 +8,12 @@ args=(--backends cuda --problems ${PB:-poisson2d} --min-n ${N:-2047} --max-n ${N
       --max-n3 ${N:-2047} --reps 3 --xfer-reps 0 --no-residual ${BARGS:-})
 cmd=($B/bench_pscr_gpu "${args[@]}")
 [ -n "${TD:-}" ] && cmd=($B/bench_tridiag_gpu case $TD)
-timeout 300 ncu -k ${K:-pscr_lane_task} --launch-skip ${SKIP:-11} --launch-count ${COUNT:-1} --set full \
+timeout 300 ncu -k ${K:-pscr_lane_task} --launch-skip ${SKIP:-11} --launch-count ${COUNT:-1} --set full -f \
   --import-source no -o "$OUT/ncu" "${cmd[@]}" > "$OUT/ncu-run.log" 2>&1
 echo "ncu rc $?"
 ncu -i "$OUT/ncu.ncu-rep" --print-details all > "$OUT/ncu-details.txt" 2>&1
 ncu -i "$OUT/ncu.ncu-rep" --page source --csv --print-source sass > "$OUT/ncu-sass.csv" 2>&1
-grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Stall|Warp Cycles Per Issued|Issued Ipc|L1/TEX Hit|L2 Hit|DRAM Throughput|Executed Instructions  |Block Limit" "$OUT/ncu-details.txt" | head -${LINES_MAX:-40}
+grep -E "Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Stall|Warp Cycles Per Issued|Issued Ipc|Issue Slots Busy|Eligible Warps|No Eligible|L1/TEX Hit|L2 Hit|DRAM Throughput|Executed Instructions  |Block Limit|Shared Memory Configuration Size|Dynamic Shared|Local Memory Spill" "$OUT/ncu-details.txt" | head -${LINES_MAX:-40}
 python3 - "$OUT/ncu-sass.csv" <<'PY'
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))

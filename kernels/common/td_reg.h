@@ -119,7 +119,7 @@ DEVICE scalar td_spike_x(int k, int q, const scalar *u, const scalar *y, const s
 #define TD_REG_SOLVE 0
 #define TD_REG_FWD 1
 #define TD_REG_BWD 2
-DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long gi,
+DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long r0, long gi,
                         long cnt, GLOBAL scalar *b, GLOBAL scalar *save, GLOBAL scalar *io,
                         GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad_nf,
                         LOCAL_P int *bad_sg) {
@@ -138,8 +138,8 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long
       scalar va[TD_REG_LOAD_U], vd[TD_REG_LOAD_U], vc[TD_REG_LOAD_U], vf[TD_REG_LOAD_U];
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++)
-        td_row_fetch(TD_SRC_ARGS, sys, TD_REG_ROW(h, t + (u0 + u) * W), n, b, &va[u], &vd[u],
-                     &vc[u], &vf[u]);
+        td_row_fetch_k(TD_SRC_ARGS, sh, sys, TD_REG_ROW(h, t + (u0 + u) * W), n, b, &va[u],
+                       &vd[u], &vc[u], &vf[u]);
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++) { /* the stores after the loads: they may alias */
         long r = TD_REG_ROW(h, t + (u0 + u) * W);
@@ -226,41 +226,41 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int mode, long n, long sys, long r0, long
  * its ~150 (a 128 cap spills), so W <= 384: the host asks the kernel's limit. */
 #define TD_REG_KERNEL KERNEL_MAXW(PSCR_COMPLEX ? 384 : 640)
 
+/* Every kernel twice: plain rows (td_reg_solve, ...) and shifted (..._s),
+ * the source fixed at compile time (TD_SRC_FIX), rows of stride 1. */
 /* One group of W work-items per system of n <= W TD_RQ rows: every input read
  * once, x written once (b's rows first to bsave unless it is null). */
-TD_REG_KERNEL void td_reg_solve(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL scalar *bsave,
-                                GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
-  LOCAL int bad_nf, bad_sg;
-  TD_SRC_AT_SYS0(b);
-  td_reg_body(TD_SRC_ARGS, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags,
-              sm, &bad_nf, &bad_sg);
-}
+#define TD_REG_SOLVE_KERNEL(name, sh)                                                              \
+  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL scalar *bsave,           \
+                          GLOBAL int *flags) {                                                     \
+    LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
+    LOCAL int bad_nf, bad_sg;                                                                      \
+    TD_SRC_FIX(sh);                                                                                \
+    TD_SRC_AT_SYS0(b);                                                                             \
+    td_reg_body(TD_SRC_ARGS, sh, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags, sm,     \
+                &bad_nf, &bad_sg);                                                                 \
+  }
+TD_REG_SOLVE_KERNEL(td_reg_solve, 0)
+TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
 
 /* Passes 1 and 3 of a system of nt tiles of W TD_RQ rows (td_tile.h's
  * td_tile_fwd / td_tile_bwd, the reduced system between them by
- * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt. */
-DEVICE void td_reg_pass(TD_SRC_PARAMS, int mode, long n, long nt, long cnt, GLOBAL scalar *b,
-                        GLOBAL scalar *io, GLOBAL int *flags, LOCAL_P scalar *sm,
-                        LOCAL_P int *bad_nf, LOCAL_P int *bad_sg) {
-  long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;
-  td_reg_body(TD_SRC_ARGS, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, bad_nf, bad_sg);
-}
-
-TD_REG_KERNEL void td_reg_fwd(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *b,
-                              GLOBAL scalar *recs, GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
-  LOCAL int bad_nf, bad_sg;
-  TD_SRC_AT_SYS0(b);
-  td_reg_pass(TD_SRC_ARGS, TD_REG_FWD, n, nt, cnt, b, recs, flags, sm, &bad_nf, &bad_sg);
-}
-
-TD_REG_KERNEL void td_reg_bwd(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *outs,
-                              GLOBAL scalar *b, GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
-  LOCAL int bad_nf, bad_sg;
-  TD_SRC_AT_SYS0(b);
-  td_reg_pass(TD_SRC_ARGS, TD_REG_BWD, n, nt, cnt, b, outs, flags, sm, &bad_nf, &bad_sg);
-}
+ * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt.
+ * io: the records stored (TD_REG_FWD) or the outside values read (TD_REG_BWD). */
+#define TD_REG_PASS_KERNEL(name, sh, mode)                                                         \
+  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *b,              \
+                          GLOBAL scalar *io, GLOBAL int *flags) {                                  \
+    LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
+    LOCAL int bad_nf, bad_sg;                                                                      \
+    TD_SRC_FIX(sh);                                                                                \
+    TD_SRC_AT_SYS0(b);                                                                             \
+    long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                 \
+    td_reg_body(TD_SRC_ARGS, sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,           \
+                &bad_sg);                                                                          \
+  }
+TD_REG_PASS_KERNEL(td_reg_fwd, 0, TD_REG_FWD)
+TD_REG_PASS_KERNEL(td_reg_fwd_s, 1, TD_REG_FWD)
+TD_REG_PASS_KERNEL(td_reg_bwd, 0, TD_REG_BWD)
+TD_REG_PASS_KERNEL(td_reg_bwd_s, 1, TD_REG_BWD)
 
 #endif

@@ -65,11 +65,15 @@ DEVICE int td_coef_row(const GLOBAL scalar *cdl, const GLOBAL scalar *cd, const 
   return S_ISFINITE(*a) && S_ISFINITE(dd) && S_ISFINITE(*c);
 }
 
-/* The coefficients of row r of system sys (0 <= r < n); returns 0 on NaN/Inf. */
-DEVICE int td_row_ok(TD_SRC_PARAMS, long sys, long r, long n, scalar *a, scalar *d, scalar *c) {
-  int sh = shift != 0;
+/* The coefficients of row r of system sys (0 <= r < n); returns 0 on NaN/Inf.
+ * sh: shift != 0, a literal where the caller knows the source at compile time. */
+DEVICE int td_row_ok_k(TD_SRC_PARAMS, int sh, long sys, long r, long n, scalar *a, scalar *d,
+                       scalar *c) {
   long i = sh ? r : (sys0 + sys) * sstride + (r + 1) * rstep - 1;
   return td_coef_row(cdl, cd, cdu, mdl, md, mdu, sh ? shift[sys0 + sys] : S_ZERO, i, r, n, a, d, c);
+}
+DEVICE int td_row_ok(TD_SRC_PARAMS, long sys, long r, long n, scalar *a, scalar *d, scalar *c) {
+  return td_row_ok_k(TD_SRC_ARGS, shift != 0, sys, r, n, a, d, c);
 }
 
 /* td_row_ok, raising the non-finite flag on NaN/Inf. */
@@ -82,10 +86,10 @@ DEVICE void td_row(TD_SRC_PARAMS, long sys, long r, long n, scalar *a, scalar *d
  * identity rows (f = 0). r is clamped, so the loads stay unconditional and an
  * unrolled caller keeps all its rows in flight. Returns 0 on a NaN/Inf
  * coefficient. */
-DEVICE int td_row_fetch(TD_SRC_PARAMS, long sys, long r, long n, const GLOBAL scalar *b,
-                        scalar *a, scalar *d, scalar *c, scalar *f) {
+DEVICE int td_row_fetch_k(TD_SRC_PARAMS, int sh, long sys, long r, long n,
+                          const GLOBAL scalar *b, scalar *a, scalar *d, scalar *c, scalar *f) {
   long rr = r < 0 ? 0 : r < n ? r : n - 1;
-  int ok = td_row_ok(TD_SRC_ARGS, sys, rr, n, a, d, c);
+  int ok = td_row_ok_k(TD_SRC_ARGS, sh, sys, rr, n, a, d, c);
   *f = b[td_rhs_index(TD_SRC_ARGS, sys, rr)];
   if (r != rr) {
     *a = S_ZERO;
@@ -96,5 +100,18 @@ DEVICE int td_row_fetch(TD_SRC_PARAMS, long sys, long r, long n, const GLOBAL sc
   }
   return ok;
 }
+DEVICE int td_row_fetch(TD_SRC_PARAMS, long sys, long r, long n, const GLOBAL scalar *b,
+                        scalar *a, scalar *d, scalar *c, scalar *f) {
+  return td_row_fetch_k(TD_SRC_ARGS, shift != 0, sys, r, n, b, a, d, c, f);
+}
+
+/* At a kernel's start: the source fixed at compile time, rows of stride 1
+ * (sh 0: plain, sh 1: shifted; the host launches the kernel of its source),
+ * so the row index math of the other source folds away. */
+#define TD_SRC_FIX(sh)                                                                             \
+  do {                                                                                             \
+    rstep = 1;                                                                                     \
+    if (!(sh)) shift = mdl = md = mdu = 0;                                                         \
+  } while (0)
 
 #endif

@@ -52,6 +52,21 @@ int pscr_gpu_kernel_names(char (*names)[64], int max) {
       char *q = p + 6;
       /* a qualifier macro named *_KERNEL (TD_REG_KERNEL: its #define is stripped) */
       if (p > s && ident(p[-1]) && (p[-1] != '_' || ident(*q))) continue;
+      /* a kernel made by a macro named *_KERNEL(name, ...): the first argument */
+      if (p > s && p[-1] == '_' && *q == '(') {
+        q++;
+        while (isspace((unsigned char)*q)) q++;
+        char *end = q;
+        while (ident(*end)) end++;
+        if (end > q && end - q < 64) {
+          if (count < max) {
+            memcpy(names[count], q, (size_t)(end - q));
+            names[count][end - q] = '\0';
+          }
+          count++;
+        }
+        continue;
+      }
       /* KERNEL, or KERNEL_BOUNDED(W, B) / KERNEL_MAXW(W): skip the qualifier's arguments */
       if (strncmp(q, "_BOUNDED(", 9) == 0 || strncmp(q, "_MAXW(", 6) == 0) {
         q = strchr(q, ')');

@@ -97,10 +97,12 @@ static size_t reg_scalars(const td_job *j, int W, int ph) {
  * shape (GPUs' OpenCL), a real tile too large for one part takes two (q / 2 =
  * 4 rows of each partition a part: one load of TD_REG_LOAD_U). 0 where no
  * shape fits. */
-static int reg_shape(const td_job *j, long long n, int *W, int *ph) {
+static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *ph) {
   int q = reg_q(j), w = pow2_at_least((n + q - 1) / q);
   if (w < 32) w = 32;
-  if (!j->g->tune.tile_reg || w > 512 || w > kernel_group(j, "td_reg_solve", NULL)) return 0;
+  if (!j->g->tune.tile_reg || src.rstep != 1 || w > 512 ||
+      w > kernel_group(j, src.shift.mem ? "td_reg_solve_s" : "td_reg_solve", NULL))
+    return 0;
   int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ ? 2 : 1;
   for (*ph = 1; *ph <= parts; (*ph)++)
     if (reg_scalars(j, w, *ph) * j->esize <= j->limit) {
@@ -123,7 +125,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   pscr_status st = PSCR_OK;
   gpu_ptr flags = j->g->flags;
   int W, lq, MW, ph = 1;
-  int reg = !pivot && reg_shape(j, n, &W, &ph);
+  int reg = !pivot && reg_shape(j, src, n, &W, &ph);
+  int sh = src.shift.mem != NULL; /* td_reg.h's kernels of each source */
   if (reg || single_shape(j, n, &W, &lq)) {
     TRY(reg ? reg_module(j, W, ph) : shape_module(j, W, lq));
     if (j->keep_b && batch > 1) { /* one system writes nothing on error: no copy then */
@@ -135,7 +138,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     if (reg) {
       gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_PTR(b), GPU_PTR(j->saved), GPU_PTR(flags)};
       j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
-      TRY(td_launch(j, "td_reg_solve", (size_t)batch * (size_t)W, W,
+      TRY(td_launch(j, sh ? "td_reg_solve_s" : "td_reg_solve", (size_t)batch * (size_t)W, W,
                     reg_scalars(j, W, ph) * j->esize, NARGS(args), args));
       goto cleanup;
     }
@@ -151,7 +154,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * 2047^2: their 32 complex work-items at 48 KB, 128 rows a tile, took 1.29 ms
    * in td_reg_fwd + bwd; tile_w's 128 took 1.40) */
   multi_shape(j, pivot, &W, &lq, &MW);
-  reg = !pivot && reg_shape(j, (long long)W * reg_q(j), &W, &ph);
+  reg = !pivot && reg_shape(j, src, (long long)W * reg_q(j), &W, &ph);
   TRY(reg ? reg_module(j, W, ph) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;
   int spg;
@@ -184,7 +187,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
                       GPU_PTR(recs[0]), GPU_PTR(flags)};
-    TRY(td_launch(j, "td_reg_fwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+    TRY(td_launch(j, sh ? "td_reg_fwd_s" : "td_reg_fwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
   } else {
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
                       GPU_LONG(T),      GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(b),
@@ -203,9 +206,9 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   if (!self) TRY(gpu_merge_records(j->g, levels, Pc, cnt, recs, outs, MW, spg, 0, mb));
   gpu_ptr io = self ? recs[0] : outs[0];
   if (reg) {
-    gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]),
-                      GPU_PTR(outs[0]), GPU_PTR(b), GPU_PTR(flags)};
-    TRY(td_launch(j, "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+    gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
+                      GPU_PTR(outs[0]), GPU_PTR(flags)};
+    TRY(td_launch(j, sh ? "td_reg_bwd_s" : "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
   } else {
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
                       GPU_LONG(T),   GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(io),
