@@ -101,6 +101,10 @@ static pscr_status cuda_init(pscr_context *ctx, int device_index) {
                              CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, s->dev));
   s->arch = 10 * major + minor;
   gpu_td_tuning_default(&s->tune);
+  /* complex pivoting tiles of 8 rows a work-item where td_tile_load has
+   * cp.async (H100: C128 SPIKE 4096^2 3.45 -> 3.20x floor, 8192^2 3.38 ->
+   * 3.02x; bench/RESULTS.md); OpenCL keeps 4 */
+  if (s->arch >= 80) s->tune.tile_mqz = 8;
   CU(d->cuDevicePrimaryCtxRetain(&s->cu, s->dev));
   CU(d->cuCtxPushCurrent(s->cu));
   /* A blocking stream: ordered after work on the legacy default stream, so

@@ -166,15 +166,23 @@ static pscr_status dev_timer_start(gpu_device *g) {
   return st;
 }
 
+static pscr_status dev_timer_stop(gpu_device *g) {
+  cuda_state *s = g->impl;
+  pscr_status st = push(s);
+  if (st != PSCR_OK) return st;
+  st = cuda_status(s->drv.cuEventRecord(s->ev1, s->stream));
+  pop(s);
+  return st;
+}
+
 /* Device time between the events (0 if the driver cannot tell). */
-static pscr_status dev_timer_stop(gpu_device *g, double *seconds) {
+static pscr_status dev_timer_seconds(gpu_device *g, double *seconds) {
   cuda_state *s = g->impl;
   float ms = 0;
   *seconds = 0;
   pscr_status st = push(s);
   if (st != PSCR_OK) return st;
-  CU(s->drv.cuEventRecord(s->ev1, s->stream));
-  CU(s->drv.cuEventSynchronize(s->ev1));
+  CU(s->drv.cuEventSynchronize(s->ev1)); /* done already after flags_read */
   if (s->drv.cuEventElapsedTime(&ms, s->ev0, s->ev1) == CUDA_SUCCESS) *seconds = 1e-3 * ms;
 cleanup:
   pop(s);
@@ -201,7 +209,8 @@ pscr_status cuda_gpu_device(pscr_context *ctx, gpu_device *g) {
                     .flags_clear = dev_flags_clear,
                     .flags_read = dev_flags_read,
                     .timer_start = dev_timer_start,
-                    .timer_stop = dev_timer_stop};
+                    .timer_stop = dev_timer_stop,
+                    .timer_seconds = dev_timer_seconds};
   return PSCR_OK;
 }
 

@@ -389,8 +389,9 @@ static pscr_status solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
   default: st = PSCR_ERR_UNSUPPORTED; goto cleanup;
   }
   double seconds = 0;
-  TRY(g->timer_stop(g, &seconds));
+  TRY(g->timer_stop(g));
   TRY(g->flags_read(g, fl));
+  TRY(g->timer_seconds(g, &seconds));
   if (fl[TD_FLAG_NONFINITE] || fl[TD_FLAG_SINGULAR]) {
     if (job.saved.mem) TRY(restore(&job, src, n, batch, b));
     st = fl[TD_FLAG_NONFINITE] ? PSCR_ERR_NONFINITE : PSCR_ERR_SINGULAR;

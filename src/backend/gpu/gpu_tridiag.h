@@ -208,10 +208,12 @@ struct gpu_device {
   gpu_ptr flags;
   pscr_status (*flags_clear)(gpu_device *g);
   pscr_status (*flags_read)(gpu_device *g, int out[GPU_TD_FLAG_WORDS]);
-  /* Device time of the solve: start before the first launch, stop after the last
-   * (stop may wait for the queue). */
+  /* Device time of the solve: start before the first launch, stop after the
+   * last (without waiting), seconds once the queue drained (flags_read). One
+   * wait a solve: the status words' read drains the queue for both. */
   pscr_status (*timer_start)(gpu_device *g);
-  pscr_status (*timer_stop)(gpu_device *g, double *seconds);
+  pscr_status (*timer_stop)(gpu_device *g);
+  pscr_status (*timer_seconds)(gpu_device *g, double *seconds);
 };
 
 /* maxw, or less where kernel k1's or k2's registers (kernel_wg of the current

@@ -210,12 +210,17 @@ static pscr_status dev_timer_start(gpu_device *g) {
   return PSCR_OK;
 }
 
-/* From the start of the first launch to the end of the last one. */
-static pscr_status dev_timer_stop(gpu_device *g, double *seconds) {
+static pscr_status dev_timer_stop(gpu_device *g) {
   ocl_state *s = g->impl;
-  cl_int err = s->ev_first ? clEnqueueMarkerWithWaitList(s->queue, 0, NULL, &s->ev_last)
-                           : CL_SUCCESS; /* in order: ends with the last launch */
-  if (err == CL_SUCCESS) err = clFinish(s->queue);
+  return ocl_status(s->ev_first ? clEnqueueMarkerWithWaitList(s->queue, 0, NULL, &s->ev_last)
+                                : CL_SUCCESS); /* in order: ends with the last launch */
+}
+
+/* From the start of the first launch to the end of the last one (else the
+ * host's time, the status read included). */
+static pscr_status dev_timer_seconds(gpu_device *g, double *seconds) {
+  ocl_state *s = g->impl;
+  cl_int err = clFinish(s->queue); /* done already after flags_read */
   *seconds = pscr_wtime() - s->t0;
   cl_event last = s->ev_last ? s->ev_last : s->ev_first;
   cl_ulong t0 = 0, t1 = 0;
@@ -258,7 +263,8 @@ pscr_status ocl_gpu_device(pscr_context *ctx, gpu_device *g) {
                     .flags_clear = dev_flags_clear,
                     .flags_read = dev_flags_read,
                     .timer_start = dev_timer_start,
-                    .timer_stop = dev_timer_stop};
+                    .timer_stop = dev_timer_stop,
+                    .timer_seconds = dev_timer_seconds};
   return PSCR_OK;
 }
 
