@@ -109,6 +109,97 @@ DEVICE scalar td_spike_x(int k, int q, const scalar *u, const scalar *y, const s
   return k + 1 == q ? S_FMS(x, vlast, xr) : S_FMS(x, u[k], xn);
 }
 
+/* Which kernels merge by shuffles (below). H100 A/B against the tree alone:
+ * real one-tile systems and shifted passes gain (shifted 16384 x 512 3.09 ->
+ * 2.49x floor, 8192 x 8192 4.24 -> 3.97x, CR_PCR_THOMAS 1024 x 1024 3.57 ->
+ * 3.32x); real plain multi-tile passes (1024 systems of 16384 rows 2.01 ->
+ * 2.06x) and complex rows (shifted 4096 x 4096 5.52 -> 6.32x: four shuffles
+ * a value) lose. */
+#ifdef TD_SHFL_DOWN_D
+#define TD_REG_WARP(sh, mode) (!PSCR_COMPLEX && ((mode) == TD_REG_SOLVE || (sh)))
+#else
+#define TD_REG_WARP(sh, mode) 0
+#endif
+
+#ifdef TD_SHFL_DOWN_D
+/* The records' merges inside a warp by shuffles, where the dialect has them
+ * (TD_SHFL_DOWN_D / TD_SHFL_UP_D of a double over the warp's 32 lanes: CUDA):
+ * td_merge_up / td_merge_down's algebra with no barrier, no loop bounds and
+ * no node arrays; only the warps' records go through td_merge_up. Level
+ * lv = 0..4 pairs lane l (l % 2^(lv+1) == 0, the left node) with lane
+ * l + 2^lv; the left lane keeps its junction's coefficients (tR = tR0 + tRl
+ * xl + tRr xr, bL = bL0 + bLl xl + bLr xr) in the warp's slot
+ * 16 / 2^lv + l / 2^(lv+1) of J (6 fields, field f at J[f W]). */
+#if PSCR_COMPLEX
+#define TD_SHFL(op, v_, s) MAKE_Z(op((v_).x, s), op((v_).y, s))
+#else
+#define TD_SHFL(op, v_, s) op(v_, s)
+#endif
+DEVICE void td_warp_up(scalar *rec, int lane, LOCAL_P scalar *J, int W, LOCAL_P int *bad) {
+  scalar yt = rec[TD_NODE_YT], yb = rec[TD_NODE_YB], wt = rec[TD_NODE_WT];
+  scalar wb = rec[TD_NODE_WB], vt = rec[TD_NODE_VT], vb = rec[TD_NODE_VB];
+#pragma unroll
+  for (int lv = 0; lv < 5; lv++) {
+    int s = 1 << lv;
+    scalar yRt = TD_SHFL(TD_SHFL_DOWN_D, yt, s), yRb = TD_SHFL(TD_SHFL_DOWN_D, yb, s);
+    scalar wRt = TD_SHFL(TD_SHFL_DOWN_D, wt, s), wRb = TD_SHFL(TD_SHFL_DOWN_D, wb, s);
+    scalar vRt = TD_SHFL(TD_SHFL_DOWN_D, vt, s), vRb = TD_SHFL(TD_SHFL_DOWN_D, vb, s);
+    if ((lane & (2 * s - 1)) == 0) {
+      scalar D = S_FMS(S_ONE, vb, wRt);
+      if (S_ISZERO(D)) *bad = 1;
+      scalar rD = S_RCP(D);
+      scalar tR0 = S_MUL(S_FMS(yRt, wRt, yb), rD), tRl = S_MUL(S_MUL(wRt, wb), rD);
+      scalar tRr = S_NEG(S_MUL(vRt, rD));
+      scalar bL0 = S_MUL(S_FMS(yb, vb, yRt), rD), bLl = S_NEG(S_MUL(wb, rD));
+      scalar bLr = S_MUL(S_MUL(vb, vRt), rD);
+      int k = (16 >> lv) + (lane >> (lv + 1));
+      J[k] = tR0;
+      J[W + k] = tRl;
+      J[2 * W + k] = tRr;
+      J[3 * W + k] = bL0;
+      J[4 * W + k] = bLl;
+      J[5 * W + k] = bLr;
+      yt = S_FMS(yt, vt, tR0);
+      wt = S_FMA(wt, vt, tRl);
+      vt = S_MUL(vt, tRr);
+      yb = S_FMS(yRb, wRb, bL0);
+      wb = S_MUL(wRb, bLl);
+      vb = S_FMA(vRb, wRb, bLr);
+    }
+  }
+  rec[TD_NODE_YT] = yt;
+  rec[TD_NODE_YB] = yb;
+  rec[TD_NODE_WT] = wt;
+  rec[TD_NODE_WB] = wb;
+  rec[TD_NODE_VT] = vt;
+  rec[TD_NODE_VB] = vb;
+}
+
+/* From the warp's outside values (*xl, *xr, every lane) to each lane's. */
+DEVICE void td_warp_down(int lane, const LOCAL_P scalar *J, int W, scalar *xl, scalar *xr) {
+  scalar l = *xl, r = *xr;
+#pragma unroll
+  for (int lv = 4; lv >= 0; lv--) {
+    int s = 1 << lv, left = (lane & (2 * s - 1)) == 0;
+    int k = (16 >> lv) + (lane >> (lv + 1));
+    scalar tR = S_ZERO, bL = S_ZERO;
+    if (left) {
+      tR = S_FMA(S_FMA(J[k], J[W + k], l), J[2 * W + k], r);
+      bL = S_FMA(S_FMA(J[3 * W + k], J[4 * W + k], l), J[5 * W + k], r);
+    }
+    scalar gl = TD_SHFL(TD_SHFL_UP_D, bL, s), gr = TD_SHFL(TD_SHFL_UP_D, r, s);
+    if (left) {
+      r = tR;
+    } else if ((lane & (2 * s - 1)) == s) {
+      l = gl;
+      r = gr;
+    }
+  }
+  *xl = l;
+  *xr = r;
+}
+#endif
+
 /* The tile of rows r0 .. r0 + W q - 1 of system sys (rows past n are
  * identity rows; only a system's last tile has them, and its last row has no
  * super-diagonal, so they stay decoupled). mode TD_REG_SOLVE: the whole system
@@ -123,7 +214,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
                         long cnt, GLOBAL scalar *b, GLOBAL scalar *save, GLOBAL scalar *io,
                         GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad_nf,
                         LOCAL_P int *bad_sg) {
-  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), NS = 2 * W;
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   scalar z = S_ZERO;
   /* 1. the tile through local memory (padded as td_tile.h's TD_PAD) part by
    * part, each work-item's own rows into registers. Entry i of a part is row
@@ -167,16 +258,35 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
   td_spike_record(TD_RQ, u, y, w, vlast, rec);
   if (t == 0) *bad_nf = *bad_sg = 0;
   if (TD_REG_PH == 1) BARRIER(); /* the tile is read: its memory takes the records */
-  long rows = n - r0 < (long)W * TD_RQ ? n - r0 : (long)W * TD_RQ;
-  int P = (int)((rows + TD_RQ - 1) / TD_RQ);
-  if (t < P)
-    for (int f = 0; f < 6; f++) sm[f * NS + t] = rec[f];
+  /* 3. the records' reduced system, outside values down the tree: nd
+   * holds the P records of td_merge_up (field f at nd[f * M + k]) */
+  int P, M, lane = t & 31, warp = TD_REG_WARP(sh, mode);
+  LOCAL_P scalar *nd;
+#ifdef TD_SHFL_DOWN_D
+  if (warp) {
+    /* every partition, those past n too (identity rows: a zero record); the
+     * warps' records to the tree */
+    P = W / 32;
+    M = 2 * P;
+    nd = sm + 6 * W;
+    td_warp_up(rec, lane, sm + (t - lane), W, bad_sg);
+    if (lane == 0)
+      for (int f = 0; f < 6; f++) nd[f * M + t / 32] = rec[f];
+  } else
+#endif
+  {
+    long rows = n - r0 < (long)W * TD_RQ ? n - r0 : (long)W * TD_RQ;
+    P = (int)((rows + TD_RQ - 1) / TD_RQ);
+    M = 2 * W;
+    nd = sm;
+    if (t < P)
+      for (int f = 0; f < 6; f++) nd[f * M + t] = rec[f];
+  }
   BARRIER();
-  /* 3. the records' reduced system, outside values down the tree */
-  int root = td_merge_up(sm, NS, P, bad_sg, 0);
+  int root = td_merge_up(nd, M, P, bad_sg, 0);
   if (mode == TD_REG_FWD) { /* pass 1 of a longer system: the tile's record */
     if (t < 6) {
-      scalar v = sm[t * NS + root];
+      scalar v = nd[t * M + root];
       io[t * cnt + gi] = v;
       if (!S_ISFINITE(v)) *bad_sg = 1; /* a zero pivot's NaN */
     }
@@ -186,15 +296,22 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
     return;
   }
   if (t == 0) {
-    sm[6 * NS + root] = mode == TD_REG_BWD ? io[gi] : S_ZERO;
-    sm[7 * NS + root] = mode == TD_REG_BWD ? io[cnt + gi] : S_ZERO;
+    nd[6 * M + root] = mode == TD_REG_BWD ? io[gi] : S_ZERO;
+    nd[7 * M + root] = mode == TD_REG_BWD ? io[cnt + gi] : S_ZERO;
   }
   BARRIER();
-  td_merge_down(sm, NS, P, 0);
+  td_merge_down(nd, M, P, 0);
   scalar xl = S_ZERO, xr = S_ZERO;
-  if (t < P) {
-    xl = sm[6 * NS + t];
-    xr = sm[7 * NS + t];
+#ifdef TD_SHFL_DOWN_D
+  if (warp) {
+    xl = nd[6 * M + t / 32];
+    xr = nd[7 * M + t / 32];
+    td_warp_down(lane, sm + (t - lane), W, &xl, &xr);
+  } else
+#endif
+      if (t < P) {
+    xl = nd[6 * M + t];
+    xr = nd[7 * M + t];
   }
   BARRIER();
   /* 4. x = y - w xl - u x_next (- v xr on the last row), stored coalesced */

@@ -14,6 +14,9 @@
 #define LOCAL __shared__
 #define LOCAL_P
 #define BARRIER() __syncthreads()
+/* a double from lane + s / lane - s of the warp (td_reg.h's record merges) */
+#define TD_SHFL_DOWN_D(x, s) __shfl_down_sync(0xffffffffu, (x), (s))
+#define TD_SHFL_UP_D(x, s) __shfl_up_sync(0xffffffffu, (x), (s))
 #define LOCAL_ID() ((long)threadIdx.x)
 #define GROUP_ID() ((long)blockIdx.x)
 #define LOCAL_SIZE() ((long)blockDim.x)
