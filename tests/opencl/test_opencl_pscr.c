@@ -90,16 +90,17 @@ int main(void) {
              "2D Helmholtz 40 x 33 in two steps: %lu td_scan, %lu pscr_scan_sys launches", s1 - s0,
              y1 - y0);
     /* 600 x 5: the top step's one system that is not dominant on SPIKE_DIAG_PIVOT's tile,
-     * its other 599 and the blocks' systems on CR_PCR_THOMAS's (td_reg_solve): both
+     * its other 599 and the blocks' systems on CR_PCR_THOMAS's (td_reg_solve_s): both
      * kernels in every solve (2 solves, after the plan's warm-up of each) */
     static const size_t r2[2] = {600, 5};
     unsigned long t0 = pscr_opencl_launch_count(E.gpu, "td_tile_solve");
-    unsigned long q0 = pscr_opencl_launch_count(E.gpu, "td_reg_solve");
+    /* the inner systems are shifted rows (td_reg_solve_s) */
+    unsigned long q0 = pscr_opencl_launch_count(E.gpu, "td_reg_solve_s");
     gc_case(&E, PSCR_C128, 2, r2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
     unsigned long t1 = pscr_opencl_launch_count(E.gpu, "td_tile_solve");
-    unsigned long q1 = pscr_opencl_launch_count(E.gpu, "td_reg_solve");
+    unsigned long q1 = pscr_opencl_launch_count(E.gpu, "td_reg_solve_s");
     PT_CHECK(t1 - t0 >= 3u && q1 - q0 >= 7u,
-             "2D Helmholtz 600 x 5 in two steps: %lu td_tile_solve, %lu td_reg_solve", t1 - t0,
+             "2D Helmholtz 600 x 5 in two steps: %lu td_tile_solve, %lu td_reg_solve_s", t1 - t0,
              q1 - q0);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_steps2z", 0), PSCR_OK);
   }
@@ -282,10 +283,12 @@ int main(void) {
   static const size_t z6[2] = {9, 600}; /* level 0 of 9 rows: one dense step */
   unsigned long tf0 = pscr_opencl_launch_count(E.gpu, "pscr_tile_fwd");
   unsigned long e0 = pscr_opencl_launch_count(E.gpu, "td_reg_fwd") +
+                     pscr_opencl_launch_count(E.gpu, "td_reg_fwd_s") +
                      pscr_opencl_launch_count(E.gpu, "td_tile_fwd");
   gc_case(&E, PSCR_C128, 2, z6, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
   unsigned long tf = pscr_opencl_launch_count(E.gpu, "pscr_tile_fwd") - tf0;
   unsigned long en = pscr_opencl_launch_count(E.gpu, "td_reg_fwd") +
+                     pscr_opencl_launch_count(E.gpu, "td_reg_fwd_s") +
                      pscr_opencl_launch_count(E.gpu, "td_tile_fwd") - e0;
   PT_CHECK(tf == 0 && en > 0, "2D C128 600 rows at 48 KiB: %lu pscr_tile_fwd, %lu engine "
            "tile passes", tf, en);
