@@ -382,6 +382,85 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
   td_merge_down_n(nd, NS, cnt0, ex, 1);
 }
 
+#ifdef TD_SHFL_DOWN_D
+/* The records' merges inside a warp by shuffles, where the dialect has them
+ * (TD_SHFL_DOWN_D / TD_SHFL_UP_D of a double over the warp's 32 lanes: CUDA):
+ * td_merge_up / td_merge_down's algebra with no barrier, no loop bounds and
+ * no node arrays; only the warps' records go through td_merge_up (td_reg.h, td_tile.h). Level
+ * lv = 0..4 pairs lane l (l % 2^(lv+1) == 0, the left node) with lane
+ * l + 2^lv; the left lane keeps its junction's coefficients (tR = tR0 + tRl
+ * xl + tRr xr, bL = bL0 + bLl xl + bLr xr) in the warp's slot
+ * 16 / 2^lv + l / 2^(lv+1) of J (6 fields, field f at J[f W]). */
+#if PSCR_COMPLEX
+#define TD_SHFL(op, v_, s) MAKE_Z(op((v_).x, s), op((v_).y, s))
+#else
+#define TD_SHFL(op, v_, s) op(v_, s)
+#endif
+DEVICE void td_warp_up(scalar *rec, int lane, LOCAL_P scalar *J, int W, LOCAL_P int *bad) {
+  scalar yt = rec[TD_NODE_YT], yb = rec[TD_NODE_YB], wt = rec[TD_NODE_WT];
+  scalar wb = rec[TD_NODE_WB], vt = rec[TD_NODE_VT], vb = rec[TD_NODE_VB];
+#pragma unroll
+  for (int lv = 0; lv < 5; lv++) {
+    int s = 1 << lv;
+    scalar yRt = TD_SHFL(TD_SHFL_DOWN_D, yt, s), yRb = TD_SHFL(TD_SHFL_DOWN_D, yb, s);
+    scalar wRt = TD_SHFL(TD_SHFL_DOWN_D, wt, s), wRb = TD_SHFL(TD_SHFL_DOWN_D, wb, s);
+    scalar vRt = TD_SHFL(TD_SHFL_DOWN_D, vt, s), vRb = TD_SHFL(TD_SHFL_DOWN_D, vb, s);
+    if ((lane & (2 * s - 1)) == 0) {
+      scalar D = S_FMS(S_ONE, vb, wRt);
+      if (S_ISZERO(D)) *bad = 1;
+      scalar rD = S_RCP(D);
+      scalar tR0 = S_MUL(S_FMS(yRt, wRt, yb), rD), tRl = S_MUL(S_MUL(wRt, wb), rD);
+      scalar tRr = S_NEG(S_MUL(vRt, rD));
+      scalar bL0 = S_MUL(S_FMS(yb, vb, yRt), rD), bLl = S_NEG(S_MUL(wb, rD));
+      scalar bLr = S_MUL(S_MUL(vb, vRt), rD);
+      int k = (16 >> lv) + (lane >> (lv + 1));
+      J[k] = tR0;
+      J[W + k] = tRl;
+      J[2 * W + k] = tRr;
+      J[3 * W + k] = bL0;
+      J[4 * W + k] = bLl;
+      J[5 * W + k] = bLr;
+      yt = S_FMS(yt, vt, tR0);
+      wt = S_FMA(wt, vt, tRl);
+      vt = S_MUL(vt, tRr);
+      yb = S_FMS(yRb, wRb, bL0);
+      wb = S_MUL(wRb, bLl);
+      vb = S_FMA(vRb, wRb, bLr);
+    }
+  }
+  rec[TD_NODE_YT] = yt;
+  rec[TD_NODE_YB] = yb;
+  rec[TD_NODE_WT] = wt;
+  rec[TD_NODE_WB] = wb;
+  rec[TD_NODE_VT] = vt;
+  rec[TD_NODE_VB] = vb;
+}
+
+/* From the warp's outside values (*xl, *xr, every lane) to each lane's. */
+DEVICE void td_warp_down(int lane, const LOCAL_P scalar *J, int W, scalar *xl, scalar *xr) {
+  scalar l = *xl, r = *xr;
+#pragma unroll
+  for (int lv = 4; lv >= 0; lv--) {
+    int s = 1 << lv, left = (lane & (2 * s - 1)) == 0;
+    int k = (16 >> lv) + (lane >> (lv + 1));
+    scalar tR = S_ZERO, bL = S_ZERO;
+    if (left) {
+      tR = S_FMA(S_FMA(J[k], J[W + k], l), J[2 * W + k], r);
+      bL = S_FMA(S_FMA(J[3 * W + k], J[4 * W + k], l), J[5 * W + k], r);
+    }
+    scalar gl = TD_SHFL(TD_SHFL_UP_D, bL, s), gr = TD_SHFL(TD_SHFL_UP_D, r, s);
+    if (left) {
+      r = tR;
+    } else if ((lane & (2 * s - 1)) == s) {
+      l = gl;
+      r = gr;
+    }
+  }
+  *xl = l;
+  *xr = r;
+}
+#endif
+
 /* The top merge level inside the backward tile pass (td_tile_bwd) where a
  * system has nt <= W tiles: the group merges its system's tile
  * records (field f of tile i at recs[f * cnt + first + i], the forward
@@ -419,6 +498,36 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
   LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;    \
   if (t == 0) bad = (bad0)
 
+/* Where the dialect has shuffles (TD_SHFL_DOWN_D, CUDA), real tiles merge
+ * their records inside each warp by them (td_warp_up, its junctions in the
+ * node area J), every partition's, those past the tile's rows too (a zero
+ * record); then nd, NS and P are the warps' records for td_merge_up. H100
+ * against the tree alone, same call: SPIKE_DIAG_PIVOT one 2^26 random 3.16
+ * -> 2.97x floor, dominant 2.76 -> 2.59x, 8192^2 2.76 -> 2.58x, 1024 x 1024
+ * 4.40 -> 3.99x (one tile). Complex rows keep the tree (td_reg.h's lost). */
+#ifdef TD_SHFL_DOWN_D
+#define TD_TILE_WARP (!PSCR_COMPLEX)
+#define TD_TILE_WARP_UP(warp)                                                                      \
+  if (warp) {                                                                                      \
+    td_warp_up(rec, lane, J + (t - lane), W, &bad);                                                \
+    P = W / 32;                                                                                    \
+    NS = 2 * P;                                                                                    \
+    nd = J + 6 * W;                                                                                \
+    if (lane == 0)                                                                                 \
+      for (int f = 0; f < 6; f++) nd[f * NS + t / 32] = rec[f];                                    \
+  } else
+#define TD_TILE_WARP_DOWN(warp)                                                                    \
+  if (warp) {                                                                                      \
+    xl_ = nd[6 * NS + t / 32];                                                                     \
+    xr_ = nd[7 * NS + t / 32];                                                                     \
+    td_warp_down(lane, J + (t - lane), W, &xl_, &xr_);                                             \
+  } else
+#else
+#define TD_TILE_WARP 0
+#define TD_TILE_WARP_UP(warp)
+#define TD_TILE_WARP_DOWN(warp)
+#endif
+
 #define TD_TILE_BEGIN(save)                                                                        \
   BARRIER();                                                                                       \
   if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, save)) {                 \
@@ -426,23 +535,32 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
     bad = 1;                                                                                       \
   }                                                                                                \
   BARRIER();                                                                                       \
-  int o = t * (q + 1), mm = rows - t * q, P = (rows + q - 1) / q;                                  \
+  int o = t * (q + 1), mm = rows - t * q, P = (rows + q - 1) / q, lane = t & 31;                   \
   if (mm > q) mm = q;                                                                              \
-  scalar vlast = S_ZERO, v2 = S_ZERO;                                                              \
-  if (mm > 0) {                                                                                    \
-    scalar rec[6];                                                                                 \
-    if (!td_tile_factor(sa, sd, sc, sx, o, mm, pivot, rec, &vlast, &v2)) {                         \
-      bad = 1;                                                                                     \
-      for (int f = 0; f < 6; f++) rec[f] = S_ZERO;                                                 \
-    }                                                                                              \
-    for (int f = 0; f < 6; f++) nd[f * NS + t] = rec[f];                                           \
+  scalar vlast = S_ZERO, v2 = S_ZERO, rec[6];                                                      \
+  for (int f = 0; f < 6; f++) rec[f] = S_ZERO;                                                     \
+  if (mm > 0 && !td_tile_factor(sa, sd, sc, sx, o, mm, pivot, rec, &vlast, &v2)) {                 \
+    bad = 1;                                                                                       \
+    for (int f = 0; f < 6; f++) rec[f] = S_ZERO;                                                   \
+  }                                                                                                \
+  LOCAL_P scalar *J = nd;                                                                          \
+  (void)J;                                                                                         \
+  (void)lane;                                                                                      \
+  TD_TILE_WARP_UP(TD_TILE_WARP) {                                                                  \
+    if (mm > 0)                                                                                    \
+      for (int f = 0; f < 6; f++) nd[f * NS + t] = rec[f];                                         \
   }                                                                                                \
   BARRIER();                                                                                       \
   int root = td_merge_up(nd, NS, P, &bad, 0)
 
 #define TD_TILE_END                                                                                \
   td_merge_down(nd, NS, P, 0);                                                                     \
-  if (mm > 0) td_tile_backsub(sa, sd, sc, sx, o, mm, pivot, nd[6 * NS + t], nd[7 * NS + t], vlast, v2); \
+  scalar xl_ = S_ZERO, xr_ = S_ZERO;                                                               \
+  TD_TILE_WARP_DOWN(TD_TILE_WARP) if (mm > 0) {                                                    \
+    xl_ = nd[6 * NS + t];                                                                          \
+    xr_ = nd[7 * NS + t];                                                                          \
+  }                                                                                                \
+  if (mm > 0) td_tile_backsub(sa, sd, sc, sx, o, mm, pivot, xl_, xr_, vlast, v2);                  \
   BARRIER();                                                                                       \
   if (bad) {                                                                                       \
     if (t == 0) flags[TD_FLAG_SINGULAR] = 1;                                                       \

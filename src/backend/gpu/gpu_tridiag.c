@@ -136,8 +136,10 @@ static const struct {
     TUNE(pscr_lines, 0, 2, TUNE_ANY),        TUNE(pscr_ksplit, 0, 1 << 20, TUNE_ANY),
     TUNE(pscr_steps2, 0, 1 << 20, TUNE_ANY), TUNE(pscr_steps2z, 0, 1 << 20, TUNE_ANY),
     TUNE(thomas_wg, 32, 1024, TUNE_W),       TUNE(tile_q, 2, 64, TUNE_POW2),
-    TUNE(tile_mq, 2, 64, TUNE_POW2),         TUNE(tile_w, 32, 1024, TUNE_W),
-    TUNE(tile_mw, 32, 1024, TUNE_W),
+    /* tile_w, tile_mw: powers of 2, so that a tile halved to fit stays whole
+     * warps (td_tile.h's shuffles) */
+    TUNE(tile_mq, 2, 64, TUNE_POW2),         TUNE(tile_w, 32, 1024, TUNE_POW2),
+    TUNE(tile_mw, 32, 1024, TUNE_POW2),
     TUNE(tile_mqz, 2, 64, TUNE_POW2),        TUNE(tile_wz, 32, 1024, TUNE_W),
     TUNE(merge_w, 32, 512, TUNE_W),          TUNE(gs_q, 2, 64, TUNE_POW2),
     TUNE(gs_w, 32, 256, TUNE_W),             TUNE(pscr_w, 32, 1024, TUNE_W),
