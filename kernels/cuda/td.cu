@@ -14,9 +14,12 @@
 #define LOCAL __shared__
 #define LOCAL_P
 #define BARRIER() __syncthreads()
-/* a double from lane + s / lane - s of the warp (td_reg.h's record merges) */
+/* a double from lane + s / lane - s of the warp (td_tile.h's record merges;
+ * -DTD_NO_SHFL through PSCR_KERNEL_DEFINES keeps the merge tree alone, for A/B) */
+#ifndef TD_NO_SHFL
 #define TD_SHFL_DOWN_D(x, s) __shfl_down_sync(0xffffffffu, (x), (s))
 #define TD_SHFL_UP_D(x, s) __shfl_up_sync(0xffffffffu, (x), (s))
+#endif
 #define LOCAL_ID() ((long)threadIdx.x)
 #define GROUP_ID() ((long)blockIdx.x)
 #define LOCAL_SIZE() ((long)blockDim.x)

@@ -30,6 +30,25 @@
 #define TD_PTX_CC PSCR_OCL_PTX
 #define TD_ASM __asm__
 #endif
+/* A double from lane + s / lane - s of the warp by PTX's shfl.sync (sm_70+),
+ * as CUDA's shim (td_tile.h's record merges): NVIDIA runs a 1D group's
+ * work-items 32 to a warp in order, as CUDA does a block's threads.
+ * -DTD_NO_SHFL (PSCR_KERNEL_DEFINES) keeps the merge tree alone, for A/B. */
+#if defined(PSCR_OCL_PTX) && PSCR_OCL_PTX >= 70 && !defined(TD_NO_SHFL)
+static inline double td_shfl_d(double x, int s, int up) {
+  int2 v = as_int2(x), r;
+  if (up) {
+    __asm__ volatile("shfl.sync.up.b32 %0, %1, %2, 0, -1;" : "=r"(r.x) : "r"(v.x), "r"(s));
+    __asm__ volatile("shfl.sync.up.b32 %0, %1, %2, 0, -1;" : "=r"(r.y) : "r"(v.y), "r"(s));
+  } else {
+    __asm__ volatile("shfl.sync.down.b32 %0, %1, %2, 31, -1;" : "=r"(r.x) : "r"(v.x), "r"(s));
+    __asm__ volatile("shfl.sync.down.b32 %0, %1, %2, 31, -1;" : "=r"(r.y) : "r"(v.y), "r"(s));
+  }
+  return as_double(r);
+}
+#define TD_SHFL_DOWN_D(x, s) td_shfl_d((x), (s), 0)
+#define TD_SHFL_UP_D(x, s) td_shfl_d((x), (s), 1)
+#endif
 
 #include "common/td_scalar.h"
 #include "common/td_rows.h"
