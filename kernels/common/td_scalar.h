@@ -11,6 +11,10 @@
  *   LOCAL_ARRAY(type, name, count) (the kernel's one local-memory buffer),
  *   ATOMIC_ADD(p, v) (32-bit integer add on global memory: atomicAdd /
  *   atomic_add; used only by the g-Spike kernels of td_gspike.h).
+ * Optional: TD_SHFL_DOWN_D(x, s) / TD_SHFL_UP_D(x, s) (a double from lane
+ * + s / - s of a warp of 32 work-items in local-id order: CUDA, NVIDIA's
+ * OpenCL; without them td_tile.h's record merges take the local-memory tree),
+ * TD_ASM (inline PTX), TD_CP_ASYNC / TD_CP_WAIT (td_tile_load).
  * Only what OpenCL C 1.2 also accepts is used here. */
 #ifndef PSCR_TD_SCALAR_H
 #define PSCR_TD_SCALAR_H
