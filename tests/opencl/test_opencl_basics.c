@@ -184,6 +184,11 @@ static void check_tuning(pt_rng *r) {
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "gs_gp", 4), PSCR_ERR_INVALID_ARGUMENT); /* digits lost */
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "local_mem", 1 << 30), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_q", 12), PSCR_ERR_INVALID_ARGUMENT);
+  /* tiles' work-items: powers of 2, halved to fit they stay whole warps (td_tile.h) */
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_w", 96), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_mw", 96), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_w", 128), PSCR_OK);
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "tile_mw", 64), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_tq", 1), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_tq", 6), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pscr_local", 100), PSCR_ERR_INVALID_ARGUMENT);
