@@ -121,7 +121,6 @@ DEVICE scalar td_spike_x(int k, int q, const scalar *u, const scalar *y, const s
 #define TD_REG_WARP(sh, mode) 0
 #endif
 
-
 /* The tile of rows r0 .. r0 + W q - 1 of system sys (rows past n are
  * identity rows; only a system's last tile has them, and its last row has no
  * super-diagonal, so they stay decoupled). mode TD_REG_SOLVE: the whole system

@@ -384,13 +384,14 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
 
 #ifdef TD_SHFL_DOWN_D
 /* The records' merges inside a warp by shuffles, where the dialect has them
- * (TD_SHFL_DOWN_D / TD_SHFL_UP_D of a double over the warp's 32 lanes: CUDA):
- * td_merge_up / td_merge_down's algebra with no barrier, no loop bounds and
- * no node arrays; only the warps' records go through td_merge_up (td_reg.h, td_tile.h). Level
- * lv = 0..4 pairs lane l (l % 2^(lv+1) == 0, the left node) with lane
- * l + 2^lv; the left lane keeps its junction's coefficients (tR = tR0 + tRl
- * xl + tRr xr, bL = bL0 + bLl xl + bLr xr) in the warp's slot
- * 16 / 2^lv + l / 2^(lv+1) of J (6 fields, field f at J[f W]). */
+ * (TD_SHFL_DOWN_D / TD_SHFL_UP_D of a double over the warp's 32 lanes: CUDA,
+ * NVIDIA's OpenCL): td_merge_up / td_merge_down's algebra with no barrier, no
+ * loop bounds and no node arrays; only the warps' records go through
+ * td_merge_up (td_reg.h, the tile macros below). Level lv = 0..4 pairs lane l
+ * (l % 2^(lv+1) == 0, the left node) with lane l + 2^lv; the left lane keeps
+ * its junction's coefficients (tR = tR0 + tRl xl + tRr xr, bL = bL0 + bLl xl
+ * + bLr xr) in the warp's slot 16 / 2^lv + l / 2^(lv+1) of J (6 fields,
+ * field f at J[f W]). The group's work-items: whole warps. */
 #if PSCR_COMPLEX
 #define TD_SHFL(op, v_, s) MAKE_Z(op((v_).x, s), op((v_).y, s))
 #else
@@ -498,7 +499,7 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
   LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;    \
   if (t == 0) bad = (bad0)
 
-/* Where the dialect has shuffles (TD_SHFL_DOWN_D, CUDA), real tiles merge
+/* Where the dialect has shuffles (TD_SHFL_DOWN_D), real tiles merge
  * their records inside each warp by them (td_warp_up, its junctions in the
  * node area J), every partition's, those past the tile's rows too (a zero
  * record); then nd, NS and P are the warps' records for td_merge_up. H100
