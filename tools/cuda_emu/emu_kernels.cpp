@@ -57,6 +57,22 @@ static inline double emu_rsqrt_approx(double x) { return emu_top20(1.0 / sqrt(x)
 #define TD_CP_ASYNC(dst, src) (*(dst) = *(src))
 #define TD_CP_WAIT() ((void)0)
 
+/* __shfl_down_sync / __shfl_up_sync of a double over warps of 32 work-items
+ * (td_tile.h's record merges): every work-item of the group calls them at the
+ * same points, so two group barriers exchange the values through one slot a
+ * work-item (one group runs at a time, on one thread) */
+static inline double emu_shfl(double x, int s, int up) {
+  static double slot[1024];
+  int lane = emu_tid & 31, src = up ? lane - s : lane + s;
+  slot[emu_tid] = x;
+  emu_barrier();
+  double y = src >= 0 && src < 32 && emu_tid - lane + src < emu_wg ? slot[emu_tid - lane + src] : x;
+  emu_barrier();
+  return y;
+}
+#define TD_SHFL_DOWN_D(x, s) emu_shfl((x), (s), 0)
+#define TD_SHFL_UP_D(x, s) emu_shfl((x), (s), 1)
+
 /* the kernel files, as NVRTC sees them (td.cu skips its dialect) */
 #define PSCR_KERNEL_DIALECT 1
 #include "cuda/td.cu"
