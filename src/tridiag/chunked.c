@@ -342,12 +342,13 @@ static double residual(const chunk_job *J, char *r, const char *x, int threads) 
 /* One refinement step where the spikes grew past CHUNK_GROWTH and the
  * backward error is above CHUNK_BACKWARD (b kept, r = b - A x solved with
  * pass 1's spikes, x += dx). PoCL, random U(-1,1), 10^5 rows in 100 chunks
- * of GSPIKE: one draw in a few dozen gave 3.5e-13 without it. */
+ * of GSPIKE, seeds 1-400: seed 255 gave 3.0e-13 without it, 2.9e-17 with it. */
 #define CHUNK_GROWTH 16.0
 #define CHUNK_BACKWARD 0x1p-50
 static pscr_status refine(chunk_job *J, char *r, int threads) {
   char *x = J->b;
   if (residual(J, r, x, threads) <= CHUNK_BACKWARD) return PSCR_OK;
+  int modified = J->modified; /* the same blocks again: not counted twice */
   J->b = r;
   pscr_status st = pass1(J, 0);
   double t0 = pscr_wtime();
@@ -355,6 +356,7 @@ static pscr_status refine(chunk_job *J, char *r, int threads) {
   J->seconds += pscr_wtime() - t0;
   if (st == PSCR_OK) st = pass2(J);
   J->b = x;
+  J->modified = modified;
   for (size_t i = 0; st == PSCR_OK && i < J->n; i++)
     store(J->dtype, x, i, load(J->dtype, x, i) + load(J->dtype, r, i));
   return st;
