@@ -283,6 +283,26 @@ DEVICE scalar td_junction_ex(const LOCAL_P scalar *nd, int NS, int l, int r) {
   return S_FMS(S_ADD(al, be), al, be);
 }
 
+/* One junction of the merge: the adjacent records L and R (fields TD_NODE_*)
+ * and rD = 1 / D (D = 1 - vLb wRt, or the excess form's) give the merged
+ * record m and the coefficients c of the way down: x at R's top is
+ * tR = c0 + c1 xl + c2 xr, x at L's bottom bL = c3 + c4 xl + c5 xr, for the
+ * merged node's outside values xl, xr. */
+DEVICE void td_junction(const scalar *L, const scalar *R, scalar rD, scalar *m, scalar *c) {
+  c[0] = S_MUL(S_FMS(R[TD_NODE_YT], R[TD_NODE_WT], L[TD_NODE_YB]), rD);
+  c[1] = S_MUL(S_MUL(R[TD_NODE_WT], L[TD_NODE_WB]), rD);
+  c[2] = S_NEG(S_MUL(R[TD_NODE_VT], rD));
+  c[3] = S_MUL(S_FMS(L[TD_NODE_YB], L[TD_NODE_VB], R[TD_NODE_YT]), rD);
+  c[4] = S_NEG(S_MUL(L[TD_NODE_WB], rD));
+  c[5] = S_MUL(S_MUL(L[TD_NODE_VB], R[TD_NODE_VT]), rD);
+  m[TD_NODE_YT] = S_FMS(L[TD_NODE_YT], L[TD_NODE_VT], c[0]);
+  m[TD_NODE_WT] = S_FMA(L[TD_NODE_WT], L[TD_NODE_VT], c[1]);
+  m[TD_NODE_VT] = S_MUL(L[TD_NODE_VT], c[2]);
+  m[TD_NODE_YB] = S_FMS(R[TD_NODE_YB], R[TD_NODE_WB], c[3]);
+  m[TD_NODE_WB] = S_MUL(R[TD_NODE_WB], c[4]);
+  m[TD_NODE_VB] = S_FMA(R[TD_NODE_VB], R[TD_NODE_WB], c[5]);
+}
+
 /* Step 2, up: node records of cnt0 nodes at nd[f * NS + k] (level 0) are
  * merged level by level (level l + 1 right after level l); returns the index
  * of the root. *bad is raised on a singular junction. A merged node S of
@@ -308,29 +328,21 @@ DEVICE int td_merge_up_n(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad,
         }
         continue;
       }
-      scalar yLt = nd[l], yLb = nd[NS + l], wLt = nd[2 * NS + l], wLb = nd[3 * NS + l];
-      scalar vLt = nd[4 * NS + l], vLb = nd[5 * NS + l];
-      scalar yRt = nd[r], yRb = nd[NS + r], wRt = nd[2 * NS + r], wRb = nd[3 * NS + r];
-      scalar vRt = nd[4 * NS + r], vRb = nd[5 * NS + r];
-      scalar D = ex ? td_junction_ex(nd, NS, l, r) : S_FMS(S_ONE, vLb, wRt);
+      scalar L[6], R[6], m[6], c[6];
+      for (int f = 0; f < 6; f++) {
+        L[f] = nd[f * NS + l];
+        R[f] = nd[f * NS + r];
+      }
+      scalar D = ex ? td_junction_ex(nd, NS, l, r) : S_FMS(S_ONE, L[TD_NODE_VB], R[TD_NODE_WT]);
       if (S_ISZERO(D)) *bad = 1;
       scalar rD = S_RCP(D);
-      /* tR = tR0 + tRl xl + tRr xr,  bL = bL0 + bLl xl + bLr xr */
-      scalar tR0 = S_MUL(S_FMS(yRt, wRt, yLb), rD), tRl = S_MUL(S_MUL(wRt, wLb), rD);
-      scalar tRr = S_NEG(S_MUL(vRt, rD));
-      scalar bL0 = S_MUL(S_FMS(yLb, vLb, yRt), rD), bLl = S_NEG(S_MUL(wLb, rD));
-      scalar bLr = S_MUL(S_MUL(vLb, vRt), rD);
-      nd[g] = S_FMS(yLt, vLt, tR0);
-      nd[2 * NS + g] = S_FMA(wLt, vLt, tRl);
-      nd[4 * NS + g] = S_MUL(vLt, tRr);
-      nd[NS + g] = S_FMS(yRb, wRb, bL0);
-      nd[3 * NS + g] = S_MUL(wRb, bLl);
-      nd[5 * NS + g] = S_FMA(vRb, wRb, bLr);
+      td_junction(L, R, rD, m, c);
+      for (int f = 0; f < 6; f++) nd[f * NS + g] = m[f];
       if (ex) { /* z = A^-1 s merges as y does */
         scalar zLt = nd[8 * NS + l], zLb = nd[9 * NS + l], zRt = nd[8 * NS + r];
         scalar zRb = nd[9 * NS + r];
-        nd[8 * NS + g] = S_FMS(zLt, vLt, S_MUL(S_FMS(zRt, wRt, zLb), rD));
-        nd[9 * NS + g] = S_FMS(zRb, wRb, S_MUL(S_FMS(zLb, vLb, zRt), rD));
+        nd[8 * NS + g] = S_FMS(zLt, L[TD_NODE_VT], S_MUL(S_FMS(zRt, R[TD_NODE_WT], zLb), rD));
+        nd[9 * NS + g] = S_FMS(zRb, R[TD_NODE_WB], S_MUL(S_FMS(zLb, L[TD_NODE_VB], zRt), rD));
       }
     }
     BARRIER();
@@ -398,43 +410,22 @@ DEVICE void td_merge_down(LOCAL_P scalar *nd, int NS, int cnt0, int ex) {
 #define TD_SHFL(op, v_, s) op(v_, s)
 #endif
 DEVICE void td_warp_up(scalar *rec, int lane, LOCAL_P scalar *J, int W, LOCAL_P int *bad) {
-  scalar yt = rec[TD_NODE_YT], yb = rec[TD_NODE_YB], wt = rec[TD_NODE_WT];
-  scalar wb = rec[TD_NODE_WB], vt = rec[TD_NODE_VT], vb = rec[TD_NODE_VB];
 #pragma unroll
   for (int lv = 0; lv < 5; lv++) {
     int s = 1 << lv;
-    scalar yRt = TD_SHFL(TD_SHFL_DOWN_D, yt, s), yRb = TD_SHFL(TD_SHFL_DOWN_D, yb, s);
-    scalar wRt = TD_SHFL(TD_SHFL_DOWN_D, wt, s), wRb = TD_SHFL(TD_SHFL_DOWN_D, wb, s);
-    scalar vRt = TD_SHFL(TD_SHFL_DOWN_D, vt, s), vRb = TD_SHFL(TD_SHFL_DOWN_D, vb, s);
+    scalar R[6], m[6], c[6];
+    for (int f = 0; f < 6; f++) R[f] = TD_SHFL(TD_SHFL_DOWN_D, rec[f], s);
     if ((lane & (2 * s - 1)) == 0) {
-      scalar D = S_FMS(S_ONE, vb, wRt);
+      scalar D = S_FMS(S_ONE, rec[TD_NODE_VB], R[TD_NODE_WT]);
       if (S_ISZERO(D)) *bad = 1;
-      scalar rD = S_RCP(D);
-      scalar tR0 = S_MUL(S_FMS(yRt, wRt, yb), rD), tRl = S_MUL(S_MUL(wRt, wb), rD);
-      scalar tRr = S_NEG(S_MUL(vRt, rD));
-      scalar bL0 = S_MUL(S_FMS(yb, vb, yRt), rD), bLl = S_NEG(S_MUL(wb, rD));
-      scalar bLr = S_MUL(S_MUL(vb, vRt), rD);
+      td_junction(rec, R, S_RCP(D), m, c);
       int k = (16 >> lv) + (lane >> (lv + 1));
-      J[k] = tR0;
-      J[W + k] = tRl;
-      J[2 * W + k] = tRr;
-      J[3 * W + k] = bL0;
-      J[4 * W + k] = bLl;
-      J[5 * W + k] = bLr;
-      yt = S_FMS(yt, vt, tR0);
-      wt = S_FMA(wt, vt, tRl);
-      vt = S_MUL(vt, tRr);
-      yb = S_FMS(yRb, wRb, bL0);
-      wb = S_MUL(wRb, bLl);
-      vb = S_FMA(vRb, wRb, bLr);
+      for (int f = 0; f < 6; f++) {
+        J[f * W + k] = c[f];
+        rec[f] = m[f];
+      }
     }
   }
-  rec[TD_NODE_YT] = yt;
-  rec[TD_NODE_YB] = yb;
-  rec[TD_NODE_WT] = wt;
-  rec[TD_NODE_WB] = wb;
-  rec[TD_NODE_VT] = vt;
-  rec[TD_NODE_VB] = vb;
 }
 
 /* From the warp's outside values (*xl, *xr, every lane) to each lane's. */
