@@ -157,22 +157,21 @@ cleanup:
   return st;
 }
 
-static pscr_status dev_timer_start(gpu_device *g) {
-  cuda_state *s = g->impl;
+/* The solve's start (ev0) or end (ev1) on the stream. */
+static pscr_status record(cuda_state *s, CUevent ev) {
   pscr_status st = push(s);
   if (st != PSCR_OK) return st;
-  st = cuda_status(s->drv.cuEventRecord(s->ev0, s->stream));
+  st = cuda_status(s->drv.cuEventRecord(ev, s->stream));
   pop(s);
   return st;
 }
-
+static pscr_status dev_timer_start(gpu_device *g) {
+  cuda_state *s = g->impl;
+  return record(s, s->ev0);
+}
 static pscr_status dev_timer_stop(gpu_device *g) {
   cuda_state *s = g->impl;
-  pscr_status st = push(s);
-  if (st != PSCR_OK) return st;
-  st = cuda_status(s->drv.cuEventRecord(s->ev1, s->stream));
-  pop(s);
-  return st;
+  return record(s, s->ev1);
 }
 
 /* Device time between the events (0 if the driver cannot tell). */
