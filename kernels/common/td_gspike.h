@@ -6,7 +6,8 @@
  * Level 0: td_gs_tile, one work-item per partition of q = 1 << lq rows, a
  * group's W partitions loaded as one tile (coalesced, padded as in
  * td_tile.h); the grid of partitions may start sh rows before the system
- * (identity rows), which moves every partition boundary. phase 0 factors and writes each partition's pair
+ * (identity rows), which moves every partition boundary. phase 0 factors and
+ * writes each partition's pair
  *   t_j + wt_j b_{j-1} + vt_j t_{j+1} + ut_j b_j = yt_j
  *   db_j b_j + wb_j b_{j-1} + vb_j t_{j+1}       = yb_j
  * (t_j, b_j: first and last unknown of partition j); phase 1 factors again

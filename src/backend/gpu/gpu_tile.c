@@ -187,7 +187,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
                       GPU_PTR(recs[0]), GPU_PTR(flags)};
-    TRY(td_launch(j, sh ? "td_reg_fwd_s" : "td_reg_fwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+    TRY(td_launch(j, sh ? "td_reg_fwd_s" : "td_reg_fwd", (size_t)cnt[0] * (size_t)W, W, tb,
+                  NARGS(args), args));
   } else {
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
                       GPU_LONG(T),      GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(b),
@@ -208,7 +209,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
                       GPU_PTR(outs[0]), GPU_PTR(flags)};
-    TRY(td_launch(j, sh ? "td_reg_bwd_s" : "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+    TRY(td_launch(j, sh ? "td_reg_bwd_s" : "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb,
+                  NARGS(args), args));
   } else {
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
                       GPU_LONG(T),   GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(io),
