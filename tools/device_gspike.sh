@@ -3,7 +3,7 @@
 # (tools/device_ab.sh: CASES on every tree, RCASES on this tree only, e.g. random
 # matrices that an old tree solves as one partition), tunings of this tree
 # (TUNES), per-kernel times (ncu, 2^24 rows), compute-sanitizer memcheck and
-# racecheck (one system of 20011 rows) and the cuda tridiagonal and stability
+# racecheck (SAN: one system each) and the cuda tridiagonal and stability
 # suites. Lines go to $OUT/gspike.txt as they come; print it last.
 # Usage: OUT=$OUT [TREES="new=. base=ab-base"] [TUNES="gs_q=8 ..."] [NCU=dominant] bash tools/device_gspike.sh
 # (TUNES=- or NCU=- leave those parts out)
@@ -41,11 +41,15 @@ for l in open(sys.argv[1]):
 print("  " + ", ".join(row))
 PY
 done
+# SAN="rows:matrix[:tuning] ...": the sanitizers' cases (random 2^20 rows meet the
+# residual check's windows; gs_fix_k=0 makes them fail, so the full solve of
+# td_gs_unfixed / td_gs_add runs)
 for tool in memcheck racecheck; do
-  for m in dominant random; do
-    timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 $B/bench_tridiag_gpu case one 20011 1 gspike $m \
-      > "$OUT/$tool-$m.log" 2>&1
-    echo "$tool gspike 20011 $m rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool-$m.log" | tail -1)" >> "$OUT/gspike.txt"
+  for c in ${SAN:-20011:dominant 20011:random 1048576:random 1048576:random:gs_fix_k=0}; do
+    IFS=: read -r sn m tu <<< "$c"
+    PSCR_BENCH_TUNE=$tu timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 \
+      $B/bench_tridiag_gpu case one $sn 1 gspike $m > "$OUT/$tool-$m.log" 2>&1
+    echo "$tool gspike $sn $m $tu rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool-$m.log" | tail -1)" >> "$OUT/gspike.txt"
   done
 done
 cmake --build $B -j16 --target cuda_test_cuda_tridiag cuda_test_cuda_stability > "$OUT/tb.log" 2>&1

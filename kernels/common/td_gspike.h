@@ -72,7 +72,7 @@
 #define TD_QR_OK 0
 #define TD_QR_FAILED 1
 #define TD_QR_SPECIAL 2
-#define TD_QR_WEAK 3 /* a near-singular block kept unmodified: refine the solution */
+#define TD_QR_WEAK 3 /* a near-singular block kept unmodified (the residual check mends x) */
 
 #define TD_PR_WT 0
 #define TD_PR_WB 1
@@ -199,8 +199,9 @@ DEVICE int td_qr_mend(scalar *a, scalar qv, double rmin, double scale, long m, i
   }
   /* A modification that cannot mend (|R~_mm| < SPIKE_MENDED scale): where
    * the CPU solves the level directly, the GPU keeps the block unmodified
-   * if R_mm is still above SPIKE_DELTA scale and refines the solution once
-   * (TD_QR_WEAK); many small blocks make this frequent on random matrices. */
+   * if R_mm is still above SPIKE_DELTA scale (TD_QR_WEAK), and the residual
+   * check after level 0 mends the digits that costs; many small blocks make
+   * this frequent on random matrices. */
   return rmm > TD_SPIKE_DELTA * scale ? TD_QR_WEAK : TD_QR_FAILED;
 }
 
@@ -252,10 +253,12 @@ DEVICE void td_gs_tips(GLOBAL scalar *pr, long cnt, long i, const LOCAL_P scalar
  * phase 1: with bp and tn (the reduced system's b_{j-1}, and t_{j+1}, or
  * b_j for a special block) known, x = Y - W bp - V tn = R~^{-1} Q^T f' for
  * f' = f - cl0 bp e_1 - cr1 tn e_m: one column, left in f. Both phases
- * factor alike, so they take the same decisions. Returns td_qr's status. */
+ * factor alike, so they take the same decisions. Returns td_qr's status;
+ * *emax: the block's largest entry (S_ABS1), *zout: zeta (0 if unmodified). */
 DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
                       LOCAL_P scalar *f, int m, int left, int right, int phase, scalar bp,
-                      scalar tn, GLOBAL scalar *pr, long cnt, long i) {
+                      scalar tn, GLOBAL scalar *pr, long cnt, long i, double *emax,
+                      scalar *zout) {
   scalar cl0 = dl[0], cr1 = du[m - 1];
   if (phase) {
     if (left) f[0] = S_FMS(f[0], cl0, bp);
@@ -299,9 +302,11 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
     }
     if (right && k + 2 == m) v2 = td_qr_rot(c, s, &cv, cr1); /* Q^T (cr1 e_m): cv was 0 */
   }
+  *emax = scale;
   if (scale == 0) scale = 1;
   scalar zeta, db = S_ONE;
   int st = td_qr_mend(&a, cv, rmin, scale, m, right, 0, &zeta);
+  *zout = zeta;
   if (st == TD_QR_FAILED) return st;
   int special = st == TD_QR_SPECIAL;
   if (phase) {
@@ -370,23 +375,71 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
   if (special) y[m - 1] = tn;
 }
 
+/* The residual check after level 0 (first pass, fx != 0). Partition j's
+ * solve in phase 1 is backward stable for its rows with its neighbours'
+ * unknowns taken as bp (row 0) and tn + zeta x_m (row m - 1): so b - A x is
+ * at rounding level inside every partition and, at its ends, is
+ *   a_0 (bp - x_prev)  and  c_m (tn + zeta x_m - x_next),
+ * the reduced system's error seen through the couplings. That is where the
+ * digits of a random matrix go (PoCL, 2^22 rows U(-1,1): junction rows up to
+ * 3.4e-16 x ||A|| ||x||, every other row below 2e-17). A junction above
+ * TD_GS_FIX_TAU ||A|| ||x|| is mended where it is: A^{-1} of a residual
+ * that lives on a few rows decays within tens of rows on such matrices
+ * (1e-20 relative 32 rows away), so a window of the junction's rows +- K
+ * solved by Givens QR (zero outside it) and added to x leaves residuals of
+ * its edge couplings times the window's end values, which td_gs_fix checks.
+ * That replaces the second full pass the old refinement step took. Where a
+ * window fails, the host solves A d = (the failed tiles' residuals) in full
+ * and adds d (td_gs_unfixed, td_gs_add).
+ * fx: counts of lists 0 and 1 (tiles by parity, so that windows of one
+ * launch never overlap), 2 unused words, then the tiles' headers (bit 0: the
+ * in-tile slots are written; 4: the window failed), list 0, list 1, and 2
+ * words a system: the binary exponents + 2048 of max |a_ij| and max |x_i|
+ * (lower bounds of ||A||, ||x||: S_ABS1 / 2 <= |z| in complex).
+ * slot: 2 W + 6 scalars a tile: 2 t and 2 t + 1 the ends of partition t
+ * (its first row's term, its last row's), 2 W, 2 W + 1 the seam terms of the
+ * tile's last row and of the next tile's first row (td_gs_seam), then
+ * a_0, bp of the tile's first row and c_m, tn + zeta x_m of its last. */
+#define TD_GS_FIX_TAU 1.1102230246251565e-16 /* 2^-53 */
+#define TD_GS_FAILED 4
+#define TD_GS_SW(W) (2 * (W) + 6)
+
+DEVICE int td_gs_lg(double v) { return v > 0 && v <= TD_DBL_MAX ? ilogb(v) + 2048 - PSCR_COMPLEX : 0; }
+DEVICE GLOBAL int *td_gs_sysmax(GLOBAL int *fx, long tiles) { return fx + 4 + 3 * tiles; }
+/* TD_GS_FIX_TAU 2^(ea + ex): below tau ||A|| ||x|| */
+DEVICE double td_gs_thr(int ea, int ex) { return ldexp(TD_GS_FIX_TAU, ea + ex - 4096); }
+DEVICE void td_gs_raise(GLOBAL int *w, int v) {
+  if (v > *w) ATOMIC_MAX(w, v); /* most groups find it raised already */
+}
+DEVICE int td_gs_bad(const GLOBAL int *flags) {
+  return flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR] || flags[TD_FLAG_FALLBACK] ||
+         flags[TD_FLAG_SPECIAL0];
+}
+
 /* Level 0. Group g: tile g % nt of system g / nt; P partitions per system;
- * pr (cnt = batch P pairs). */
+ * pr (cnt = batch P pairs). xout (first pass): where x goes if a special
+ * partition makes the old refinement step necessary; xin: that step. */
 KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, int phase,
                        GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
-                       const GLOBAL scalar *xin, GLOBAL int *flags) {
+                       const GLOBAL scalar *xin, GLOBAL int *fx, GLOBAL scalar *slot,
+                       GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
-  LOCAL int skip;
+  LOCAL int skip, keep, lmax, lany;
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1);
   LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S;
   /* the partition grid starts sh rows before the system (identity rows) */
   long g = GROUP_ID(), sys = g / nt, v0 = (g - sys * nt) * W * q, r0 = v0 - sh;
-  long p = (g - sys * nt) * W + t, nv = n + sh;
+  long p = (g - sys * nt) * W + t, nv = n + sh, tiles = cnt / P * nt;
   int rows = (int)(nv - v0 < (long)W * q ? nv - v0 : (long)W * q);
-  if (t == 0)
+  if (t == 0) {
     skip = phase == 1 && (flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR] ||
                           flags[TD_FLAG_FALLBACK]);
+    keep = phase == 1 && xout != 0 && flags[TD_FLAG_SPECIAL0];
+    lmax = 0;
+    lany = 0;
+  }
   BARRIER(); /* before any work-item may raise skip (racecheck) */
+  int check = fx != 0 && !keep;
   if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, 0)) {
     flags[TD_FLAG_NONFINITE] = 1;
     skip = 1;
@@ -402,38 +455,219 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
       sx[pi] = S_SUB(sx[pi], ax);
     }
   BARRIER();
-  int o = t * (q + 1), mm = rows - t * q;
+  int o = t * (q + 1), mm = rows - t * q, tl = (rows - 1) >> lq, left = p > 0, right = p + 1 < P;
   if (mm > q) mm = q;
+  scalar a0 = S_ZERO, cm = S_ZERO, bp = S_ZERO, tnu = S_ZERO; /* the residual check's terms */
   if (mm > 0) {
-    int left = p > 0, right = p + 1 < P;
     long i = sys * P + p;
-    scalar bp = S_ZERO, tn = S_ZERO; /* tn: t_{j+1}, or b_j if the block is special */
+    scalar tn = S_ZERO, zeta; /* tn: t_{j+1}, or b_j if the block is special */
+    double amax;
     if (phase == 1) {
       if (left) bp = pr[TD_PR_XB * cnt + i - 1];
       tn = right ? pr[TD_PR_XT * cnt + i + 1] : pr[TD_PR_XB * cnt + i];
+      a0 = sa[o];
+      cm = sc[o + mm - 1];
     }
     int st = td_gs_part(sa + o, sd + o, sc + o, sx + o, mm, left, right, phase, bp, tn,
-                        pr, cnt, i);
+                        pr, cnt, i, &amax, &zeta);
     if (phase == 0) {
       if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
-      if (st == TD_QR_WEAK) flags[TD_FLAG_REFINE] = 1;
-      if (st == TD_QR_SPECIAL || (st != TD_QR_FAILED && !S_ISZERO(pr[TD_PR_ZETA * cnt + i])))
+      if (st == TD_QR_SPECIAL) flags[TD_FLAG_SPECIAL0] = 1;
+      if (st == TD_QR_SPECIAL || (st != TD_QR_FAILED && !S_ISZERO(zeta)))
         ATOMIC_ADD(&flags[TD_FLAG_MODIFIED], 1);
+      if (fx != 0 && !(sh > 0 && p == 0)) /* not a block of identity rows */
+        ATOMIC_MAX(&lmax, td_gs_lg(amax));
+    } else if (check) {
+      double xm = 0;
+      for (int k = 0; k < mm; k++) xm = td_max(xm, S_ABS1(sx[o + k]));
+      if (right) tnu = S_FMA(tn, zeta, sx[o + mm - 1]);
+      ATOMIC_MAX(&lmax, td_gs_lg(xm));
     }
   }
   BARRIER();
+  GLOBAL int *sysm = fx != 0 ? td_gs_sysmax(fx, tiles) + 2 * sys : 0;
+  if (phase == 0 && fx != 0 && t == 0) td_gs_raise(sysm, lmax);
+  scalar e0 = S_ZERO, e1 = S_ZERO; /* the terms of this partition's ends */
+  if (phase == 1 && check && !skip && mm > 0) {
+    double thr = td_gs_thr(sysm[0], lmax); /* the tile's max |x| */
+    if (left && t > 0) e0 = S_MUL(a0, S_SUB(bp, sx[o - 2])); /* x_prev: row (t q - 1) */
+    if (right && t < tl) e1 = S_MUL(cm, S_SUB(tnu, sx[o + q + 1])); /* x_next: row (t + 1) q */
+    if (mm == 1) { /* one row: both terms are its */
+      e0 = S_ADD(e0, e1);
+      e1 = S_ZERO;
+    }
+    if (S_ABS1(e0) > thr || S_ABS1(e1) > thr) ATOMIC_MAX(&lany, 1);
+  }
+  BARRIER();
   if (phase == 1 && !skip) {
-    if (xout != 0 && (flags[TD_FLAG_MODIFIED] || flags[TD_FLAG_REFINE])) {
-      /* refined next: keep b, x compact */
+    if (keep) { /* a special partition: refined next, so keep b, x compact */
       for (int i = t; i < rows; i += W)
         if (r0 + i >= 0) xout[sys * n + r0 + i] = sx[TD_PAD(i, lq)];
     } else {
+      if (check) {
+        GLOBAL scalar *sl = slot + g * TD_GS_SW(W);
+        if (lany) {
+          sl[2 * t] = e0;
+          sl[2 * t + 1] = e1;
+        }
+        if (t == 0) {
+          fx[4 + g] = lany;
+          sl[2 * W + 2] = a0;
+          sl[2 * W + 3] = bp;
+          td_gs_raise(sysm + 1, lmax);
+        }
+        if (t == tl) {
+          sl[2 * W + 4] = cm;
+          sl[2 * W + 5] = tnu;
+        }
+      }
       if (xin != 0) /* x + the correction */
         for (int i = t; i < rows; i += W)
           if (r0 + i >= 0) sx[TD_PAD(i, lq)] = S_ADD(xin[sys * n + r0 + i], sx[TD_PAD(i, lq)]);
       td_tile_store(TD_SRC_ARGS, sys, r0, rows, lq, sx, b);
     }
   }
+}
+
+/* The rows and the terms of tile T's valid slots (td_gs_tile's layout): its
+ * partitions' ends where the tile wrote them, and its two seam rows where a
+ * next tile exists. Calls TD_GS_EACH(row, term) for each. */
+#define TD_GS_SLOTS(T, TD_GS_EACH)                                                                 \
+  {                                                                                                \
+    GLOBAL scalar *sl_ = slot + (T) * TD_GS_SW(W);                                                 \
+    if (fx[4 + (T)] & 1)                                                                           \
+      for (long t_ = 0; t_ * q < rows; t_++) {                                                     \
+        TD_GS_EACH(r0 + t_ * q, sl_[2 * t_]);                                                      \
+        TD_GS_EACH(r0 + (t_ * q + q < rows ? t_ * q + q : rows) - 1, sl_[2 * t_ + 1]);             \
+      }                                                                                            \
+    if (tt + 1 < nt) {                                                                             \
+      TD_GS_EACH(r0 + rows - 1, sl_[2 * W]);                                                       \
+      TD_GS_EACH(r0 + rows, sl_[2 * W + 1]);                                                       \
+    }                                                                                              \
+  }
+
+/* Tile T's place: its system, index in it, first row and rows. */
+#define TD_GS_TILE_AT(T)                                                                           \
+  long sys = (T) / nt, tt = (T) - sys * nt, q = 1L << lq, r0 = tt * W * q - sh;                    \
+  long rows = n + sh - tt * W * q < W * q ? n + sh - tt * W * q : W * q
+
+/* After td_gs_tile's first pass, one work-item per tile T: the terms of the
+ * seam between T and T + 1 (x of both tiles is in b now), then T joins list
+ * T % 2 if a term of T's slots is above tau ||A|| ||x|| of its system. */
+KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
+                       const GLOBAL scalar *b, GLOBAL int *fx, GLOBAL scalar *slot,
+                       const GLOBAL int *flags) {
+  long T = TD_GID();
+  if (T >= tiles || td_gs_bad(flags)) return;
+  TD_GS_TILE_AT(T);
+  const GLOBAL int *sysm = td_gs_sysmax(fx, tiles) + 2 * sys;
+  double thr = td_gs_thr(sysm[0], sysm[1]);
+  if (tt + 1 < nt) {
+    GLOBAL scalar *sl = slot + T * TD_GS_SW(W), *sn = sl + TD_GS_SW(W);
+    long e = r0 + rows - 1;
+    scalar xe = b[td_rhs_index(TD_SRC_ARGS, sys, e)], xn = b[td_rhs_index(TD_SRC_ARGS, sys, e + 1)];
+    sl[2 * W] = S_MUL(sl[2 * W + 4], S_SUB(sl[2 * W + 5], xn));
+    sl[2 * W + 1] = S_MUL(sn[2 * W + 2], S_SUB(sn[2 * W + 3], xe));
+  }
+  int any = 0;
+#define TD_GS_ABOVE(row, term) any |= S_ABS1(term) > thr;
+  TD_GS_SLOTS(T, TD_GS_ABOVE)
+#undef TD_GS_ABOVE
+  if (any) {
+    int k = ATOMIC_ADD(&fx[T & 1], 1);
+    fx[4 + (1 + (T & 1)) * tiles + k] = (int)T;
+  }
+}
+
+/* The windows of list `color`, G work-items, each with 4 WL scalars of scr:
+ * tile T's terms above tau ||A|| ||x|| span rows lo_c .. hi_c; rows lo_c - K
+ * .. hi_c + K (within the system) take every term of T's slots as the
+ * right-hand side, Givens QR (td_qr_global) gives d, and x += d if d's end
+ * values times the couplings out of the window stay below the threshold. */
+KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
+                      int color, long K, long WL, long G, GLOBAL scalar *scr, GLOBAL scalar *b,
+                      GLOBAL int *fx, GLOBAL scalar *slot, GLOBAL int *flags) {
+  long gid = TD_GID();
+  if (gid >= G || td_gs_bad(flags)) return;
+  GLOBAL scalar *dl = scr + gid * 4 * WL, *d = dl + WL, *du = d + WL, *f = du + WL;
+  long count = fx[color];
+  for (long k = gid; k < count; k += G) {
+    long T = fx[4 + (1 + color) * tiles + k];
+    TD_GS_TILE_AT(T);
+    const GLOBAL int *sysm = td_gs_sysmax(fx, tiles) + 2 * sys;
+    double thr = td_gs_thr(sysm[0], sysm[1]);
+    long lo = n, hi = -1;
+#define TD_GS_SPAN(row, term)                                                                      \
+  if (S_ABS1(term) > thr) {                                                                        \
+    lo = (row) < lo ? (row) : lo;                                                                  \
+    hi = (row) > hi ? (row) : hi;                                                                  \
+  }
+    TD_GS_SLOTS(T, TD_GS_SPAN)
+#undef TD_GS_SPAN
+    if (hi < lo) continue;
+    lo = lo - K > 0 ? lo - K : 0;
+    hi = hi + K < n - 1 ? hi + K : n - 1;
+    long len = hi - lo + 1;
+    for (long r = lo; r <= hi; r++) {
+      scalar ra, rd, rc;
+      td_row(TD_SRC_ARGS, sys, r, n, &ra, &rd, &rc, flags);
+      dl[r - lo] = ra;
+      d[r - lo] = rd;
+      du[r - lo] = rc;
+      f[r - lo] = S_ZERO;
+    }
+#define TD_GS_RHS(row, term)                                                                       \
+  if ((row) >= lo && (row) <= hi) f[(row) - lo] = S_ADD(f[(row) - lo], term);
+    TD_GS_SLOTS(T, TD_GS_RHS)
+#undef TD_GS_RHS
+    scalar zeta, db, ra, rd, rc;
+    int ok = td_qr_global(dl, d, du, f, f, f, len, S_ZERO, S_ZERO, S_ZERO, S_ZERO, 0, 0, 1, &zeta,
+                          &db) == TD_QR_OK;
+    if (ok && lo > 0) { /* row lo - 1 now misses c d_lo */
+      td_row(TD_SRC_ARGS, sys, lo - 1, n, &ra, &rd, &rc, flags);
+      ok = S_ABS1(S_MUL(rc, f[0])) <= thr;
+    }
+    if (ok && hi + 1 < n) { /* row hi + 1 misses a d_hi */
+      td_row(TD_SRC_ARGS, sys, hi + 1, n, &ra, &rd, &rc, flags);
+      ok = S_ABS1(S_MUL(ra, f[len - 1])) <= thr;
+    }
+    if (!ok) {
+      fx[4 + T] |= TD_GS_FAILED;
+      flags[TD_FLAG_REFINE] = 1;
+      continue;
+    }
+    for (long r = lo; r <= hi; r++) {
+      long ix = td_rhs_index(TD_SRC_ARGS, sys, r);
+      b[ix] = S_ADD(b[ix], f[r - lo]);
+    }
+  }
+}
+
+/* A window failed: the terms of every failed tile into z (zero, b's layout)
+ * for a full solve of A d = z; G work-items over both lists. */
+KERNEL void td_gs_unfixed(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
+                          long G, GLOBAL scalar *z, GLOBAL int *fx, GLOBAL scalar *slot) {
+  long count = fx[0] + fx[1];
+  for (long k = TD_GID(); k < count && TD_GID() < G; k += G) {
+    long T = k < fx[0] ? fx[4 + tiles + k] : fx[4 + 2 * tiles + k - fx[0]];
+    if (!(fx[4 + T] & TD_GS_FAILED)) continue;
+    TD_GS_TILE_AT(T);
+#define TD_GS_PUT(row, term)                                                                       \
+  if ((row) >= 0) {                                                                                \
+    long ix_ = td_rhs_index(TD_SRC_ARGS, sys, row);                                                \
+    z[ix_] = S_ADD(z[ix_], term);                                                                  \
+  }
+    TD_GS_SLOTS(T, TD_GS_PUT)
+#undef TD_GS_PUT
+  }
+}
+
+/* b += z, one work-item per row. */
+KERNEL void td_gs_add(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *z, GLOBAL scalar *b) {
+  long k = TD_GID();
+  if (k >= total) return;
+  long sys = k / n, ix = td_rhs_index(TD_SRC_ARGS, sys, k - sys * n);
+  b[ix] = S_ADD(b[ix], z[ix]);
 }
 
 /* Rows 2i, 2i+1 of a reduced block from pair j, its i-th (spike_tmpl.c
@@ -577,7 +811,6 @@ KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scal
     int st = td_qr_local(sa + o, sd + o, sc + o, sx + o, sw + o, sv + o, M, cl0, cl1, cr0, cr1,
                          left, right, 0, &zeta, &db);
     if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
-    if (st == TD_QR_WEAK) flags[TD_FLAG_REFINE] = 1;
     /* the slot's pad entry: which of W (1) and V or U (2) the block has */
     sx[o + R - 1] = S_REAL((double)(left | ((right || st == TD_QR_SPECIAL) ? 2 : 0)));
     td_gs_tips(nx, ncnt, gi, sx + o, sw + o, sv + o, M, left, right, st, zeta, db);

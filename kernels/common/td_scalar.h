@@ -9,8 +9,9 @@
  *   to), BARRIER(), LOCAL_ID(), GROUP_ID(), LOCAL_SIZE() (as long),
  *   DEVICE (helper function qualifier), MAKE_Z(re, im) (a double2 value),
  *   LOCAL_ARRAY(type, name, count) (the kernel's one local-memory buffer),
- *   ATOMIC_ADD(p, v) (32-bit integer add on global memory: atomicAdd /
- *   atomic_add; used only by the g-Spike kernels of td_gspike.h).
+ *   ATOMIC_ADD(p, v) and ATOMIC_MAX(p, v) (32-bit integer add on global
+ *   memory, max on global or local memory: atomicAdd / atomic_add,
+ *   atomicMax / atomic_max; used only by the g-Spike kernels of td_gspike.h).
  * Optional: TD_SHFL_DOWN_D(x, s) / TD_SHFL_UP_D(x, s) (a double from lane
  * + s / - s of a warp of 32 work-items in local-id order: CUDA, NVIDIA's
  * OpenCL; without them td_tile.h's record merges take the local-memory tree),
@@ -162,8 +163,9 @@ DEVICE double td_rsqrt(double x) {
 #define TD_FLAG_NOT_DOMINANT 2
 #define TD_FLAG_FALLBACK 3 /* g-Spike: a block it cannot solve, redo as one partition */
 #define TD_FLAG_MODIFIED 4 /* g-Spike: count of modified (singular) partitions */
-#define TD_FLAG_REFINE 5   /* g-Spike: a block kept unmodified, refine once */
+#define TD_FLAG_REFINE 5   /* g-Spike: a residual window failed: solve its residual in full */
 #define TD_FLAG_CONFIG 6   /* a kernel's compile-time sizes do not fit its buffers */
+#define TD_FLAG_SPECIAL0 7 /* g-Spike: a special (singular last) partition at level 0 */
 #define TD_FLAG_WORDS 8    /* words the host clears and reads */
 
 #define TD_GID() ((long)GROUP_ID() * (long)LOCAL_SIZE() + (long)LOCAL_ID())

@@ -28,6 +28,7 @@
 /* The kernel's one local buffer: dynamic shared memory (may exceed 48 KiB). */
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]
 #define ATOMIC_ADD(p, v) atomicAdd(p, v)
+#define ATOMIC_MAX(p, v) atomicMax(p, v)
 typedef unsigned char uchar;
 /* inline PTX (TD_ASM) for this compute capability (x 10): td_scalar.h's
  * reciprocal, pscr_dense.h's tensor-core product */

@@ -23,6 +23,8 @@
 #define LOCAL_ARRAY(type, name, count) __local type name[count]
 /* 32-bit integer add on global memory (OpenCL 1.2 core) */
 #define ATOMIC_ADD(p, v) atomic_add(p, v)
+/* 32-bit integer max on global or local memory (OpenCL 1.1 core) */
+#define ATOMIC_MAX(p, v) atomic_max(p, v)
 /* NVIDIA's platform: the host adds -DPSCR_OCL_PTX = 10 x the compute
  * capability (1 where its query fails); inline PTX (TD_ASM) for it, as in
  * CUDA's shim (td_scalar.h's reciprocal, pscr_dense.h's products) */

@@ -3,8 +3,8 @@
  * every algorithm x {one system, strided batch, shifted (M diagonal or not)}
  * against the CPU backend on fresh random data, pivoting solvers on
  * non-dominant matrices, bad input (NaN, singular, wrong arrays: b untouched),
- * GSPIKE's singular blocks (modified blocks + refinement, the shifted grid),
- * and, last, that every "td_" KERNEL of kernels/common was launched. */
+ * GSPIKE's singular blocks (modified blocks, the residual check and its windows,
+ * the shifted grid), and, last, that every "td_" KERNEL of kernels/common was launched. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,8 +219,8 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
 
 /* GSPIKE with its partitions on singular diagonal blocks (seed 000 section 4,
  * the CUDA stability test's bars): 0 .. all of 16 blocks singular, Toeplitz
- * (exact: modified blocks, one refinement step in a second td_gs_tile
- * pass, forward error <= 1e-12) and random (cond <= 1e6: <= 1e-9; or
+ * (exact: modified blocks, the residual check's windows or, for a special last
+ * block, one refinement step in a second td_gs_tile pass; forward error <= 1e-12) and random (cond <= 1e6: <= 1e-9; or
  * the shifted grid / one partition); and a partition with exactly dependent
  * leading columns (the CPU's BLOCK_FAILED), which GSPIKE must solve on the
  * grid shifted by half a partition (nb + 1 partitions). One system and a batch. */
@@ -245,42 +245,66 @@ static void check_top_singular(pscr_context *ocl, pt_rng *r, pscr_td_algorithm a
   free(dl), free(d), free(du), free(b), free(b0);
 }
 
-/* GSPIKE on random U(-1,1) rows, 2^22 of them, two fixed draws (pt_rng seeds 22 and
- * 101; each row's dl, d, du, b in turn), gs_q 16, gs_gp 8, gs_w 64.
+/* GSPIKE on random U(-1,1) rows: F64 2^22 of them, two fixed draws (pt_rng seeds 22
+ * and 101; each row's dl, d, du, b in turn), C128 2^20; gs_q 16, gs_gp 8, gs_w 64.
  * Seed 22: a reduced level meets the pair of a nearly singular partition (tips near
  * 1e13). Without td_gs_equil every test of that pair's block failed, on both grids,
  * and the solve took one partition (td_gs_whole, one work-item). Now every partition
  * stays: 2^18 of them.
  * Seed 101: partitions with |R_mm| in [1e-4, 1e-3) scale left unmodified cost
  * digits that one refinement step did not bring back (backward error 8.7e-15 with
- * TD_SPIKE_MODIFY 1e-4, 2.1e-17 with 1e-3). */
-static void check_gspike_random_levels(pscr_context *ocl) {
-  const size_t n = (size_t)1 << 22;
-  double *dl = malloc(n * sizeof *dl), *d = malloc(n * sizeof *d), *du = malloc(n * sizeof *du);
-  double *b = malloc(n * sizeof *b), *b0 = malloc(n * sizeof *b0);
+ * TD_SPIKE_MODIFY 1e-4, 2.1e-17 with 1e-3).
+ * The residual check (td_gs_seam, td_gs_fix) leaves every row's term below
+ * 2^-53 ||A|| ||x||, so at most 2.2e-16 a row plus rounding: bound 3e-16. With
+ * gs_fix_k 0 the windows hold the junction rows alone, so they fail their edge
+ * test and the failed tiles go through a full solve (td_gs_unfixed, td_gs_add). */
+static void check_gspike_random_levels(pscr_context *ocl, pscr_dtype t) {
+  /* C128: 2^20 rows, dl, d, du and b drawn whole in turn (pt_rng seed 1) */
+  const size_t n = (size_t)1 << (t == PSCR_F64 ? 22 : 20), e = pt_size(t);
+  void *dl = malloc(n * e), *d = malloc(n * e), *du = malloc(n * e);
+  void *b = malloc(n * e), *b0 = malloc(n * e);
   PT_CHECK(dl && d && du && b && b0, "gspike random levels: out of host memory");
   static const uint64_t seeds[] = {22, 101};
-  for (int k = 0; k < 2 && dl && d && du && b && b0; k++) {
+  for (int k = 0; k < (t == PSCR_F64 ? 2 : 1) && dl && d && du && b && b0; k++) {
     pt_rng r;
-    pt_rng_seed(&r, seeds[k]);
-    for (size_t i = 0; i < n; i++) {
-      dl[i] = pt_uniform(&r, -1, 1);
-      d[i] = pt_uniform(&r, -1, 1);
-      du[i] = pt_uniform(&r, -1, 1);
-      b[i] = b0[i] = pt_uniform(&r, -1, 1);
+    pt_rng_seed(&r, t == PSCR_F64 ? seeds[k] : 1);
+    if (t == PSCR_F64) {
+      double *l = dl, *m = d, *u = du, *f = b0;
+      for (size_t i = 0; i < n; i++) {
+        l[i] = pt_uniform(&r, -1, 1);
+        m[i] = pt_uniform(&r, -1, 1);
+        u[i] = pt_uniform(&r, -1, 1);
+        f[i] = pt_uniform(&r, -1, 1);
+      }
+    } else {
+      pt_fill_uniform(&r, t, dl, n, -1, 1);
+      pt_fill_uniform(&r, t, d, n, -1, 1);
+      pt_fill_uniform(&r, t, du, n, -1, 1);
+      pt_fill_uniform(&r, t, b0, n, -1, 1);
     }
+    int sd = t == PSCR_F64 ? (int)seeds[k] : 1;
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_q", 16), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_gp", 8), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_w", 64), PSCR_OK);
-    pscr_td_report rep;
-    pscr_status st = pscr_tridiag_solve(ocl, PSCR_TD_GSPIKE, PSCR_F64, n, 1, n, dl, d, du, b, &rep);
-    PT_CHECK_STATUS(st, PSCR_OK);
-    PT_CHECK(rep.partitions == (int)(n / 16),
-             "gspike random 2^22 rows, seed %d: %d partitions, %zu expected", (int)seeds[k],
-             rep.partitions, n / 16);
-    if (st == PSCR_OK)
-      PT_CHECK_LE(pt_backward_error(PSCR_F64, n, dl, d, du, b, b0), 1e-15,
-                  "gspike random 2^22 rows, seed %d, backward error", (int)seeds[k]);
+    for (int fix_k = 64; fix_k >= 0; fix_k -= 64) {
+      PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_fix_k", fix_k), PSCR_OK);
+      unsigned long unfixed = pscr_opencl_launch_count(ocl, "td_gs_unfixed");
+      pscr_td_report rep;
+      memcpy(b, b0, n * e);
+      pscr_status st = pscr_tridiag_solve(ocl, PSCR_TD_GSPIKE, t, n, 1, n, dl, d, du, b, &rep);
+      PT_CHECK_STATUS(st, PSCR_OK);
+      PT_CHECK(rep.partitions == (int)(n / 16), "gspike random %s, seed %d: %d partitions, %zu expected",
+               (t == PSCR_F64 ? "f64" : "c128"), sd, rep.partitions, n / 16);
+      if (st == PSCR_OK)
+        PT_CHECK_LE(pt_backward_error(t, n, dl, d, du, b, b0), 3e-16,
+                    "gspike random %s %zu rows, seed %d, gs_fix_k %d, backward error",
+                    (t == PSCR_F64 ? "f64" : "c128"), n, sd, fix_k);
+      if (fix_k == 0)
+        PT_CHECK(pscr_opencl_launch_count(ocl, "td_gs_unfixed") == unfixed + 1,
+                 "gspike random %s, seed %d: windows of the junction rows alone fail",
+                 (t == PSCR_F64 ? "f64" : "c128"), sd);
+    }
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_fix_k", 64), PSCR_OK);
   }
   free(dl), free(d), free(du), free(b), free(b0);
 }
@@ -450,7 +474,7 @@ static int td_check_main(pscr_dtype t, const char *name) {
     }
   }
   pscr_context_destroy(g48);
-  if (t == PSCR_F64) check_gspike_random_levels(ocl); /* tunes gs_q, gs_gp, gs_w */
+  check_gspike_random_levels(ocl, t); /* tunes gs_q, gs_gp, gs_w */
   check_gspike_blocks(ocl, &r, seed, t); /* last: it tunes gs_q */
   opencl_check_coverage(ocl, "td_");
 done:

@@ -52,6 +52,11 @@ int emu_atomic_add(int *p, int v) {
   *p = o + v;
   return o;
 }
+int emu_atomic_max(int *p, int v) {
+  int o = *p;
+  if (v > o) *p = v;
+  return o;
+}
 
 /* Local memory: the dynamic buffer first, then each LOCAL_ARRAY call of the
  * kernel gets the same buffer (one per kernel). */

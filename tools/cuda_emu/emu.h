@@ -14,4 +14,5 @@ void emu_barrier(void);
 void *emu_local(size_t bytes);
 long emu_param(int index, long def);
 int emu_atomic_add(int *p, int v);
+int emu_atomic_max(int *p, int v);
 #endif

@@ -28,6 +28,7 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 #define MAKE_Z(re, im) make_double2(re, im)
 #define LOCAL_ARRAY(type, name, count) type *name = (type *)emu_local(sizeof(type) * (size_t)(count))
 #define ATOMIC_ADD(p, v) emu_atomic_add(p, v)
+#define ATOMIC_MAX(p, v) emu_atomic_max(p, v)
 typedef unsigned char uchar;
 #include "emu_params.h"
 

@@ -13,6 +13,7 @@
 #define TD_FLAG_FALLBACK 3
 #define TD_FLAG_MODIFIED 4
 #define TD_FLAG_REFINE 5
+#define TD_FLAG_SPECIAL0 7
 
 typedef struct {
   gpu_device *g;
