@@ -6,12 +6,17 @@
 # racecheck (SAN: one system each) and the cuda tridiagonal and stability
 # suites. Lines go to $OUT/gspike.txt as they come; print it last.
 # Usage: OUT=$OUT [TREES="new=. base=ab-base"] [TUNES="gs_q=8 ..."] [NCU=dominant] bash tools/device_gspike.sh
-# (TUNES=- or NCU=- leave those parts out)
+# (AB=-, TUNES=-, NCU=-, SAN=- or TESTS=- leave those parts out; without the A/B
+# this tree is built alone)
 export OUT=${OUT:-./device-out}
 here=$(dirname "$0")
 G="one:67108864:1:gspike:dominant one:67108864:1:gspike:random batch:4096:4096:gspike:dominant"
 G="$G batch:4096:4096:gspike:random batch:1024:1024:gspike:random one:16777216:1:gspike:dominant:c128"
-CASES=${CASES:-"$G one:16777216:1:gspike:random:c128"} PCASES= bash $here/device_ab.sh >> "$OUT/gspike.txt" 2>&1
+if [ "${AB:-}" = - ]; then
+  TARGETS="bench_tridiag_gpu" . $here/device_env.sh >> "$OUT/gspike.txt" 2>&1
+else
+  CASES=${CASES:-"$G one:16777216:1:gspike:random:c128"} PCASES= bash $here/device_ab.sh >> "$OUT/gspike.txt" 2>&1
+fi
 [ -n "${RCASES:-}" ] && TREES="new=." CASES=$RCASES PCASES= bash $here/device_ab.sh >> "$OUT/gspike.txt" 2>&1
 B=build-lane
 for t in ${TUNES:-gs_q=8 gs_q=32 gs_w=64 gs_w=256 gs_gp=8 gs_gp=32 gs_q=8,gs_gp=32}; do
@@ -46,14 +51,16 @@ done
 # td_gs_unfixed / td_gs_add runs)
 for tool in memcheck racecheck; do
   for c in ${SAN:-20011:dominant 20011:random 1048576:random 1048576:random:gs_fix_k=0}; do
+    [ "$c" = - ] && break
     IFS=: read -r sn m tu <<< "$c"
     PSCR_BENCH_TUNE=$tu timeout 100 compute-sanitizer --tool $tool --error-exitcode 9 \
       $B/bench_tridiag_gpu case one $sn 1 gspike $m > "$OUT/$tool-$m.log" 2>&1
     echo "$tool gspike $sn $m $tu rc $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$tool-$m.log" | tail -1)" >> "$OUT/gspike.txt"
   done
 done
-cmake --build $B -j16 --target cuda_test_cuda_tridiag cuda_test_cuda_stability > "$OUT/tb.log" 2>&1
+[ "${TESTS:-}" = - ] || cmake --build $B -j16 --target cuda_test_cuda_tridiag cuda_test_cuda_stability > "$OUT/tb.log" 2>&1
 for t in tridiag stability; do
+  [ "${TESTS:-}" = - ] && break
   timeout 150 $B/tests/cuda_test_cuda_$t > "$OUT/t_$t.log" 2>&1
   echo "cuda_$t rc $? $(tail -1 "$OUT/t_$t.log") $(grep -m1 seed "$OUT/t_$t.log")" >> "$OUT/gspike.txt"
   grep -B2 -A4 FAIL "$OUT/t_$t.log" | head -40 >> "$OUT/gspike.txt" # the failures themselves

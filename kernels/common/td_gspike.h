@@ -254,11 +254,10 @@ DEVICE void td_gs_tips(GLOBAL scalar *pr, long cnt, long i, const LOCAL_P scalar
  * b_j for a special block) known, x = Y - W bp - V tn = R~^{-1} Q^T f' for
  * f' = f - cl0 bp e_1 - cr1 tn e_m: one column, left in f. Both phases
  * factor alike, so they take the same decisions. Returns td_qr's status;
- * *emax: the block's largest entry (S_ABS1), *zout: zeta (0 if unmodified). */
+ * *zout: zeta (0 if unmodified). */
 DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
                       LOCAL_P scalar *f, int m, int left, int right, int phase, scalar bp,
-                      scalar tn, GLOBAL scalar *pr, long cnt, long i, double *emax,
-                      scalar *zout) {
+                      scalar tn, GLOBAL scalar *pr, long cnt, long i, scalar *zout) {
   scalar cl0 = dl[0], cr1 = du[m - 1];
   if (phase) {
     if (left) f[0] = S_FMS(f[0], cl0, bp);
@@ -302,7 +301,6 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
     }
     if (right && k + 2 == m) v2 = td_qr_rot(c, s, &cv, cr1); /* Q^T (cr1 e_m): cv was 0 */
   }
-  *emax = scale;
   if (scale == 0) scale = 1;
   scalar zeta, db = S_ONE;
   int st = td_qr_mend(&a, cv, rmin, scale, m, right, 0, &zeta);
@@ -382,32 +380,43 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
  *   a_0 (bp - x_prev)  and  c_m (tn + zeta x_m - x_next),
  * the reduced system's error seen through the couplings. That is where the
  * digits of a random matrix go (PoCL, 2^22 rows U(-1,1): junction rows up to
- * 3.4e-16 x ||A|| ||x||, every other row below 2e-17). A junction above
- * TD_GS_FIX_TAU ||A|| ||x|| is mended where it is: A^{-1} of a residual
- * that lives on a few rows decays within tens of rows on such matrices
- * (1e-20 relative 32 rows away), so a window of the junction's rows +- K
- * solved by Givens QR (zero outside it) and added to x leaves residuals of
- * its edge couplings times the window's end values, which td_gs_fix checks.
+ * 1.4e-15 x ||A|| ||x||, every other row below 1e-16; a dominant matrix:
+ * 1.3e-16 and 1.6e-16). A term above tau ||A|| ||x|| (tau = 2^-te) is mended
+ * where it is: A^{-1} of a residual that lives on a few rows decays within
+ * tens of rows on such matrices (1e-20 relative 32 rows away), so a window
+ * of the term's rows +- K (a cluster of terms: one window) solved by Givens
+ * QR (zero outside it) and added to x leaves residuals of its edge couplings
+ * times the window's end values, which td_gs_fix checks.
  * That replaces the second full pass the old refinement step took. Where a
  * window fails, the host solves A d = (the failed tiles' residuals) in full
  * and adds d (td_gs_unfixed, td_gs_add).
  * fx: counts of lists 0 and 1 (tiles by parity, so that windows of one
  * launch never overlap), 2 unused words, then the tiles' headers (bit 0: the
  * in-tile slots are written; 4: the window failed), list 0, list 1, and 2
- * words a system: the binary exponents + 2048 of max |a_ij| and max |x_i|
- * (lower bounds of ||A||, ||x||: S_ABS1 / 2 <= |z| in complex).
+ * words a system: ||A||_inf (its rows' sums of |a_ij|) and max |x_i| as
+ * td_gs_lg codes (atomic max keeps the largest).
  * slot: 2 W + 6 scalars a tile: 2 t and 2 t + 1 the ends of partition t
  * (its first row's term, its last row's), 2 W, 2 W + 1 the seam terms of the
  * tile's last row and of the next tile's first row (td_gs_seam), then
  * a_0, bp of the tile's first row and c_m, tn + zeta x_m of its last. */
-#define TD_GS_FIX_TAU 1.1102230246251565e-16 /* 2^-53 */
+/* te = 53 by default (the tuning gs_fix_tau): tau ||A||_inf ||x||_inf with
+ * tau = 2^-53 (PoCL, 2^20 random rows, 31 draws: worst backward error
+ * 1.05e-16 after the windows, 2.2e-16 at 2^-52; a dominant matrix's
+ * rounding reaches 2^-53 at 2 junction rows in 2^22) */
 #define TD_GS_FAILED 4
 #define TD_GS_SW(W) (2 * (W) + 6)
+#define TD_GS_CL 8 /* windows a tile, at most (more terms join the last) */
 
-DEVICE int td_gs_lg(double v) { return v > 0 && v <= TD_DBL_MAX ? ilogb(v) + 2048 - PSCR_COMPLEX : 0; }
+/* v >= 0 as an int that atomic max orders: 2^16 log2 v rounded down, + 2^28
+ * (0: none); td_gs_ex(code) <= v */
+DEVICE int td_gs_lg(double v) {
+  return v > 0 && v <= TD_DBL_MAX ? (int)floor(65536.0 * log2(v)) - 1 + (1 << 28) : 0;
+}
 DEVICE GLOBAL int *td_gs_sysmax(GLOBAL int *fx, long tiles) { return fx + 4 + 3 * tiles; }
-/* TD_GS_FIX_TAU 2^(ea + ex): below tau ||A|| ||x|| */
-DEVICE double td_gs_thr(int ea, int ex) { return ldexp(TD_GS_FIX_TAU, ea + ex - 4096); }
+/* 2^-te ||A|| ||x|| from their codes */
+DEVICE double td_gs_thr(int ca, int cx, int te) {
+  return ca && cx ? exp2((double)(ca + cx - (1 << 29)) / 65536.0 - te) : 0.0;
+}
 DEVICE void td_gs_raise(GLOBAL int *w, int v) {
   if (v > *w) ATOMIC_MAX(w, v); /* most groups find it raised already */
 }
@@ -421,7 +430,7 @@ DEVICE int td_gs_bad(const GLOBAL int *flags) {
  * partition makes the old refinement step necessary; xin: that step. */
 KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, int phase,
                        GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
-                       const GLOBAL scalar *xin, GLOBAL int *fx, GLOBAL scalar *slot,
+                       const GLOBAL scalar *xin, GLOBAL int *fx, GLOBAL scalar *slot, int te,
                        GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
   LOCAL int skip, keep, lmax, lany;
@@ -461,7 +470,6 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   if (mm > 0) {
     long i = sys * P + p;
     scalar tn = S_ZERO, zeta; /* tn: t_{j+1}, or b_j if the block is special */
-    double amax;
     if (phase == 1) {
       if (left) bp = pr[TD_PR_XB * cnt + i - 1];
       tn = right ? pr[TD_PR_XT * cnt + i + 1] : pr[TD_PR_XB * cnt + i];
@@ -469,17 +477,21 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
       cm = sc[o + mm - 1];
     }
     int st = td_gs_part(sa + o, sd + o, sc + o, sx + o, mm, left, right, phase, bp, tn,
-                        pr, cnt, i, &amax, &zeta);
+                        pr, cnt, i, &zeta);
     if (phase == 0) {
       if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
       if (st == TD_QR_SPECIAL) flags[TD_FLAG_SPECIAL0] = 1;
       if (st == TD_QR_SPECIAL || (st != TD_QR_FAILED && !S_ISZERO(zeta)))
         ATOMIC_ADD(&flags[TD_FLAG_MODIFIED], 1);
-      if (fx != 0 && !(sh > 0 && p == 0)) /* not a block of identity rows */
-        ATOMIC_MAX(&lmax, td_gs_lg(amax));
+      if (fx != 0) { /* ||A||_inf over the rows of the system (r >= 0) */
+        double rs = 0;
+        for (int k = r0 + t * q < 0 ? (int)(-(r0 + t * q)) : 0; k < mm; k++)
+          rs = td_max(rs, S_ABS(sa[o + k]) + S_ABS(sd[o + k]) + S_ABS(sc[o + k]));
+        ATOMIC_MAX(&lmax, td_gs_lg(rs));
+      }
     } else if (check) {
       double xm = 0;
-      for (int k = 0; k < mm; k++) xm = td_max(xm, S_ABS1(sx[o + k]));
+      for (int k = 0; k < mm; k++) xm = td_max(xm, S_ABS(sx[o + k]));
       if (right) tnu = S_FMA(tn, zeta, sx[o + mm - 1]);
       ATOMIC_MAX(&lmax, td_gs_lg(xm));
     }
@@ -489,14 +501,14 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   if (phase == 0 && fx != 0 && t == 0) td_gs_raise(sysm, lmax);
   scalar e0 = S_ZERO, e1 = S_ZERO; /* the terms of this partition's ends */
   if (phase == 1 && check && !skip && mm > 0) {
-    double thr = td_gs_thr(sysm[0], lmax); /* the tile's max |x| */
+    double thr = td_gs_thr(sysm[0], lmax, te); /* the tile's max |x| */
     if (left && t > 0) e0 = S_MUL(a0, S_SUB(bp, sx[o - 2])); /* x_prev: row (t q - 1) */
     if (right && t < tl) e1 = S_MUL(cm, S_SUB(tnu, sx[o + q + 1])); /* x_next: row (t + 1) q */
     if (mm == 1) { /* one row: both terms are its */
       e0 = S_ADD(e0, e1);
       e1 = S_ZERO;
     }
-    if (S_ABS1(e0) > thr || S_ABS1(e1) > thr) ATOMIC_MAX(&lany, 1);
+    if (S_ABS(e0) > thr || S_ABS(e1) > thr) ATOMIC_MAX(&lany, 1);
   }
   BARRIER();
   if (phase == 1 && !skip) {
@@ -555,13 +567,13 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
  * seam between T and T + 1 (x of both tiles is in b now), then T joins list
  * T % 2 if a term of T's slots is above tau ||A|| ||x|| of its system. */
 KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
-                       const GLOBAL scalar *b, GLOBAL int *fx, GLOBAL scalar *slot,
+                       const GLOBAL scalar *b, GLOBAL int *fx, GLOBAL scalar *slot, int te,
                        const GLOBAL int *flags) {
   long T = TD_GID();
   if (T >= tiles || td_gs_bad(flags)) return;
   TD_GS_TILE_AT(T);
   const GLOBAL int *sysm = td_gs_sysmax(fx, tiles) + 2 * sys;
-  double thr = td_gs_thr(sysm[0], sysm[1]);
+  double thr = td_gs_thr(sysm[0], sysm[1], te);
   if (tt + 1 < nt) {
     GLOBAL scalar *sl = slot + T * TD_GS_SW(W), *sn = sl + TD_GS_SW(W);
     long e = r0 + rows - 1;
@@ -570,7 +582,7 @@ KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long til
     sl[2 * W + 1] = S_MUL(sn[2 * W + 2], S_SUB(sn[2 * W + 3], xe));
   }
   int any = 0;
-#define TD_GS_ABOVE(row, term) any |= S_ABS1(term) > thr;
+#define TD_GS_ABOVE(row, term) any |= S_ABS(term) > thr;
   TD_GS_SLOTS(T, TD_GS_ABOVE)
 #undef TD_GS_ABOVE
   if (any) {
@@ -580,13 +592,14 @@ KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long til
 }
 
 /* The windows of list `color`, G work-items, each with 4 WL scalars of scr:
- * tile T's terms above tau ||A|| ||x|| span rows lo_c .. hi_c; rows lo_c - K
- * .. hi_c + K (within the system) take every term of T's slots as the
- * right-hand side, Givens QR (td_qr_global) gives d, and x += d if d's end
- * values times the couplings out of the window stay below the threshold. */
+ * tile T's terms above tau ||A|| ||x|| in clusters (rows at most 2 K + 1
+ * apart); a cluster's rows lo_c .. hi_c +- K (within the system) take every
+ * term of T's slots there as the right-hand side, Givens QR (td_qr_global)
+ * gives d, and x += d if d's end values times the couplings out of the
+ * window stay below the threshold. */
 KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
                       int color, long K, long WL, long G, GLOBAL scalar *scr, GLOBAL scalar *b,
-                      GLOBAL int *fx, GLOBAL scalar *slot, GLOBAL int *flags) {
+                      GLOBAL int *fx, GLOBAL scalar *slot, int te, GLOBAL int *flags) {
   long gid = TD_GID();
   if (gid >= G || td_gs_bad(flags)) return;
   GLOBAL scalar *dl = scr + gid * 4 * WL, *d = dl + WL, *du = d + WL, *f = du + WL;
@@ -595,56 +608,66 @@ KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tile
     long T = fx[4 + (1 + color) * tiles + k];
     TD_GS_TILE_AT(T);
     const GLOBAL int *sysm = td_gs_sysmax(fx, tiles) + 2 * sys;
-    double thr = td_gs_thr(sysm[0], sysm[1]);
-    long lo = n, hi = -1;
-#define TD_GS_SPAN(row, term)                                                                      \
-  if (S_ABS1(term) > thr) {                                                                        \
-    lo = (row) < lo ? (row) : lo;                                                                  \
-    hi = (row) > hi ? (row) : hi;                                                                  \
+    double thr = td_gs_thr(sysm[0], sysm[1], te);
+    long clo[TD_GS_CL], chi[TD_GS_CL];
+    int nc = 0; /* the slots come in row order */
+#define TD_GS_CLUSTER(row, term)                                                                   \
+  if (S_ABS(term) > thr) {                                                                         \
+    if (nc > 0 && ((row) - chi[nc - 1] <= 2 * K + 1 || nc == TD_GS_CL))                           \
+      chi[nc - 1] = (row);                                                                         \
+    else {                                                                                         \
+      clo[nc] = chi[nc] = (row);                                                                   \
+      nc++;                                                                                        \
+    }                                                                                              \
   }
-    TD_GS_SLOTS(T, TD_GS_SPAN)
-#undef TD_GS_SPAN
-    if (hi < lo) continue;
-    lo = lo - K > 0 ? lo - K : 0;
-    hi = hi + K < n - 1 ? hi + K : n - 1;
-    long len = hi - lo + 1;
-    for (long r = lo; r <= hi; r++) {
-      scalar ra, rd, rc;
-      td_row(TD_SRC_ARGS, sys, r, n, &ra, &rd, &rc, flags);
-      dl[r - lo] = ra;
-      d[r - lo] = rd;
-      du[r - lo] = rc;
-      f[r - lo] = S_ZERO;
-    }
+    TD_GS_SLOTS(T, TD_GS_CLUSTER)
+#undef TD_GS_CLUSTER
+    for (int c = 0; c < nc; c++) {
+      long lo = clo[c] - K > 0 ? clo[c] - K : 0, hi = chi[c] + K < n - 1 ? chi[c] + K : n - 1;
+      long len = hi - lo + 1;
+      for (long r = lo; r <= hi; r++) {
+        scalar ra, rd, rc;
+        td_row(TD_SRC_ARGS, sys, r, n, &ra, &rd, &rc, flags);
+        dl[r - lo] = ra;
+        d[r - lo] = rd;
+        du[r - lo] = rc;
+        f[r - lo] = S_ZERO;
+      }
 #define TD_GS_RHS(row, term)                                                                       \
   if ((row) >= lo && (row) <= hi) f[(row) - lo] = S_ADD(f[(row) - lo], term);
-    TD_GS_SLOTS(T, TD_GS_RHS)
+      TD_GS_SLOTS(T, TD_GS_RHS)
 #undef TD_GS_RHS
-    scalar zeta, db, ra, rd, rc;
-    int ok = td_qr_global(dl, d, du, f, f, f, len, S_ZERO, S_ZERO, S_ZERO, S_ZERO, 0, 0, 1, &zeta,
-                          &db) == TD_QR_OK;
-    if (ok && lo > 0) { /* row lo - 1 now misses c d_lo */
-      td_row(TD_SRC_ARGS, sys, lo - 1, n, &ra, &rd, &rc, flags);
-      ok = S_ABS1(S_MUL(rc, f[0])) <= thr;
-    }
-    if (ok && hi + 1 < n) { /* row hi + 1 misses a d_hi */
-      td_row(TD_SRC_ARGS, sys, hi + 1, n, &ra, &rd, &rc, flags);
-      ok = S_ABS1(S_MUL(ra, f[len - 1])) <= thr;
-    }
-    if (!ok) {
-      fx[4 + T] |= TD_GS_FAILED;
-      flags[TD_FLAG_REFINE] = 1;
-      continue;
-    }
-    for (long r = lo; r <= hi; r++) {
-      long ix = td_rhs_index(TD_SRC_ARGS, sys, r);
-      b[ix] = S_ADD(b[ix], f[r - lo]);
+      scalar zeta, db, ra, rd, rc;
+      int ok = td_qr_global(dl, d, du, f, f, f, len, S_ZERO, S_ZERO, S_ZERO, S_ZERO, 0, 0, 1,
+                            &zeta, &db) == TD_QR_OK;
+      if (ok && lo > 0) { /* row lo - 1 now misses c d_lo */
+        td_row(TD_SRC_ARGS, sys, lo - 1, n, &ra, &rd, &rc, flags);
+        ok = S_ABS(S_MUL(rc, f[0])) <= thr;
+      }
+      if (ok && hi + 1 < n) { /* row hi + 1 misses a d_hi */
+        td_row(TD_SRC_ARGS, sys, hi + 1, n, &ra, &rd, &rc, flags);
+        ok = S_ABS(S_MUL(ra, f[len - 1])) <= thr;
+      }
+      if (!ok) { /* the tile's terms left go to the full solve */
+        fx[4 + T] |= TD_GS_FAILED;
+        flags[TD_FLAG_REFINE] = 1;
+        break;
+      }
+      for (long r = lo; r <= hi; r++) {
+        long ix = td_rhs_index(TD_SRC_ARGS, sys, r);
+        b[ix] = S_ADD(b[ix], f[r - lo]);
+      }
+#define TD_GS_DONE(row, term)                                                                      \
+  if ((row) >= lo && (row) <= hi) term = S_ZERO; /* mended: not td_gs_unfixed's */
+      TD_GS_SLOTS(T, TD_GS_DONE)
+#undef TD_GS_DONE
     }
   }
 }
 
-/* A window failed: the terms of every failed tile into z (zero, b's layout)
- * for a full solve of A d = z; G work-items over both lists. */
+/* A window failed: the terms of every failed tile that no window mended
+ * into z (zero, b's layout) for a full solve of A d = z; G work-items over
+ * both lists. */
 KERNEL void td_gs_unfixed(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
                           long G, GLOBAL scalar *z, GLOBAL int *fx, GLOBAL scalar *slot) {
   long count = fx[0] + fx[1];

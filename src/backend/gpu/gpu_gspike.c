@@ -136,6 +136,7 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
   size_t fx_bytes = (size_t)(4 + 3 * fx.tiles + 2 * batch) * sizeof(int);
   size_t slot_bytes = (size_t)fx.tiles * (size_t)(2 * W + 6) * es;
   long long L = (long long)W * q;
+  int te = j->g->tune.gs_fix_tau; /* the check's threshold 2^-te ||A|| ||x|| */
   fx.K = j->g->tune.gs_fix_k < (L - 1) / 2 ? j->g->tune.gs_fix_k : (L - 1) / 2; /* 2 K < L */
   fx.WL = L + 2 * fx.K + 2;
   size_t scr_bytes = (size_t)GS_FIX_ITEMS * 4 * (size_t)fx.WL * es, off_fx = total;
@@ -161,7 +162,7 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh),   GPU_INT(s.lq),
                       GPU_LONG(P),      GPU_LONG(nt), GPU_INT(0),     GPU_PTR(pr[0]),
                       GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(none),  GPU_PTR(xin),
-                      GPU_PTR(fx.fx),   GPU_PTR(fx.slot), GPU_PTR(flags)};
+                      GPU_PTR(fx.fx),   GPU_PTR(fx.slot), GPU_INT(te),    GPU_PTR(flags)};
     TRY(td_launch(j, "td_gs_tile", items, W, tb, NARGS(args), args));
   }
   for (int l = 0; l < top; l++) {
@@ -190,19 +191,20 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh),   GPU_INT(s.lq),
                       GPU_LONG(P),      GPU_LONG(nt), GPU_INT(1),     GPU_PTR(pr[0]),
                       GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(xo),    GPU_PTR(xin),
-                      GPU_PTR(fx.fx),   GPU_PTR(fx.slot), GPU_PTR(flags)};
+                      GPU_PTR(fx.fx),   GPU_PTR(fx.slot), GPU_INT(te),    GPU_PTR(flags)};
     TRY(td_launch(j, "td_gs_tile", items, W, tb, NARGS(args), args));
   }
   if (check) {
     gpu_arg args[] = {SRC_ARGS(src),      GPU_LONG(n),  GPU_LONG(sh),      GPU_INT(s.lq),
                       GPU_LONG(nt),       GPU_LONG(fx.tiles), GPU_LONG(W), GPU_PTR(b),
-                      GPU_PTR(fx.fx),     GPU_PTR(fx.slot),   GPU_PTR(flags)};
+                      GPU_PTR(fx.fx),     GPU_PTR(fx.slot),   GPU_INT(te),     GPU_PTR(flags)};
     TRY(td_launch(j, "td_gs_seam", (size_t)fx.tiles, j->line_wg, 0, NARGS(args), args));
     for (int color = 0; color < 2; color++) { /* tiles by parity: windows never overlap */
       gpu_arg fa[] = {SRC_ARGS(src),    GPU_LONG(n),     GPU_LONG(sh),     GPU_INT(s.lq),
                       GPU_LONG(nt),     GPU_LONG(fx.tiles), GPU_LONG(W),   GPU_INT(color),
                       GPU_LONG(fx.K),   GPU_LONG(fx.WL), GPU_LONG(GS_FIX_ITEMS), GPU_PTR(fx.scr),
-                      GPU_PTR(b),       GPU_PTR(fx.fx),  GPU_PTR(fx.slot), GPU_PTR(flags)};
+                      GPU_PTR(b),       GPU_PTR(fx.fx),  GPU_PTR(fx.slot), GPU_INT(te),
+                      GPU_PTR(flags)};
       TRY(td_launch(j, "td_gs_fix", GS_FIX_ITEMS, GS_FIX_WG, 0, NARGS(fa), fa));
     }
   }

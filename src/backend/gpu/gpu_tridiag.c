@@ -45,7 +45,8 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .gs_q = 16,
                        .gs_w = 64,  /* with gs_gp 8: GSPIKE 2^26 4.51x floor, 16 / 128 5.50x */
                        .gs_gp = 8,
-                       .gs_fix_k = 64,
+                       .gs_fix_k = 32,
+                       .gs_fix_tau = 53,
                        .pscr_w = 1024,
                        .pscr_tw = 32,
                        .pscr_lane = 3,
@@ -152,7 +153,7 @@ static const struct {
     /* g-Spike's reduced blocks of fewer pairs cost digits on random matrices (PoCL, n = 16384
      * U(-1,1), normwise backward error: 1e-10 at 2 pairs, up to 3e-15 at 4, 4e-17 at 16) */
     TUNE(gs_gp, 8, 32, TUNE_ANY),            TUNE(profile, 0, 1, TUNE_ANY),
-    TUNE(gs_fix_k, 0, 1024, TUNE_ANY),
+    TUNE(gs_fix_k, 0, 1024, TUNE_ANY),       TUNE(gs_fix_tau, 40, 80, TUNE_ANY),
 };
 #undef TUNE
 

@@ -80,6 +80,7 @@ typedef struct {
   int gs_w;      /* g-Spike partitions per tile */
   int gs_gp;     /* g-Spike pairs per reduced-level block */
   int gs_fix_k;  /* g-Spike: rows a residual window reaches past its junctions (td_gs_fix) */
+  int gs_fix_tau; /* g-Spike: the residual check mends terms above 2^-gs_fix_tau ||A|| ||x|| */
   int pscr_w;    /* work-items of a fused PSCR tile of one system, at most */
   int pscr_tw;   /* work-items per tile of the fused PSCR multi-tile passes */
   int pscr_tq;   /* rows per work-item of those tiles, at most (0, the default: 8 real,
