@@ -254,10 +254,14 @@ DEVICE void td_gs_tips(GLOBAL scalar *pr, long cnt, long i, const LOCAL_P scalar
  * b_j for a special block) known, x = Y - W bp - V tn = R~^{-1} Q^T f' for
  * f' = f - cl0 bp e_1 - cr1 tn e_m: one column, left in f. Both phases
  * factor alike, so they take the same decisions. Returns td_qr's status;
- * *zout: zeta (0 if unmodified). */
+ * *zout: zeta (0 if unmodified); *nrm, for the residual check: phase 0 the
+ * largest row sum of |a_ij| within the block, phase 1 max |x_k| (lower
+ * bounds: S_ABS1 / sqrt 2 <= |z| in complex). */
+#define TD_GS_ABS_LO (PSCR_COMPLEX ? 0.7071067811865475 : 1.0)
 DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
                       LOCAL_P scalar *f, int m, int left, int right, int phase, scalar bp,
-                      scalar tn, GLOBAL scalar *pr, long cnt, long i, scalar *zout) {
+                      scalar tn, GLOBAL scalar *pr, long cnt, long i, scalar *zout,
+                      double *nrm) {
   scalar cl0 = dl[0], cr1 = du[m - 1];
   if (phase) {
     if (left) f[0] = S_FMS(f[0], cl0, bp);
@@ -273,10 +277,12 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
   scalar ty = S_ZERO, tw = S_ZERO;
   double zmax = 0, fsq = S_ABS1(cy) * S_ABS1(cy); /* max |z_k|; sum |f_k|^2 >= |g_k|^2 */
   double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
+  double rs = S_ABS1(a) + S_ABS1(bs); /* row sums, the couplings left out */
   for (int k = 0; k + 1 < m; k++) {
     double c;
-    scalar s, ri, r1, r2, un = k + 2 < m ? du[k + 1] : S_ZERO;
-    td_qr_step(&a, &bs, dl[k + 1], d[k + 1], un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
+    scalar s, ri, r1, r2, un = k + 2 < m ? du[k + 1] : S_ZERO, bk = dl[k + 1], dk = d[k + 1];
+    if (!phase) rs = td_max(rs, S_ABS1(bk) + S_ABS1(dk) + S_ABS1(un));
+    td_qr_step(&a, &bs, bk, dk, un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
     scalar fk = f[k + 1], g = td_qr_rot(c, s, &cy, fk);
     if (phase) {
       d[k] = ri;
@@ -305,6 +311,7 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
   scalar zeta, db = S_ONE;
   int st = td_qr_mend(&a, cv, rmin, scale, m, right, 0, &zeta);
   *zout = zeta;
+  *nrm = TD_GS_ABS_LO * rs;
   if (st == TD_QR_FAILED) return st;
   int special = st == TD_QR_SPECIAL;
   if (phase) {
@@ -317,15 +324,18 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
     else
       d[m - 1] = S_RCP(a);
     scalar x1 = special ? tn : S_ZERO, x2 = S_ZERO;
+    double xm = S_ABS1(x1);
     for (int k = mb - 1; k >= 0; k--) {
       scalar xk = f[k];
       if (k + 1 < m) xk = S_FMS(xk, du[k], x1);
       if (k + 2 < m) xk = S_FMS(xk, dl[k], x2);
       xk = S_MUL(xk, d[k]);
       f[k] = xk;
+      xm = td_max(xm, S_ABS1(xk));
       x2 = x1;
       x1 = xk;
     }
+    *nrm = TD_GS_ABS_LO * xm;
     return st;
   }
   /* R~'s last column: R~_{m-1,m} = R_{m-1,m} + zeta (Q^T c_R)_{m-1} */
@@ -395,28 +405,34 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
  * in-tile slots are written; 4: the window failed), list 0, list 1, and 2
  * words a system: ||A||_inf (its rows' sums of |a_ij|) and max |x_i| as
  * td_gs_lg codes (atomic max keeps the largest).
- * slot: 2 W + 6 scalars a tile: 2 t and 2 t + 1 the ends of partition t
+ * slot: 2 W + 7 scalars a tile: 2 t and 2 t + 1 the ends of partition t
  * (its first row's term, its last row's), 2 W, 2 W + 1 the seam terms of the
  * tile's last row and of the next tile's first row (td_gs_seam), then
- * a_0, bp of the tile's first row and c_m, tn + zeta x_m of its last. */
+ * a_0, bp of the tile's first row, c_m, tn + zeta x_m of its last, and
+ * about the largest term of its partitions' ends (0 if none was above the
+ * tile's own threshold, which takes the tile's max |x|). */
 /* te = 53 by default (the tuning gs_fix_tau): tau ||A||_inf ||x||_inf with
  * tau = 2^-53 (PoCL, 2^20 random rows, 31 draws: worst backward error
  * 1.05e-16 after the windows, 2.2e-16 at 2^-52; a dominant matrix's
  * rounding reaches 2^-53 at 2 junction rows in 2^22) */
 #define TD_GS_FAILED 4
-#define TD_GS_SW(W) (2 * (W) + 6)
+#define TD_GS_SW(W) (2 * (W) + 7)
 #define TD_GS_CL 8 /* windows a tile, at most (more terms join the last) */
 
-/* v >= 0 as an int that atomic max orders: 2^16 log2 v rounded down, + 2^28
- * (0: none); td_gs_ex(code) <= v */
+/* v >= 0 as an int that atomic max orders (0: none): v = m 2^e, m in [0.5,
+ * 1), as (e + 1100) 2^16 + the top 16 bits of m - 0.5; td_gs_ex(code) <= v */
 DEVICE int td_gs_lg(double v) {
-  return v > 0 && v <= TD_DBL_MAX ? (int)floor(65536.0 * log2(v)) - 1 + (1 << 28) : 0;
+  if (!(v > 1e-300 && v <= TD_DBL_MAX)) return 0;
+  int e;
+  double m = frexp(v, &e);
+  return ((e + 1100) << 16) + (int)((m - 0.5) * 131072.0);
+}
+DEVICE double td_gs_ex(int c) {
+  return c ? ldexp(0.5 + (double)(c & 0xffff) / 131072.0, (c >> 16) - 1100) : 0.0;
 }
 DEVICE GLOBAL int *td_gs_sysmax(GLOBAL int *fx, long tiles) { return fx + 4 + 3 * tiles; }
 /* 2^-te ||A|| ||x|| from their codes */
-DEVICE double td_gs_thr(int ca, int cx, int te) {
-  return ca && cx ? exp2((double)(ca + cx - (1 << 29)) / 65536.0 - te) : 0.0;
-}
+DEVICE double td_gs_thr(int ca, int cx, int te) { return ldexp(td_gs_ex(ca) * td_gs_ex(cx), -te); }
 DEVICE void td_gs_raise(GLOBAL int *w, int v) {
   if (v > *w) ATOMIC_MAX(w, v); /* most groups find it raised already */
 }
@@ -470,6 +486,7 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   if (mm > 0) {
     long i = sys * P + p;
     scalar tn = S_ZERO, zeta; /* tn: t_{j+1}, or b_j if the block is special */
+    double nrm;
     if (phase == 1) {
       if (left) bp = pr[TD_PR_XB * cnt + i - 1];
       tn = right ? pr[TD_PR_XT * cnt + i + 1] : pr[TD_PR_XB * cnt + i];
@@ -477,23 +494,17 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
       cm = sc[o + mm - 1];
     }
     int st = td_gs_part(sa + o, sd + o, sc + o, sx + o, mm, left, right, phase, bp, tn,
-                        pr, cnt, i, &zeta);
+                        pr, cnt, i, &zeta, &nrm);
     if (phase == 0) {
       if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
       if (st == TD_QR_SPECIAL) flags[TD_FLAG_SPECIAL0] = 1;
       if (st == TD_QR_SPECIAL || (st != TD_QR_FAILED && !S_ISZERO(zeta)))
         ATOMIC_ADD(&flags[TD_FLAG_MODIFIED], 1);
-      if (fx != 0) { /* ||A||_inf over the rows of the system (r >= 0) */
-        double rs = 0;
-        for (int k = r0 + t * q < 0 ? (int)(-(r0 + t * q)) : 0; k < mm; k++)
-          rs = td_max(rs, S_ABS(sa[o + k]) + S_ABS(sd[o + k]) + S_ABS(sc[o + k]));
-        ATOMIC_MAX(&lmax, td_gs_lg(rs));
-      }
+      if (fx != 0 && r0 + t * q >= 0) /* ||A||_inf, not from identity rows */
+        ATOMIC_MAX(&lmax, td_gs_lg(nrm));
     } else if (check) {
-      double xm = 0;
-      for (int k = 0; k < mm; k++) xm = td_max(xm, S_ABS(sx[o + k]));
       if (right) tnu = S_FMA(tn, zeta, sx[o + mm - 1]);
-      ATOMIC_MAX(&lmax, td_gs_lg(xm));
+      ATOMIC_MAX(&lmax, td_gs_lg(nrm)); /* max |x| */
     }
   }
   BARRIER();
@@ -508,7 +519,8 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
       e0 = S_ADD(e0, e1);
       e1 = S_ZERO;
     }
-    if (S_ABS(e0) > thr || S_ABS(e1) > thr) ATOMIC_MAX(&lany, 1);
+    double em = td_max(S_ABS(e0), S_ABS(e1));
+    if (em > thr) ATOMIC_MAX(&lany, td_gs_lg(em) | 1); /* the tile's largest term */
   }
   BARRIER();
   if (phase == 1 && !skip) {
@@ -523,7 +535,8 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
           sl[2 * t + 1] = e1;
         }
         if (t == 0) {
-          fx[4 + g] = lany;
+          fx[4 + g] = lany != 0;
+          sl[2 * W + 6] = S_REAL(td_gs_ex(lany));
           sl[2 * W + 2] = a0;
           sl[2 * W + 3] = bp;
           td_gs_raise(sysm + 1, lmax);
@@ -581,10 +594,9 @@ KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long til
     sl[2 * W] = S_MUL(sl[2 * W + 4], S_SUB(sl[2 * W + 5], xn));
     sl[2 * W + 1] = S_MUL(sn[2 * W + 2], S_SUB(sn[2 * W + 3], xe));
   }
-  int any = 0;
-#define TD_GS_ABOVE(row, term) any |= S_ABS(term) > thr;
-  TD_GS_SLOTS(T, TD_GS_ABOVE)
-#undef TD_GS_ABOVE
+  GLOBAL scalar *sl = slot + T * TD_GS_SW(W);
+  int any = (fx[4 + T] & 1) && S_REAL_PART(sl[2 * W + 6]) > thr;
+  if (tt + 1 < nt) any |= S_ABS(sl[2 * W]) > thr || S_ABS(sl[2 * W + 1]) > thr;
   if (any) {
     int k = ATOMIC_ADD(&fx[T & 1], 1);
     fx[4 + (1 + (T & 1)) * tiles + k] = (int)T;

@@ -131,10 +131,10 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
     off_yb[l] = total;
     if (l < top) total += td_align(j, 6 * (size_t)cnt[l] * es); /* Y, W, V of 2 rows per pair */
   }
-  /* the check: fx ints, 2 W + 6 slots a tile, 4 WL scalars a work-item of td_gs_fix */
+  /* the check: fx ints, 2 W + 7 slots a tile, 4 WL scalars a work-item of td_gs_fix */
   gs_fix fx = {.nt = nt, .tiles = batch * nt};
   size_t fx_bytes = (size_t)(4 + 3 * fx.tiles + 2 * batch) * sizeof(int);
-  size_t slot_bytes = (size_t)fx.tiles * (size_t)(2 * W + 6) * es;
+  size_t slot_bytes = (size_t)fx.tiles * (size_t)(2 * W + 7) * es;
   long long L = (long long)W * q;
   int te = j->g->tune.gs_fix_tau; /* the check's threshold 2^-te ||A|| ||x|| */
   fx.K = j->g->tune.gs_fix_k < (L - 1) / 2 ? j->g->tune.gs_fix_k : (L - 1) / 2; /* 2 K < L */
