@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One kernel launch (COUNT of them) under ncu in detail: stall reasons and the hottest SASS.
 # Usage: OUT=$OUT K=pscr_lane_task SKIP=11 PB=poisson2d N=2047 bash tools/device_ncu.sh
-#    or: OUT=$OUT K=td_gs_tile SKIP=4 COUNT=2 TD="one 16777216 1 gspike dominant" bash tools/device_ncu.sh
+#    or: OUT=$OUT K=td_gs_up SKIP=4 COUNT=2 TD="one 16777216 1 gspike dominant" bash tools/device_ncu.sh
 [ -n "${TD:-}" ] && TARGETS=bench_tridiag_gpu
 . "$(dirname "$0")/device_env.sh"
 args=(--backends cuda --problems ${PB:-poisson2d} --min-n ${N:-2047} --max-n ${N:-2047} --min-n3 ${N:-2047}

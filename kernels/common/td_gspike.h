@@ -3,11 +3,11 @@
  * again, level by level (seed 000 sec. 3.3 and Appendix C), as the CPU
  * version src/tridiag/spike_tmpl.c + gspike_tmpl.c does.
  *
- * Level 0: td_gs_tile, one work-item per partition of q = 1 << lq rows, a
- * group's W partitions loaded as one tile (coalesced, padded as in
- * td_tile.h); the grid of partitions may start sh rows before the system
- * (identity rows), which moves every partition boundary. phase 0 factors and
- * writes each partition's pair
+ * Level 0: td_gs_up / td_gs_down (td_gs_tile), one work-item per partition
+ * of q = 1 << lq rows, a group's W partitions loaded as one tile (coalesced,
+ * padded as in td_tile.h); the grid of partitions may start sh rows before
+ * the system (identity rows), which moves every partition boundary. phase 0
+ * (td_gs_up) factors and writes each partition's pair
  *   t_j + wt_j b_{j-1} + vt_j t_{j+1} + ut_j b_j = yt_j
  *   db_j b_j + wb_j b_{j-1} + vb_j t_{j+1}       = yb_j
  * (t_j, b_j: first and last unknown of partition j); phase 1 factors again
@@ -38,7 +38,7 @@
 #define TD_GQ 32 /* rows per level-0 partition (OpenCL local sizes) */
 #endif
 #ifndef TD_GW
-#define TD_GW 64 /* work-items of td_gs_tile (OpenCL local sizes) */
+#define TD_GW 64 /* work-items of td_gs_up / td_gs_down (OpenCL local sizes) */
 #endif
 #ifndef TD_GP
 #define TD_GP 16 /* pairs per block of a reduced level */
@@ -401,22 +401,22 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
  * window fails, the host solves A d = (the failed tiles' residuals) in full
  * and adds d (td_gs_unfixed, td_gs_add).
  * fx: counts of lists 0 and 1 (tiles by parity, so that windows of one
- * launch never overlap), 2 unused words, then the tiles' headers (bit 0: the
- * in-tile slots are written; 4: the window failed), list 0, list 1, and 2
- * words a system: ||A||_inf (its rows' sums of |a_ij|) and max |x_i| as
- * td_gs_lg codes (atomic max keeps the largest).
- * slot: 2 W + 7 scalars a tile: 2 t and 2 t + 1 the ends of partition t
+ * launch never overlap), 2 unused words, the tiles' masks (MW = W / 16
+ * words a tile; bit t % 16 of word t / 16: partition t wrote its slots, for
+ * a term above the tile's own threshold, which takes the tile's max |x|),
+ * list 0, list 1 (a failed window's tile T turns into -T - 1), and 2 words a
+ * system: ||A||_inf (its rows' sums of |a_ij|) and max |x_i| as td_gs_lg
+ * codes (atomic max keeps the largest). The host zeroes fx.
+ * slot: 2 W + 6 scalars a tile: 2 t and 2 t + 1 the ends of partition t
  * (its first row's term, its last row's), 2 W, 2 W + 1 the seam terms of the
  * tile's last row and of the next tile's first row (td_gs_seam), then
- * a_0, bp of the tile's first row, c_m, tn + zeta x_m of its last, and
- * about the largest term of its partitions' ends (0 if none was above the
- * tile's own threshold, which takes the tile's max |x|). */
+ * a_0, bp of the tile's first row and c_m, tn + zeta x_m of its last. */
 /* te = 53 by default (the tuning gs_fix_tau): tau ||A||_inf ||x||_inf with
  * tau = 2^-53 (PoCL, 2^20 random rows, 31 draws: worst backward error
  * 1.05e-16 after the windows, 2.2e-16 at 2^-52; a dominant matrix's
  * rounding reaches 2^-53 at 2 junction rows in 2^22) */
-#define TD_GS_FAILED 4
-#define TD_GS_SW(W) (2 * (W) + 7)
+#define TD_GS_SW(W) (2 * (W) + 6)
+#define TD_GS_MW(W) (((W) + 15) / 16)
 #define TD_GS_CL 8 /* windows a tile, at most (more terms join the last) */
 
 /* v >= 0 as an int that atomic max orders (0: none): v = m 2^e, m in [0.5,
@@ -430,7 +430,13 @@ DEVICE int td_gs_lg(double v) {
 DEVICE double td_gs_ex(int c) {
   return c ? ldexp(0.5 + (double)(c & 0xffff) / 131072.0, (c >> 16) - 1100) : 0.0;
 }
-DEVICE GLOBAL int *td_gs_sysmax(GLOBAL int *fx, long tiles) { return fx + 4 + 3 * tiles; }
+DEVICE GLOBAL int *td_gs_mask(GLOBAL int *fx, long T, long W) { return fx + 4 + T * TD_GS_MW(W); }
+DEVICE GLOBAL int *td_gs_list(GLOBAL int *fx, long tiles, long W, int c) {
+  return fx + 4 + tiles * (TD_GS_MW(W) + c);
+}
+DEVICE GLOBAL int *td_gs_sysmax(GLOBAL int *fx, long tiles, long W) {
+  return td_gs_list(fx, tiles, W, 2);
+}
 /* 2^-te ||A|| ||x|| from their codes */
 DEVICE double td_gs_thr(int ca, int cx, int te) { return ldexp(td_gs_ex(ca) * td_gs_ex(cx), -te); }
 DEVICE void td_gs_raise(GLOBAL int *w, int v) {
@@ -443,13 +449,17 @@ DEVICE int td_gs_bad(const GLOBAL int *flags) {
 
 /* Level 0. Group g: tile g % nt of system g / nt; P partitions per system;
  * pr (cnt = batch P pairs). xout (first pass): where x goes if a special
- * partition makes the old refinement step necessary; xin: that step. */
-KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, int phase,
+ * partition makes the old refinement step necessary; xin: that step.
+ * Inlined into td_gs_up (phase 0) and td_gs_down (phase 1), so each
+ * compiles one phase (registers: 90 as one kernel, 78 and 62 apart). sm: the
+ * tile; lw: the group's words (TD_GS_SKIP ..). */
+#define TD_GS_SKIP 0 /* nothing to store: a status word was raised */
+#define TD_GS_KEEP 1 /* x to xout: a special partition, refined next */
+#define TD_GS_LMAX 2 /* code of the tile's ||A|| (phase 0), max |x| (1) */
+DEVICE void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, int phase,
                        GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
                        const GLOBAL scalar *xin, GLOBAL int *fx, GLOBAL scalar *slot, int te,
-                       GLOBAL int *flags) {
-  LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
-  LOCAL int skip, keep, lmax, lany;
+                       GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *lw) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1);
   LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S;
   /* the partition grid starts sh rows before the system (identity rows) */
@@ -457,17 +467,16 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   long p = (g - sys * nt) * W + t, nv = n + sh, tiles = cnt / P * nt;
   int rows = (int)(nv - v0 < (long)W * q ? nv - v0 : (long)W * q);
   if (t == 0) {
-    skip = phase == 1 && (flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR] ||
+    lw[TD_GS_SKIP] = phase == 1 && (flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR] ||
                           flags[TD_FLAG_FALLBACK]);
-    keep = phase == 1 && xout != 0 && flags[TD_FLAG_SPECIAL0];
-    lmax = 0;
-    lany = 0;
+    lw[TD_GS_KEEP] = phase == 1 && xout != 0 && flags[TD_FLAG_SPECIAL0];
+    lw[TD_GS_LMAX] = 0;
   }
   BARRIER(); /* before any work-item may raise skip (racecheck) */
-  int check = fx != 0 && !keep;
+  int check = fx != 0 && !lw[TD_GS_KEEP];
   if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, 0)) {
     flags[TD_FLAG_NONFINITE] = 1;
-    skip = 1;
+    lw[TD_GS_SKIP] = 1;
   }
   if (xin != 0) /* the refinement step: the right-hand side is b - A x */
     for (int i = t; i < rows; i += W) {
@@ -501,45 +510,41 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
       if (st == TD_QR_SPECIAL || (st != TD_QR_FAILED && !S_ISZERO(zeta)))
         ATOMIC_ADD(&flags[TD_FLAG_MODIFIED], 1);
       if (fx != 0 && r0 + t * q >= 0) /* ||A||_inf, not from identity rows */
-        ATOMIC_MAX(&lmax, td_gs_lg(nrm));
+        ATOMIC_MAX(&lw[TD_GS_LMAX], td_gs_lg(nrm));
     } else if (check) {
       if (right) tnu = S_FMA(tn, zeta, sx[o + mm - 1]);
-      ATOMIC_MAX(&lmax, td_gs_lg(nrm)); /* max |x| */
+      ATOMIC_MAX(&lw[TD_GS_LMAX], td_gs_lg(nrm)); /* max |x| */
     }
   }
   BARRIER();
-  GLOBAL int *sysm = fx != 0 ? td_gs_sysmax(fx, tiles) + 2 * sys : 0;
-  if (phase == 0 && fx != 0 && t == 0) td_gs_raise(sysm, lmax);
-  scalar e0 = S_ZERO, e1 = S_ZERO; /* the terms of this partition's ends */
-  if (phase == 1 && check && !skip && mm > 0) {
-    double thr = td_gs_thr(sysm[0], lmax, te); /* the tile's max |x| */
-    if (left && t > 0) e0 = S_MUL(a0, S_SUB(bp, sx[o - 2])); /* x_prev: row (t q - 1) */
-    if (right && t < tl) e1 = S_MUL(cm, S_SUB(tnu, sx[o + q + 1])); /* x_next: row (t + 1) q */
-    if (mm == 1) { /* one row: both terms are its */
-      e0 = S_ADD(e0, e1);
-      e1 = S_ZERO;
-    }
-    double em = td_max(S_ABS(e0), S_ABS(e1));
-    if (em > thr) ATOMIC_MAX(&lany, td_gs_lg(em) | 1); /* the tile's largest term */
-  }
-  BARRIER();
-  if (phase == 1 && !skip) {
-    if (keep) { /* a special partition: refined next, so keep b, x compact */
+  GLOBAL int *sysm = fx != 0 ? td_gs_sysmax(fx, tiles, W) + 2 * sys : 0;
+  if (phase == 0 && fx != 0 && t == 0) td_gs_raise(sysm, lw[TD_GS_LMAX]);
+  if (phase == 1 && !lw[TD_GS_SKIP]) {
+    if (lw[TD_GS_KEEP]) { /* a special partition: refined next, so keep b, x compact */
       for (int i = t; i < rows; i += W)
         if (r0 + i >= 0) xout[sys * n + r0 + i] = sx[TD_PAD(i, lq)];
     } else {
       if (check) {
         GLOBAL scalar *sl = slot + g * TD_GS_SW(W);
-        if (lany) {
-          sl[2 * t] = e0;
-          sl[2 * t + 1] = e1;
+        if (mm > 0) { /* the terms of this partition's ends */
+          scalar e0 = S_ZERO, e1 = S_ZERO;
+          double thr = td_gs_thr(sysm[0], lw[TD_GS_LMAX], te); /* the tile's max |x| */
+          if (left && t > 0) e0 = S_MUL(a0, S_SUB(bp, sx[o - 2])); /* x_prev: row t q - 1 */
+          if (right && t < tl) e1 = S_MUL(cm, S_SUB(tnu, sx[o + q + 1])); /* x_next: (t + 1) q */
+          if (mm == 1) { /* one row: both terms are its */
+            e0 = S_ADD(e0, e1);
+            e1 = S_ZERO;
+          }
+          if (td_max(S_ABS(e0), S_ABS(e1)) > thr) {
+            sl[2 * t] = e0;
+            sl[2 * t + 1] = e1;
+            ATOMIC_ADD(td_gs_mask(fx, g, W) + (t >> 4), 1 << (t & 15));
+          }
         }
         if (t == 0) {
-          fx[4 + g] = lany != 0;
-          sl[2 * W + 6] = S_REAL(td_gs_ex(lany));
           sl[2 * W + 2] = a0;
           sl[2 * W + 3] = bp;
-          td_gs_raise(sysm + 1, lmax);
+          td_gs_raise(sysm + 1, lw[TD_GS_LMAX]);
         }
         if (t == tl) {
           sl[2 * W + 4] = cm;
@@ -554,14 +559,33 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   }
 }
 
-/* The rows and the terms of tile T's valid slots (td_gs_tile's layout): its
- * partitions' ends where the tile wrote them, and its two seam rows where a
- * next tile exists. Calls TD_GS_EACH(row, term) for each. */
+KERNEL void td_gs_up(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, GLOBAL scalar *pr,
+                     long cnt, GLOBAL scalar *b, const GLOBAL scalar *xin, GLOBAL int *fx,
+                     GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
+  LOCAL int lw[4];
+  td_gs_tile(TD_SRC_ARGS, n, sh, lq, P, nt, 0, pr, cnt, b, 0, xin, fx, 0, 0, flags, sm, lw);
+}
+
+KERNEL void td_gs_down(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
+                       GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
+                       const GLOBAL scalar *xin, GLOBAL int *fx, GLOBAL scalar *slot, int te,
+                       GLOBAL int *flags) {
+  LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
+  LOCAL int lw[4];
+  td_gs_tile(TD_SRC_ARGS, n, sh, lq, P, nt, 1, pr, cnt, b, xout, xin, fx, slot, te, flags, sm, lw);
+}
+
+/* The rows and the terms of tile T's valid slots (td_gs_down's layout): its
+ * partitions' ends where its mask says they were written, and its two seam
+ * rows where a next tile exists, in row order. Calls TD_GS_EACH(row, term)
+ * for each. */
 #define TD_GS_SLOTS(T, TD_GS_EACH)                                                                 \
   {                                                                                                \
     GLOBAL scalar *sl_ = slot + (T) * TD_GS_SW(W);                                                 \
-    if (fx[4 + (T)] & 1)                                                                           \
-      for (long t_ = 0; t_ * q < rows; t_++) {                                                     \
+    const GLOBAL int *mk_ = td_gs_mask(fx, T, W);                                                  \
+    for (long t_ = 0; t_ * q < rows; t_++)                                                         \
+      if ((mk_[t_ >> 4] >> (t_ & 15)) & 1) {                                                       \
         TD_GS_EACH(r0 + t_ * q, sl_[2 * t_]);                                                      \
         TD_GS_EACH(r0 + (t_ * q + q < rows ? t_ * q + q : rows) - 1, sl_[2 * t_ + 1]);             \
       }                                                                                            \
@@ -576,7 +600,7 @@ KERNEL void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   long sys = (T) / nt, tt = (T) - sys * nt, q = 1L << lq, r0 = tt * W * q - sh;                    \
   long rows = n + sh - tt * W * q < W * q ? n + sh - tt * W * q : W * q
 
-/* After td_gs_tile's first pass, one work-item per tile T: the terms of the
+/* After td_gs_down's first pass, one work-item per tile T: the terms of the
  * seam between T and T + 1 (x of both tiles is in b now), then T joins list
  * T % 2 if a term of T's slots is above tau ||A|| ||x|| of its system. */
 KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
@@ -585,7 +609,7 @@ KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long til
   long T = TD_GID();
   if (T >= tiles || td_gs_bad(flags)) return;
   TD_GS_TILE_AT(T);
-  const GLOBAL int *sysm = td_gs_sysmax(fx, tiles) + 2 * sys;
+  const GLOBAL int *sysm = td_gs_sysmax(fx, tiles, W) + 2 * sys;
   double thr = td_gs_thr(sysm[0], sysm[1], te);
   if (tt + 1 < nt) {
     GLOBAL scalar *sl = slot + T * TD_GS_SW(W), *sn = sl + TD_GS_SW(W);
@@ -594,12 +618,13 @@ KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long til
     sl[2 * W] = S_MUL(sl[2 * W + 4], S_SUB(sl[2 * W + 5], xn));
     sl[2 * W + 1] = S_MUL(sn[2 * W + 2], S_SUB(sn[2 * W + 3], xe));
   }
-  GLOBAL scalar *sl = slot + T * TD_GS_SW(W);
-  int any = (fx[4 + T] & 1) && S_REAL_PART(sl[2 * W + 6]) > thr;
-  if (tt + 1 < nt) any |= S_ABS(sl[2 * W]) > thr || S_ABS(sl[2 * W + 1]) > thr;
+  int any = 0;
+#define TD_GS_ABOVE(row, term) any |= S_ABS(term) > thr;
+  TD_GS_SLOTS(T, TD_GS_ABOVE)
+#undef TD_GS_ABOVE
   if (any) {
     int k = ATOMIC_ADD(&fx[T & 1], 1);
-    fx[4 + (1 + (T & 1)) * tiles + k] = (int)T;
+    td_gs_list(fx, tiles, W, (int)(T & 1))[k] = (int)T;
   }
 }
 
@@ -616,10 +641,11 @@ KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tile
   if (gid >= G || td_gs_bad(flags)) return;
   GLOBAL scalar *dl = scr + gid * 4 * WL, *d = dl + WL, *du = d + WL, *f = du + WL;
   long count = fx[color];
+  GLOBAL int *list = td_gs_list(fx, tiles, W, color);
   for (long k = gid; k < count; k += G) {
-    long T = fx[4 + (1 + color) * tiles + k];
+    long T = list[k];
     TD_GS_TILE_AT(T);
-    const GLOBAL int *sysm = td_gs_sysmax(fx, tiles) + 2 * sys;
+    const GLOBAL int *sysm = td_gs_sysmax(fx, tiles, W) + 2 * sys;
     double thr = td_gs_thr(sysm[0], sysm[1], te);
     long clo[TD_GS_CL], chi[TD_GS_CL];
     int nc = 0; /* the slots come in row order */
@@ -661,7 +687,7 @@ KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tile
         ok = S_ABS(S_MUL(ra, f[len - 1])) <= thr;
       }
       if (!ok) { /* the tile's terms left go to the full solve */
-        fx[4 + T] |= TD_GS_FAILED;
+        list[k] = (int)(-T - 1);
         flags[TD_FLAG_REFINE] = 1;
         break;
       }
@@ -684,8 +710,9 @@ KERNEL void td_gs_unfixed(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long 
                           long G, GLOBAL scalar *z, GLOBAL int *fx, GLOBAL scalar *slot) {
   long count = fx[0] + fx[1];
   for (long k = TD_GID(); k < count && TD_GID() < G; k += G) {
-    long T = k < fx[0] ? fx[4 + tiles + k] : fx[4 + 2 * tiles + k - fx[0]];
-    if (!(fx[4 + T] & TD_GS_FAILED)) continue;
+    long e = k < fx[0] ? td_gs_list(fx, tiles, W, 0)[k] : td_gs_list(fx, tiles, W, 1)[k - fx[0]];
+    if (e >= 0) continue; /* mended */
+    long T = -e - 1;
     TD_GS_TILE_AT(T);
 #define TD_GS_PUT(row, term)                                                                       \
   if ((row) >= 0) {                                                                                \

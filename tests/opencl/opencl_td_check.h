@@ -220,8 +220,9 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
 /* GSPIKE with its partitions on singular diagonal blocks (seed 000 section 4,
  * the CUDA stability test's bars): 0 .. all of 16 blocks singular, Toeplitz
  * (exact: modified blocks, the residual check's windows or, for a special last
- * block, one refinement step in a second td_gs_tile pass; forward error <= 1e-12) and random (cond <= 1e6: <= 1e-9; or
- * the shifted grid / one partition); and a partition with exactly dependent
+ * block, one refinement step in a second td_gs_up / td_gs_down pass; forward
+ * error <= 1e-12) and random (cond <= 1e6: <= 1e-9; or the shifted grid / one
+ * partition); and a partition with exactly dependent
  * leading columns (the CPU's BLOCK_FAILED), which GSPIKE must solve on the
  * grid shifted by half a partition (nb + 1 partitions). One system and a batch. */
 enum { GS_N = 512, GS_BLOCK = 32, GS_BATCH = 3 };

@@ -1,7 +1,7 @@
 /* GSPIKE on GPUs (kernels/common/td_gspike.h, seed 000): level 0 is
- * td_gs_tile (Givens-QR partitions of gs_q rows, gs_w per tile, phase 0 up,
- * phase 1 down); the reduced system of pairs is solved by g-Spike again,
- * blocks of gs_gp pairs per work-item (td_gs_level up, td_gs_recover down),
+ * td_gs_up, td_gs_down (Givens-QR partitions of gs_q rows, gs_w per tile);
+ * the reduced system of pairs is solved by g-Spike again, blocks of gs_gp
+ * pairs per work-item (td_gs_level up, td_gs_recover down),
  * until at most TD_GS_DIRECT pairs per system remain (td_gs_direct). A block
  * that no level can solve (the CPU's BLOCK_FAILED) leaves b alone and raises
  * TD_FLAG_FALLBACK; the solve is then repeated on the partition grid shifted
@@ -16,8 +16,8 @@
  * a second g-Spike pass on those residuals, td_gs_add). A special (singular
  * last) partition at level 0 leaves residuals inside it: then x goes to a
  * copy, and one step of iterative refinement follows, as on the CPU, within
- * a second pass (td_gs_tile forms b - A x as it loads and adds x as it
- * stores). */
+ * a second pass (td_gs_up / td_gs_down form b - A x as they load, and
+ * td_gs_down adds x as it stores). */
 #include "backend/gpu/gpu_td.h"
 
 #define GS_DIRECT 64   /* TD_GS_DIRECT */
@@ -49,7 +49,7 @@ static gs_shape shape(const td_job *j) {
   gs_shape s;
   int gp = j->g->tune.gs_gp;
   s.lq = td_log2i(j->g->tune.gs_q);
-  s.W = slot_group(j, 1 << s.lq, 4, j->g->tune.gs_w); /* td_gs_tile: 4 arrays */
+  s.W = slot_group(j, 1 << s.lq, 4, j->g->tune.gs_w); /* td_gs_up / down: 4 arrays */
   s.LW = slot_group(j, 2 * gp, 6, GS_SLOT_WG);
   s.RW = slot_group(j, 2 * gp, 3, GS_SLOT_WG);
   s.DW = slot_group(j, 2 * GS_DIRECT, 6, GS_DIRECT_WG);
@@ -131,10 +131,11 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
     off_yb[l] = total;
     if (l < top) total += td_align(j, 6 * (size_t)cnt[l] * es); /* Y, W, V of 2 rows per pair */
   }
-  /* the check: fx ints, 2 W + 7 slots a tile, 4 WL scalars a work-item of td_gs_fix */
+  /* the check (td_gspike.h): fx ints, 2 W + 6 slots a tile, 4 WL scalars a
+   * work-item of td_gs_fix */
   gs_fix fx = {.nt = nt, .tiles = batch * nt};
-  size_t fx_bytes = (size_t)(4 + 3 * fx.tiles + 2 * batch) * sizeof(int);
-  size_t slot_bytes = (size_t)fx.tiles * (size_t)(2 * W + 7) * es;
+  size_t fx_bytes = (size_t)(4 + ((W + 15) / 16 + 2) * fx.tiles + 2 * batch) * sizeof(int);
+  size_t slot_bytes = (size_t)fx.tiles * (size_t)(2 * W + 6) * es;
   long long L = (long long)W * q;
   int te = j->g->tune.gs_fix_tau; /* the check's threshold 2^-te ||A|| ||x|| */
   fx.K = j->g->tune.gs_fix_k < (L - 1) / 2 ? j->g->tune.gs_fix_k : (L - 1) / 2; /* 2 K < L */
@@ -159,11 +160,10 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
   size_t tb = 4 * (size_t)W * (size_t)(q + 1) * es;
   size_t items = (size_t)(batch * nt) * (size_t)W;
   {
-    gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh),   GPU_INT(s.lq),
-                      GPU_LONG(P),      GPU_LONG(nt), GPU_INT(0),     GPU_PTR(pr[0]),
-                      GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(none),  GPU_PTR(xin),
-                      GPU_PTR(fx.fx),   GPU_PTR(fx.slot), GPU_INT(te),    GPU_PTR(flags)};
-    TRY(td_launch(j, "td_gs_tile", items, W, tb, NARGS(args), args));
+    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),      GPU_LONG(sh), GPU_INT(s.lq),
+                      GPU_LONG(P),   GPU_LONG(nt),     GPU_PTR(pr[0]), GPU_LONG(cnt[0]),
+                      GPU_PTR(b),    GPU_PTR(xin),     GPU_PTR(fx.fx), GPU_PTR(flags)};
+    TRY(td_launch(j, "td_gs_up", items, W, tb, NARGS(args), args));
   }
   for (int l = 0; l < top; l++) {
     long long G = np[l + 1], blocks = cnt[l + 1];
@@ -189,10 +189,10 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
   }
   {
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh),   GPU_INT(s.lq),
-                      GPU_LONG(P),      GPU_LONG(nt), GPU_INT(1),     GPU_PTR(pr[0]),
-                      GPU_LONG(cnt[0]), GPU_PTR(b),   GPU_PTR(xo),    GPU_PTR(xin),
-                      GPU_PTR(fx.fx),   GPU_PTR(fx.slot), GPU_INT(te),    GPU_PTR(flags)};
-    TRY(td_launch(j, "td_gs_tile", items, W, tb, NARGS(args), args));
+                      GPU_LONG(P),      GPU_LONG(nt), GPU_PTR(pr[0]), GPU_LONG(cnt[0]),
+                      GPU_PTR(b),       GPU_PTR(xo),  GPU_PTR(xin),   GPU_PTR(fx.fx),
+                      GPU_PTR(fx.slot), GPU_INT(te),  GPU_PTR(flags)};
+    TRY(td_launch(j, "td_gs_down", items, W, tb, NARGS(args), args));
   }
   if (check) {
     gpu_arg args[] = {SRC_ARGS(src),      GPU_LONG(n),  GPU_LONG(sh),      GPU_INT(s.lq),
