@@ -417,7 +417,7 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
  * rounding reaches 2^-53 at 2 junction rows in 2^22) */
 #define TD_GS_SW(W) (2 * (W) + 6)
 #define TD_GS_MW(W) (((W) + 15) / 16)
-#define TD_GS_CL 8 /* windows a tile, at most (more terms join the last) */
+#define TD_GS_CL 8 /* windows a round of td_gs_fix */
 
 /* v >= 0 as an int that atomic max orders (0: none): v = m 2^e, m in [0.5,
  * 1), as (e + 1100) 2^16 + the top 16 bits of m - 0.5; td_gs_ex(code) <= v */
@@ -439,8 +439,9 @@ DEVICE GLOBAL int *td_gs_sysmax(GLOBAL int *fx, long tiles, long W) {
 }
 /* 2^-te ||A|| ||x|| from their codes */
 DEVICE double td_gs_thr(int ca, int cx, int te) { return ldexp(td_gs_ex(ca) * td_gs_ex(cx), -te); }
-DEVICE void td_gs_raise(GLOBAL int *w, int v) {
-  if (v > *w) ATOMIC_MAX(w, v); /* most groups find it raised already */
+/* *w = max(*w, v); seen: *w as read earlier (most groups find it raised) */
+DEVICE void td_gs_raise(GLOBAL int *w, int v, int seen) {
+  if (v > seen) ATOMIC_MAX(w, v);
 }
 DEVICE int td_gs_bad(const GLOBAL int *flags) {
   return flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR] || flags[TD_FLAG_FALLBACK] ||
@@ -466,6 +467,10 @@ DEVICE void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   long g = GROUP_ID(), sys = g / nt, v0 = (g - sys * nt) * W * q, r0 = v0 - sh;
   long p = (g - sys * nt) * W + t, nv = n + sh, tiles = cnt / P * nt;
   int rows = (int)(nv - v0 < (long)W * q ? nv - v0 : (long)W * q);
+  /* the system's codes, read before the tile's loads so that no wait for
+   * them ends the group (ncu 2^24 dominant: td_gs_down 350 us read late) */
+  GLOBAL int *sysm = fx != 0 ? td_gs_sysmax(fx, tiles, W) + 2 * sys : 0;
+  int seen_a = fx != 0 ? sysm[0] : 0, seen_x = fx != 0 && phase == 1 ? sysm[1] : 0;
   if (t == 0) {
     lw[TD_GS_SKIP] = phase == 1 && (flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR] ||
                           flags[TD_FLAG_FALLBACK]);
@@ -517,8 +522,7 @@ DEVICE void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
     }
   }
   BARRIER();
-  GLOBAL int *sysm = fx != 0 ? td_gs_sysmax(fx, tiles, W) + 2 * sys : 0;
-  if (phase == 0 && fx != 0 && t == 0) td_gs_raise(sysm, lw[TD_GS_LMAX]);
+  if (phase == 0 && fx != 0 && t == 0) td_gs_raise(sysm, lw[TD_GS_LMAX], seen_a);
   if (phase == 1 && !lw[TD_GS_SKIP]) {
     if (lw[TD_GS_KEEP]) { /* a special partition: refined next, so keep b, x compact */
       for (int i = t; i < rows; i += W)
@@ -528,7 +532,7 @@ DEVICE void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
         GLOBAL scalar *sl = slot + g * TD_GS_SW(W);
         if (mm > 0) { /* the terms of this partition's ends */
           scalar e0 = S_ZERO, e1 = S_ZERO;
-          double thr = td_gs_thr(sysm[0], lw[TD_GS_LMAX], te); /* the tile's max |x| */
+          double thr = td_gs_thr(seen_a, lw[TD_GS_LMAX], te); /* the tile's max |x| */
           if (left && t > 0) e0 = S_MUL(a0, S_SUB(bp, sx[o - 2])); /* x_prev: row t q - 1 */
           if (right && t < tl) e1 = S_MUL(cm, S_SUB(tnu, sx[o + q + 1])); /* x_next: (t + 1) q */
           if (mm == 1) { /* one row: both terms are its */
@@ -544,7 +548,7 @@ DEVICE void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
         if (t == 0) {
           sl[2 * W + 2] = a0;
           sl[2 * W + 3] = bp;
-          td_gs_raise(sysm + 1, lw[TD_GS_LMAX]);
+          td_gs_raise(sysm + 1, lw[TD_GS_LMAX], seen_x);
         }
         if (t == tl) {
           sl[2 * W + 4] = cm;
@@ -570,10 +574,13 @@ KERNEL void td_gs_up(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, GL
 KERNEL void td_gs_down(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
                        GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
                        const GLOBAL scalar *xin, GLOBAL int *fx, GLOBAL scalar *slot, int te,
-                       GLOBAL int *flags) {
+                       int ph, GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
   LOCAL int lw[4];
-  td_gs_tile(TD_SRC_ARGS, n, sh, lq, P, nt, 1, pr, cnt, b, xout, xin, fx, slot, te, flags, sm, lw);
+#ifndef TD_GS_DOWN_RUNTIME
+  ph = 1;
+#endif
+  td_gs_tile(TD_SRC_ARGS, n, sh, lq, P, nt, ph, pr, cnt, b, xout, xin, fx, slot, te, flags, sm, lw);
 }
 
 /* The rows and the terms of tile T's valid slots (td_gs_down's layout): its
@@ -628,15 +635,19 @@ KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long til
   }
 }
 
-/* The windows of list `color`, G work-items, each with 4 WL scalars of scr:
- * tile T's terms above tau ||A|| ||x|| in clusters (rows at most 2 K + 1
- * apart); a cluster's rows lo_c .. hi_c +- K (within the system) take every
- * term of T's slots there as the right-hand side, Givens QR (td_qr_global)
+/* The windows of list `color`, G work-items, each with 4 WL scalars of scr
+ * (WL >= span + 2 K + 1): tile T's terms above tau ||A|| ||x|| in clusters
+ * (rows at most 2 K + 1 apart, a cluster's rows fewer than span apart), up
+ * to TD_GS_CL clusters a round; a cluster's terms (every term of T's slots
+ * on its rows lo_c .. hi_c, no other cluster's) are the right-hand side on
+ * rows lo_c - K .. hi_c + K (within the system), Givens QR (td_qr_global)
  * gives d, and x += d if d's end values times the couplings out of the
- * window stay below the threshold. */
+ * window stay below the threshold. A tile's windows go one after another,
+ * so those that overlap add up. */
 KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
-                      int color, long K, long WL, long G, GLOBAL scalar *scr, GLOBAL scalar *b,
-                      GLOBAL int *fx, GLOBAL scalar *slot, int te, GLOBAL int *flags) {
+                      int color, long K, long span, long WL, long G, GLOBAL scalar *scr,
+                      GLOBAL scalar *b, GLOBAL int *fx, GLOBAL scalar *slot, int te,
+                      GLOBAL int *flags) {
   long gid = TD_GID();
   if (gid >= G || td_gs_bad(flags)) return;
   GLOBAL scalar *dl = scr + gid * 4 * WL, *d = dl + WL, *du = d + WL, *f = du + WL;
@@ -647,58 +658,65 @@ KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tile
     TD_GS_TILE_AT(T);
     const GLOBAL int *sysm = td_gs_sysmax(fx, tiles, W) + 2 * sys;
     double thr = td_gs_thr(sysm[0], sysm[1], te);
-    long clo[TD_GS_CL], chi[TD_GS_CL];
-    int nc = 0; /* the slots come in row order */
+    long clo[TD_GS_CL], chi[TD_GS_CL], from = -1; /* rows <= from: mended */
+    int more = 1, ok = 1;
+    while (more && ok) {
+      int nc = 0; /* the slots come in row order */
+      more = 0;
 #define TD_GS_CLUSTER(row, term)                                                                   \
-  if (S_ABS(term) > thr) {                                                                         \
-    if (nc > 0 && ((row) - chi[nc - 1] <= 2 * K + 1 || nc == TD_GS_CL))                           \
+  if (S_ABS(term) > thr && (row) > from && !more) {                                                \
+    if (nc > 0 && (row) - chi[nc - 1] <= 2 * K + 1 && (row) - clo[nc - 1] < span)                \
       chi[nc - 1] = (row);                                                                         \
-    else {                                                                                         \
+    else if (nc < TD_GS_CL) {                                                                      \
       clo[nc] = chi[nc] = (row);                                                                   \
       nc++;                                                                                        \
-    }                                                                                              \
+    } else                                                                                         \
+      more = 1; /* the next round's */                                                             \
   }
-    TD_GS_SLOTS(T, TD_GS_CLUSTER)
+      TD_GS_SLOTS(T, TD_GS_CLUSTER)
 #undef TD_GS_CLUSTER
-    for (int c = 0; c < nc; c++) {
-      long lo = clo[c] - K > 0 ? clo[c] - K : 0, hi = chi[c] + K < n - 1 ? chi[c] + K : n - 1;
-      long len = hi - lo + 1;
-      for (long r = lo; r <= hi; r++) {
-        scalar ra, rd, rc;
-        td_row(TD_SRC_ARGS, sys, r, n, &ra, &rd, &rc, flags);
-        dl[r - lo] = ra;
-        d[r - lo] = rd;
-        du[r - lo] = rc;
-        f[r - lo] = S_ZERO;
-      }
+      for (int c = 0; c < nc && ok; c++) {
+        long l0 = clo[c], h0 = chi[c];
+        long lo = l0 - K > 0 ? l0 - K : 0, hi = h0 + K < n - 1 ? h0 + K : n - 1;
+        long len = hi - lo + 1;
+        for (long r = lo; r <= hi; r++) {
+          scalar ra, rd, rc;
+          td_row(TD_SRC_ARGS, sys, r, n, &ra, &rd, &rc, flags);
+          dl[r - lo] = ra;
+          d[r - lo] = rd;
+          du[r - lo] = rc;
+          f[r - lo] = S_ZERO;
+        }
 #define TD_GS_RHS(row, term)                                                                       \
-  if ((row) >= lo && (row) <= hi) f[(row) - lo] = S_ADD(f[(row) - lo], term);
-      TD_GS_SLOTS(T, TD_GS_RHS)
+  if ((row) >= l0 && (row) <= h0) f[(row) - lo] = S_ADD(f[(row) - lo], term);
+        TD_GS_SLOTS(T, TD_GS_RHS)
 #undef TD_GS_RHS
-      scalar zeta, db, ra, rd, rc;
-      int ok = td_qr_global(dl, d, du, f, f, f, len, S_ZERO, S_ZERO, S_ZERO, S_ZERO, 0, 0, 1,
-                            &zeta, &db) == TD_QR_OK;
-      if (ok && lo > 0) { /* row lo - 1 now misses c d_lo */
-        td_row(TD_SRC_ARGS, sys, lo - 1, n, &ra, &rd, &rc, flags);
-        ok = S_ABS(S_MUL(rc, f[0])) <= thr;
-      }
-      if (ok && hi + 1 < n) { /* row hi + 1 misses a d_hi */
-        td_row(TD_SRC_ARGS, sys, hi + 1, n, &ra, &rd, &rc, flags);
-        ok = S_ABS(S_MUL(ra, f[len - 1])) <= thr;
-      }
-      if (!ok) { /* the tile's terms left go to the full solve */
-        list[k] = (int)(-T - 1);
-        flags[TD_FLAG_REFINE] = 1;
-        break;
-      }
-      for (long r = lo; r <= hi; r++) {
-        long ix = td_rhs_index(TD_SRC_ARGS, sys, r);
-        b[ix] = S_ADD(b[ix], f[r - lo]);
-      }
+        scalar zeta, db, ra, rd, rc;
+        ok = td_qr_global(dl, d, du, f, f, f, len, S_ZERO, S_ZERO, S_ZERO, S_ZERO, 0, 0, 1, &zeta,
+                          &db) == TD_QR_OK;
+        if (ok && lo > 0) { /* row lo - 1 now misses c d_lo */
+          td_row(TD_SRC_ARGS, sys, lo - 1, n, &ra, &rd, &rc, flags);
+          ok = S_ABS(S_MUL(rc, f[0])) <= thr;
+        }
+        if (ok && hi + 1 < n) { /* row hi + 1 misses a d_hi */
+          td_row(TD_SRC_ARGS, sys, hi + 1, n, &ra, &rd, &rc, flags);
+          ok = S_ABS(S_MUL(ra, f[len - 1])) <= thr;
+        }
+        if (!ok) { /* the tile's terms left go to the full solve */
+          list[k] = (int)(-T - 1);
+          flags[TD_FLAG_REFINE] = 1;
+          break;
+        }
+        for (long r = lo; r <= hi; r++) {
+          long ix = td_rhs_index(TD_SRC_ARGS, sys, r);
+          b[ix] = S_ADD(b[ix], f[r - lo]);
+        }
 #define TD_GS_DONE(row, term)                                                                      \
-  if ((row) >= lo && (row) <= hi) term = S_ZERO; /* mended: not td_gs_unfixed's */
-      TD_GS_SLOTS(T, TD_GS_DONE)
+  if ((row) >= l0 && (row) <= h0) term = S_ZERO; /* mended: not td_gs_unfixed's */
+        TD_GS_SLOTS(T, TD_GS_DONE)
 #undef TD_GS_DONE
+        from = h0;
+      }
     }
   }
 }

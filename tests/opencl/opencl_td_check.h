@@ -288,7 +288,7 @@ static void check_gspike_random_levels(pscr_context *ocl, pscr_dtype t) {
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_q", 16), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_gp", 8), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_w", 64), PSCR_OK);
-    for (int fix_k = 32; fix_k >= 0; fix_k -= 32) {
+    for (int fix_k = 24; fix_k >= 0; fix_k -= 24) {
       PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_fix_k", fix_k), PSCR_OK);
       PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_fix_tau", fix_k ? 53 : 64), PSCR_OK);
       unsigned long unfixed = pscr_opencl_launch_count(ocl, "td_gs_unfixed");
@@ -307,7 +307,7 @@ static void check_gspike_random_levels(pscr_context *ocl, pscr_dtype t) {
                  "gspike random %s, seed %d: windows of the junction rows alone fail (tau 2^-64)",
                  (t == PSCR_F64 ? "f64" : "c128"), sd);
     }
-    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_fix_k", 32), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_fix_k", 24), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "gs_fix_tau", 53), PSCR_OK);
   }
   free(dl), free(d), free(du), free(b), free(b0);

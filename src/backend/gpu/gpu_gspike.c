@@ -25,8 +25,9 @@
 #define GS_SLOT_WG 64  /* most work-items of td_gs_level / td_gs_recover */
 #define GS_FIELDS 12   /* TD_PR_FIELDS */
 #define GS_LEVELS 40
-#define GS_FIX_WG 32   /* work-items a group of td_gs_fix / td_gs_unfixed */
-#define GS_FIX_ITEMS 256 /* their work-items, each with a window's scratch */
+#define GS_FIX_WG 32     /* work-items a group of td_gs_fix / td_gs_unfixed */
+#define GS_FIX_ITEMS 2048 /* their work-items, each with a window's scratch */
+#define GS_FIX_SPAN 64    /* rows of a cluster of terms, fewer than: one window */
 
 /* Work-items per group for `rows` rows x `arrays` arrays per work-item. */
 static int slot_group(const td_job *j, int rows, int arrays, int want) {
@@ -139,7 +140,7 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
   long long L = (long long)W * q;
   int te = j->g->tune.gs_fix_tau; /* the check's threshold 2^-te ||A|| ||x|| */
   fx.K = j->g->tune.gs_fix_k < (L - 1) / 2 ? j->g->tune.gs_fix_k : (L - 1) / 2; /* 2 K < L */
-  fx.WL = L + 2 * fx.K + 2;
+  fx.WL = GS_FIX_SPAN + 2 * fx.K + 2;
   size_t scr_bytes = (size_t)GS_FIX_ITEMS * 4 * (size_t)fx.WL * es, off_fx = total;
   if (check) total += td_align(j, fx_bytes) + td_align(j, slot_bytes) + td_align(j, scr_bytes);
   gpu_ptr w, pr[GS_LEVELS], yb[GS_LEVELS];
@@ -191,7 +192,7 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh),   GPU_INT(s.lq),
                       GPU_LONG(P),      GPU_LONG(nt), GPU_PTR(pr[0]), GPU_LONG(cnt[0]),
                       GPU_PTR(b),       GPU_PTR(xo),  GPU_PTR(xin),   GPU_PTR(fx.fx),
-                      GPU_PTR(fx.slot), GPU_INT(te),  GPU_PTR(flags)};
+                      GPU_PTR(fx.slot), GPU_INT(te),  GPU_INT(1),     GPU_PTR(flags)};
     TRY(td_launch(j, "td_gs_down", items, W, tb, NARGS(args), args));
   }
   if (check) {
@@ -202,7 +203,8 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
     for (int color = 0; color < 2; color++) { /* tiles by parity: windows never overlap */
       gpu_arg fa[] = {SRC_ARGS(src),    GPU_LONG(n),     GPU_LONG(sh),     GPU_INT(s.lq),
                       GPU_LONG(nt),     GPU_LONG(fx.tiles), GPU_LONG(W),   GPU_INT(color),
-                      GPU_LONG(fx.K),   GPU_LONG(fx.WL), GPU_LONG(GS_FIX_ITEMS), GPU_PTR(fx.scr),
+                      GPU_LONG(fx.K),   GPU_LONG(GS_FIX_SPAN), GPU_LONG(fx.WL),
+                      GPU_LONG(GS_FIX_ITEMS), GPU_PTR(fx.scr),
                       GPU_PTR(b),       GPU_PTR(fx.fx),  GPU_PTR(fx.slot), GPU_INT(te),
                       GPU_PTR(flags)};
       TRY(td_launch(j, "td_gs_fix", GS_FIX_ITEMS, GS_FIX_WG, 0, NARGS(fa), fa));

@@ -45,7 +45,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .gs_q = 16,
                        .gs_w = 64,  /* with gs_gp 8: GSPIKE 2^26 4.51x floor, 16 / 128 5.50x */
                        .gs_gp = 8,
-                       .gs_fix_k = 32,
+                       .gs_fix_k = 24,
                        .gs_fix_tau = 53,
                        .pscr_w = 1024,
                        .pscr_tw = 32,
