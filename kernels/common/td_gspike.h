@@ -467,8 +467,8 @@ DEVICE void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   long g = GROUP_ID(), sys = g / nt, v0 = (g - sys * nt) * W * q, r0 = v0 - sh;
   long p = (g - sys * nt) * W + t, nv = n + sh, tiles = cnt / P * nt;
   int rows = (int)(nv - v0 < (long)W * q ? nv - v0 : (long)W * q);
-  /* the system's codes, read before the tile's loads so that no wait for
-   * them ends the group (ncu 2^24 dominant: td_gs_down 350 us read late) */
+  /* the system's codes, read before the tile's loads, whose latency hides
+   * theirs (ncu 2^24 dominant: td_gs_down 346-352 us, as when read late) */
   GLOBAL int *sysm = fx != 0 ? td_gs_sysmax(fx, tiles, W) + 2 * sys : 0;
   int seen_a = fx != 0 ? sysm[0] : 0, seen_x = fx != 0 && phase == 1 ? sysm[1] : 0;
   if (t == 0) {
@@ -574,13 +574,10 @@ KERNEL void td_gs_up(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, GL
 KERNEL void td_gs_down(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
                        GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
                        const GLOBAL scalar *xin, GLOBAL int *fx, GLOBAL scalar *slot, int te,
-                       int ph, GLOBAL int *flags) {
+                       GLOBAL int *flags) {
   LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
   LOCAL int lw[4];
-#ifndef TD_GS_DOWN_RUNTIME
-  ph = 1;
-#endif
-  td_gs_tile(TD_SRC_ARGS, n, sh, lq, P, nt, ph, pr, cnt, b, xout, xin, fx, slot, te, flags, sm, lw);
+  td_gs_tile(TD_SRC_ARGS, n, sh, lq, P, nt, 1, pr, cnt, b, xout, xin, fx, slot, te, flags, sm, lw);
 }
 
 /* The rows and the terms of tile T's valid slots (td_gs_down's layout): its

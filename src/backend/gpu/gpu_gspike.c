@@ -192,7 +192,7 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),  GPU_LONG(sh),   GPU_INT(s.lq),
                       GPU_LONG(P),      GPU_LONG(nt), GPU_PTR(pr[0]), GPU_LONG(cnt[0]),
                       GPU_PTR(b),       GPU_PTR(xo),  GPU_PTR(xin),   GPU_PTR(fx.fx),
-                      GPU_PTR(fx.slot), GPU_INT(te),  GPU_INT(1),     GPU_PTR(flags)};
+                      GPU_PTR(fx.slot), GPU_INT(te),  GPU_PTR(flags)};
     TRY(td_launch(j, "td_gs_down", items, W, tb, NARGS(args), args));
   }
   if (check) {
