@@ -296,7 +296,8 @@ static void check_gspike_random_levels(pscr_context *ocl, pscr_dtype t) {
       memcpy(b, b0, n * e);
       pscr_status st = pscr_tridiag_solve(ocl, PSCR_TD_GSPIKE, t, n, 1, n, dl, d, du, b, &rep);
       PT_CHECK_STATUS(st, PSCR_OK);
-      PT_CHECK(rep.partitions == (int)(n / 16), "gspike random %s, seed %d: %d partitions, %zu expected",
+      PT_CHECK(rep.partitions == (int)(n / 16),
+               "gspike random %s, seed %d: %d partitions, %zu expected",
                (t == PSCR_F64 ? "f64" : "c128"), sd, rep.partitions, n / 16);
       if (st == PSCR_OK)
         PT_CHECK_LE(pt_backward_error(t, n, dl, d, du, b, b0), 3e-16,
