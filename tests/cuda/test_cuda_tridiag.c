@@ -142,6 +142,50 @@ static unsigned long launches(const pscr_context *gpu, const char *kname) {
   return 0;
 }
 
+/* GSPIKE's residual check (kernels/common/td_gspike.h) on random rows: the
+ * windows leave a backward error of at most 2^-53 a row plus rounding
+ * (bound 3e-16); with gs_fix_tau 64 (terms above 2^-64 ||A|| ||x||) and
+ * gs_fix_k 0 (windows of the terms' rows alone) windows fail and the full
+ * solve of their residual (td_gs_unfixed) runs once. Profile on (launch
+ * counts).
+ * The last 32 rows are dominant, so the last partition is never special
+ * (that one keeps the old refinement step instead). */
+static void check_gspike_fix(pscr_context *gpu, pt_rng *rng, pscr_dtype t) {
+  const size_t n = (size_t)1 << 16;
+  void *dl = pt_alloc(t, n), *d = pt_alloc(t, n), *du = pt_alloc(t, n);
+  void *b = pt_alloc(t, n), *x = pt_alloc(t, n);
+  pt_fill_uniform(rng, t, dl, n, -1, 1);
+  pt_fill_uniform(rng, t, d, n, -1, 1);
+  pt_fill_uniform(rng, t, du, n, -1, 1);
+  pt_fill_uniform(rng, t, b, n, -1, 1);
+  for (size_t i = n - 32; i < n; i++) { /* d_i = 4 */
+    double *di = (double *)d + (t == PSCR_F64 ? i : 2 * i);
+    di[0] = 4;
+    if (t != PSCR_F64) di[1] = 0;
+  }
+  for (int forced = 0; forced < 2; forced++) {
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "gs_fix_k", forced ? 0 : 24), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "gs_fix_tau", forced ? 64 : 53), PSCR_OK);
+    unsigned long fix0 = launches(gpu, "td_gs_fix"), unfixed0 = launches(gpu, "td_gs_unfixed");
+    memcpy(x, b, n * pt_size(t));
+    pscr_td_report rep;
+    pscr_status st = pscr_tridiag_solve(gpu, PSCR_TD_GSPIKE, t, n, 1, n, dl, d, du, x, &rep);
+    PT_CHECK_STATUS(st, PSCR_OK);
+    if (st == PSCR_OK)
+      PT_CHECK_LE(batch_backward(t, n, 1, n, dl, d, du, x, b), 3e-16,
+                  "gspike random dtype=%d n=%zu, windows%s", t, n, forced ? " forced to fail" : "");
+    if (st != PSCR_OK || rep.partitions != (int)(n / 16)) continue; /* the shifted grid */
+    PT_CHECK(launches(gpu, "td_gs_fix") == fix0 + 2, "gspike: two td_gs_fix launches a solve");
+    if (forced) /* (unforced, a window may fail too: rare, and right) */
+      PT_CHECK(launches(gpu, "td_gs_unfixed") == unfixed0 + 1,
+               "gspike random dtype=%d: %lu full solves of failed windows", t,
+               launches(gpu, "td_gs_unfixed") - unfixed0);
+  }
+  PT_CHECK_STATUS(pscr_cuda_tune(gpu, "gs_fix_k", 24), PSCR_OK);
+  PT_CHECK_STATUS(pscr_cuda_tune(gpu, "gs_fix_tau", 53), PSCR_OK);
+  free(dl), free(d), free(du), free(b), free(x);
+}
+
 int main(void) {
   if (!pscr_backend_available(PSCR_BACKEND_CUDA)) return PT_SKIP;
   uint64_t seed = pt_fresh_seed();
@@ -206,6 +250,8 @@ int main(void) {
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "merge_self", 1), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_reg", 1), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 0), PSCR_OK);
+    check_gspike_fix(gpu, &rng, PSCR_F64);
+    check_gspike_fix(gpu, &rng, PSCR_C128);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile_clear", 1), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_kernel_stat(gpu, 0, &name, &count, &sec),
