@@ -72,7 +72,6 @@
 #define TD_QR_OK 0
 #define TD_QR_FAILED 1
 #define TD_QR_SPECIAL 2
-#define TD_QR_WEAK 3 /* a near-singular block kept unmodified (the residual check mends x) */
 
 #define TD_PR_WT 0
 #define TD_PR_WB 1
@@ -177,7 +176,7 @@ DEVICE scalar td_phase(scalar z) {
  * left R_mm = *a (rmin: the smallest |R_kk| above it; scale: the block's
  * largest entry, 1 for the zero block; qv = (Q^T c_R)_m, the right coupling
  * column's last entry after the sweep). Returns TD_QR_FAILED, TD_QR_SPECIAL
- * (the last block: R~ = diag(R_lead, 1)), TD_QR_WEAK or TD_QR_OK; a mended
+ * (the last block: R~ = diag(R_lead, 1)) or TD_QR_OK; a mended
  * block gets *a = R~_mm and *zeta != 0, and the caller adds zeta (Q^T c_R)
  * to R's last column above the diagonal. */
 DEVICE int td_qr_mend(scalar *a, scalar qv, double rmin, double scale, long m, int right,
@@ -199,10 +198,10 @@ DEVICE int td_qr_mend(scalar *a, scalar qv, double rmin, double scale, long m, i
   }
   /* A modification that cannot mend (|R~_mm| < SPIKE_MENDED scale): where
    * the CPU solves the level directly, the GPU keeps the block unmodified
-   * if R_mm is still above SPIKE_DELTA scale (TD_QR_WEAK), and the residual
-   * check after level 0 mends the digits that costs; many small blocks make
-   * this frequent on random matrices. */
-  return rmm > TD_SPIKE_DELTA * scale ? TD_QR_WEAK : TD_QR_FAILED;
+   * if R_mm is still above SPIKE_DELTA scale, and the residual check after
+   * level 0 mends the digits that costs; many small blocks make this
+   * frequent on random matrices. */
+  return rmm > TD_SPIKE_DELTA * scale ? TD_QR_OK : TD_QR_FAILED;
 }
 
 #define TD_QR_NAME td_qr_local

@@ -12,8 +12,8 @@
  * system (exact singularity only), 2: a reduced system solved directly.
  * Out, in place: f = Y = R~^{-1} Q^T f, w = W, v = V (the spikes; U for a
  * special block), d = 1 / R_kk. Returns TD_QR_OK, TD_QR_SPECIAL (singular
- * last block: R~ = diag(R_lead, 1), *db = R_mm), TD_QR_WEAK (solved, not
- * mended; the caller mends x afterwards) or TD_QR_FAILED; *zeta is the
+ * last block: R~ = diag(R_lead, 1), *db = R_mm) or TD_QR_FAILED (a block
+ * near singular but not mendable is solved unmodified: TD_QR_OK); *zeta is the
  * welcome fill-in factor (0 if the block was not modified). */
 DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *du,
                       TD_QR_SP scalar *f, TD_QR_SP scalar *w, TD_QR_SP scalar *v, long m,
