@@ -292,7 +292,8 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
     LOCAL int bad_nf, bad_sg;                                                                      \
     TD_SRC_FIX(sh);                                                                                \
     TD_SRC_AT_SYS0(b);                                                                             \
-    long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                 \
+    long g = (mode) == TD_REG_BWD ? TD_BWD_GROUP(cnt) : GROUP_ID(), sys = g / nt;                  \
+    long r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                                               \
     td_reg_body(TD_SRC_ARGS, sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,           \
                 &bad_sg);                                                                          \
   }

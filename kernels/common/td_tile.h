@@ -64,6 +64,14 @@ DEVICE double td_max(double a, double b) { return a > b ? a : b; }
 
 #define TD_PAD(i, lq) ((i) + ((i) >> (lq)))
 
+/* Pass 3 of a multi-tile solve (td_tile_bwd, td_reg_bwd) takes the groups of
+ * pass 1 in reverse, so its first groups read the rows pass 1 read last,
+ * while they are still in L2 (50 MB on the H100). */
+#ifndef TD_BWD_REV
+#define TD_BWD_REV 1
+#endif
+#define TD_BWD_GROUP(cnt) (TD_BWD_REV ? (cnt) - 1 - GROUP_ID() : GROUP_ID())
+
 /* Rows a work-item loads before it stores any (td_row_fetch's loads are
  * unconditional, so they overlap). H100, SPIKE_DIAG_PIVOT: 2 rows beat 1 and
  * 4 by 9-11 % (one system 2^26 3.24x against 3.49x floor at 4, batch 8192 x
@@ -73,26 +81,33 @@ DEVICE double td_max(double a, double b) { return a > b ? a : b; }
 #endif
 
 /* Coalesced load of rows r0 .. r0 + rows - 1 of system sys into A, D, C, X;
- * with save set, b's rows are also copied to save[sys * n + row]. Returns 0
- * if an entry is NaN/Inf. Where the dialect has TD_CP_ASYNC (CUDA, sm_80+)
- * plain rows go straight to local memory, all at once; else through
- * registers, TD_LOAD_U rows a work-item at a time. */
+ * with save set, b's rows are also copied to save[sys * n + row]. With check
+ * set, returns 0 if an entry of A is NaN/Inf (a pass over rows an earlier pass
+ * checked passes 0). Where the dialect has TD_CP_ASYNC (CUDA, sm_80+) plain
+ * rows go straight to local memory, all at once, the addresses 32-bit
+ * offsets from the tile's first row (ncu, td_gs_down at 2^24: 64-bit index
+ * math made the load 90 instructions a warp's row, 37 % of the kernel); else
+ * through registers, TD_LOAD_U rows a work-item at a time. */
 DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int lq,
                         LOCAL_P scalar *sa, LOCAL_P scalar *sd, LOCAL_P scalar *sc,
-                        LOCAL_P scalar *sx, const GLOBAL scalar *b, GLOBAL scalar *save) {
+                        LOCAL_P scalar *sx, const GLOBAL scalar *b, GLOBAL scalar *save,
+                        int check) {
   int W = (int)LOCAL_SIZE(), ok = 1;
 #ifdef TD_CP_ASYNC
   if (shift == 0 && rstep == 1) { /* plain rows: copied straight to local memory */
-    long base = (sys0 + sys) * sstride;
-    for (int i = (int)LOCAL_ID(); i < rows; i += W) {
-      long r = r0 + i;
+    long base = (sys0 + sys) * sstride + r0;
+    const GLOBAL scalar *ga = cdl + base, *gd = cd + base, *gc = cdu + base, *gx = b + base;
+    /* tile rows lo .. hi - 1 are the system's, the others identity rows */
+    int lo = r0 < 0 ? (int)-r0 : 0, hi = n - r0 < (long)rows ? (int)(n - r0) : rows;
+    int t = (int)LOCAL_ID();
+    for (int i = t; i < rows; i += W) {
       int p = TD_PAD(i, lq);
-      if (r >= 0 && r < n) {
-        TD_CP_ASYNC(&sa[p], &cdl[base + r]);
-        TD_CP_ASYNC(&sd[p], &cd[base + r]);
-        TD_CP_ASYNC(&sc[p], &cdu[base + r]);
-        TD_CP_ASYNC(&sx[p], &b[base + r]);
-      } else { /* identity rows */
+      if (i >= lo && i < hi) {
+        TD_CP_ASYNC(&sa[p], &ga[i]);
+        TD_CP_ASYNC(&sd[p], &gd[i]);
+        TD_CP_ASYNC(&sc[p], &gc[i]);
+        TD_CP_ASYNC(&sx[p], &gx[i]);
+      } else {
         sa[p] = S_ZERO;
         sd[p] = S_ONE;
         sc[p] = S_ZERO;
@@ -100,14 +115,15 @@ DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int 
       }
     }
     TD_CP_WAIT(); /* this work-item's copies; its rows are its to finish */
-    for (int i = (int)LOCAL_ID(); i < rows; i += W) {
-      long r = r0 + i;
-      int p = TD_PAD(i, lq);
-      if (r == 0) sa[p] = S_ZERO; /* coupling outside the system */
-      if (r + 1 == n) sc[p] = S_ZERO;
-      ok &= S_ISFINITE(sa[p]) && S_ISFINITE(sd[p]) && S_ISFINITE(sc[p]);
-      if (save != 0 && r >= 0) save[sys * n + r] = sx[p];
-    }
+    /* the couplings outside the system, by the work-items that copied them */
+    if (lo == -r0 && lo < hi && lo % W == t) sa[TD_PAD(lo, lq)] = S_ZERO;
+    if (hi == n - r0 && lo < hi && (hi - 1) % W == t) sc[TD_PAD(hi - 1, lq)] = S_ZERO;
+    if (check || save != 0)
+      for (int i = t; i < rows; i += W) {
+        int p = TD_PAD(i, lq);
+        if (check) ok &= S_ISFINITE(sa[p]) && S_ISFINITE(sd[p]) && S_ISFINITE(sc[p]);
+        if (save != 0 && i >= lo && i < hi) save[sys * n + r0 + i] = sx[p];
+      }
     return ok;
   }
 #endif
@@ -119,7 +135,7 @@ DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int 
 #pragma unroll
     for (int u = 0; u < TD_LOAD_U; u++) {
       int i = i0 + u * W, oku = td_row_fetch(TD_SRC_ARGS, sys, r0 + i, n, b, &a[u], &d[u], &c[u], &f[u]);
-      ok &= i < rows ? oku : 1;
+      ok &= i < rows && check ? oku : 1;
     }
 #pragma unroll
     for (int u = 0; u < TD_LOAD_U; u++) {
@@ -139,9 +155,12 @@ DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int 
 
 DEVICE void td_tile_store(TD_SRC_PARAMS, long sys, long r0, int rows, int lq,
                           const LOCAL_P scalar *sx, GLOBAL scalar *b) {
-  int W = (int)LOCAL_SIZE();
-  for (int i = (int)LOCAL_ID(); i < rows; i += W)
-    if (r0 + i >= 0) b[td_rhs_index(TD_SRC_ARGS, sys, r0 + i)] = sx[TD_PAD(i, lq)];
+  int W = (int)LOCAL_SIZE(), lo = r0 < 0 ? (int)-r0 : 0;
+  GLOBAL scalar *bx = b + td_rhs_index(TD_SRC_ARGS, sys, r0); /* row r0 + i at bx[i rstep] */
+  if (rstep == 1)
+    for (int i = (int)LOCAL_ID() + lo; i < rows; i += W) bx[i] = sx[TD_PAD(i, lq)];
+  else
+    for (int i = (int)LOCAL_ID() + lo; i < rows; i += W) bx[i * rstep] = sx[TD_PAD(i, lq)];
 }
 
 /* Step 1 on rows o .. o + mm - 1 (mm >= 1), in local memory: the partition
@@ -520,9 +539,9 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
 #define TD_TILE_WARP_DOWN(warp)
 #endif
 
-#define TD_TILE_BEGIN(save)                                                                        \
+#define TD_TILE_BEGIN(save, check)                                                                 \
   BARRIER();                                                                                       \
-  if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, save)) {                 \
+  if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, save, check)) {          \
     flags[TD_FLAG_NONFINITE] = 1;                                                                  \
     bad = 1;                                                                                       \
   }                                                                                                \
@@ -567,7 +586,7 @@ KERNEL void td_tile_solve(TD_SRC_PARAMS, long n, int lq, int pivot, GLOBAL scala
   long sys = GROUP_ID(), r0 = 0;
   int rows = (int)n;
   TD_TILE_DECL(0);
-  TD_TILE_BEGIN(bsave);
+  TD_TILE_BEGIN(bsave, 1);
   if (t == 0) {
     nd[6 * NS + root] = S_ZERO;
     nd[7 * NS + root] = S_ZERO;
@@ -583,7 +602,7 @@ KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   TD_TILE_DECL(0);
-  TD_TILE_BEGIN(0);
+  TD_TILE_BEGIN(0, 1);
   (void)vlast;
   (void)v2;
   if (bad && t == 0) flags[TD_FLAG_SINGULAR] = 1;
@@ -595,14 +614,14 @@ KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
  * td_merge_self, nt <= W). */
 KERNEL void td_tile_bwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
                         const GLOBAL scalar *io, int self, GLOBAL scalar *b, GLOBAL int *flags) {
-  long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
+  long g = TD_BWD_GROUP(cnt), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   /* an earlier pass failed: compute (barriers stay uniform), store nothing */
   TD_TILE_DECL(flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR]);
   LOCAL scalar xo[2];
   if (self)
     td_merge_self(io, cnt, sys * nt, (int)nt, (int)(g - sys * nt), nd, NS, &bad, xo);
-  TD_TILE_BEGIN(0);
+  TD_TILE_BEGIN(0, 0); /* td_tile_fwd checked the rows */
   if (t == 0) {
     nd[6 * NS + root] = self ? xo[0] : io[g];
     nd[7 * NS + root] = self ? xo[1] : io[cnt + g];
