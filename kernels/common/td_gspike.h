@@ -206,14 +206,18 @@ DEVICE int td_qr_mend(scalar *a, scalar qv, double rmin, double scale, long m, i
 
 #define TD_QR_NAME td_qr_local
 #define TD_QR_SP LOCAL_P
+#define TD_QR_I int
 #include "common/td_qr.h"
 #undef TD_QR_NAME
 #undef TD_QR_SP
+#undef TD_QR_I
 #define TD_QR_NAME td_qr_global
 #define TD_QR_SP GLOBAL
+#define TD_QR_I long
 #include "common/td_qr.h"
 #undef TD_QR_NAME
 #undef TD_QR_SP
+#undef TD_QR_I
 
 /* Pair i of a solved block from the tips of its Y, W, V (spike_tmpl.c
  * take_tips); a special block gives U's top ut and db = R_mm instead of V. */
@@ -824,15 +828,18 @@ DEVICE void td_gs_span(long gi0, long W, long blocks, long np, long GP, long G, 
  * fail (R_kk of 1e-6 against 1e-8 x 1e13), each grid fell back, and the
  * solve went to td_gs_whole. Zero, tiny and non-finite rows stay. */
 DEVICE void td_gs_equil(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
-                        LOCAL_P scalar *f, long M, scalar *cl0, scalar *cl1, scalar *cr0,
+                        LOCAL_P scalar *f, int M, scalar *cl0, scalar *cl1, scalar *cr0,
                         scalar *cr1) {
-  for (long r = 0; r < M; r++) {
+  for (int r = 0; r < M; r++) {
     scalar ce = r == 0 ? *cl0 : (r == 1 ? *cl1 : S_ZERO);
     scalar cf = r + 1 == M ? *cr1 : (r + 2 == M ? *cr0 : S_ZERO);
     double mx = td_max(td_max(S_ABS1(dl[r]), S_ABS1(d[r])),
                        td_max(S_ABS1(du[r]), td_max(S_ABS1(ce), S_ABS1(cf))));
     if (!(mx > 1e-300 && mx < TD_DBL_MAX)) continue;
-    double sc = ldexp(1.0, -ilogb(mx));
+    /* 2^-ilogb(mx) from the exponent's bits (biased e: 2^(1023 - (e - 1023))),
+     * ldexp above 2^1022, where that would leave the normal range */
+    long e = (D_AS_LONG(mx) >> 52) & 0x7ff;
+    double sc = e < 2045 ? D_OF_LONG((2046 - e) << 52) : ldexp(1.0, -ilogb(mx));
     dl[r] = S_SCALE(sc, dl[r]);
     d[r] = S_SCALE(sc, d[r]);
     du[r] = S_SCALE(sc, du[r]);

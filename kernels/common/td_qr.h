@@ -16,7 +16,7 @@
  * near singular but not mendable is solved unmodified: TD_QR_OK); *zeta is the
  * welcome fill-in factor (0 if the block was not modified). */
 DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *du,
-                      TD_QR_SP scalar *f, TD_QR_SP scalar *w, TD_QR_SP scalar *v, long m,
+                      TD_QR_SP scalar *f, TD_QR_SP scalar *w, TD_QR_SP scalar *v, TD_QR_I m,
                       scalar cl0, scalar cl1, scalar cr0, scalar cr1, int left, int right,
                       int mode, scalar *zeta, scalar *db) {
   /* R: r0 (diagonal) over d, r1 over du, r2 over dl; y over f */
@@ -25,7 +25,7 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
   scalar a = d[0], bs = m > 1 ? du[0] : S_ZERO;
   scalar cy = f[0], cw = left ? cl0 : S_ZERO, cv = right ? (m == 1 ? cr1 : (m == 2 ? cr0 : S_ZERO)) : S_ZERO;
   double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
-  for (long k = 0; k + 1 < m; k++) {
+  for (TD_QR_I k = 0; k + 1 < m; k++) {
     double c;
     scalar s, ri, r1, r2, un = k + 2 < m ? du[k + 1] : S_ZERO;
     td_qr_step(&a, &bs, dl[k + 1], d[k + 1], un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
@@ -50,11 +50,11 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
     if (m >= 3) dl[m - 3] = S_FMA(dl[m - 3], *zeta, v[m - 3]);
   }
   int special = st == TD_QR_SPECIAL;
-  long mb = m;
+  TD_QR_I mb = m;
   double amax = 0;
   if (special) { /* R~ = diag(R_lead, 1): U = R_lead^{-1} R(1:m-1, m) in v */
     *db = a;
-    for (long k = 0; k + 1 < m; k++) v[k] = S_ZERO;
+    for (TD_QR_I k = 0; k + 1 < m; k++) v[k] = S_ZERO;
     v[m - 2] = du[m - 2];
     if (m >= 3) v[m - 3] = dl[m - 3];
     v[m - 1] = S_ZERO;
@@ -64,7 +64,7 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
   }
   if (!special) d[m - 1] = S_RCP(a);
   /* R x = z for z = y, w, v (the three at once) */
-  for (long k = mb - 1; k >= 0; k--) {
+  for (TD_QR_I k = mb - 1; k >= 0; k--) {
     scalar yk = f[k], wk = left ? w[k] : S_ZERO, vk = right ? v[k] : S_ZERO;
     if (k + 1 < mb) {
       yk = S_FMS(yk, du[k], f[k + 1]);

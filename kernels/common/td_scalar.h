@@ -11,7 +11,9 @@
  *   LOCAL_ARRAY(type, name, count) (the kernel's one local-memory buffer),
  *   ATOMIC_ADD(p, v) and ATOMIC_MAX(p, v) (32-bit integer add on global
  *   memory, max on global or local memory: atomicAdd / atomic_add,
- *   atomicMax / atomic_max; used only by the g-Spike kernels of td_gspike.h).
+ *   atomicMax / atomic_max; used only by the g-Spike kernels of td_gspike.h),
+ *   D_AS_LONG(x) / D_OF_LONG(l) (a double's bits as a 64-bit integer and
+ *   back: __double_as_longlong / as_long; td_gspike.h's row scaling).
  * Optional: TD_SHFL_DOWN_D(x, s) / TD_SHFL_UP_D(x, s) (a double from lane
  * + s / - s of a warp of 32 work-items in local-id order: CUDA, NVIDIA's
  * OpenCL; without them td_tile.h's record merges take the local-memory tree),

@@ -29,6 +29,8 @@
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]
 #define ATOMIC_ADD(p, v) atomicAdd(p, v)
 #define ATOMIC_MAX(p, v) atomicMax(p, v)
+#define D_AS_LONG(x) __double_as_longlong(x)
+#define D_OF_LONG(l) __longlong_as_double(l)
 typedef unsigned char uchar;
 /* inline PTX (TD_ASM) for this compute capability (x 10): td_scalar.h's
  * reciprocal, pscr_dense.h's tensor-core product */

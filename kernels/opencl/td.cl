@@ -25,6 +25,9 @@
 #define ATOMIC_ADD(p, v) atomic_add(p, v)
 /* 32-bit integer max on global or local memory (OpenCL 1.1 core) */
 #define ATOMIC_MAX(p, v) atomic_max(p, v)
+/* a double's bits as a long and back */
+#define D_AS_LONG(x) as_long(x)
+#define D_OF_LONG(l) as_double(l)
 /* NVIDIA's platform: the host adds -DPSCR_OCL_PTX = 10 x the compute
  * capability (1 where its query fails); inline PTX (TD_ASM) for it, as in
  * CUDA's shim (td_scalar.h's reciprocal, pscr_dense.h's products) */

@@ -29,6 +29,8 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 #define LOCAL_ARRAY(type, name, count) type *name = (type *)emu_local(sizeof(type) * (size_t)(count))
 #define ATOMIC_ADD(p, v) emu_atomic_add(p, v)
 #define ATOMIC_MAX(p, v) emu_atomic_max(p, v)
+#define D_AS_LONG(x) emu_as_long(x)
+#define D_OF_LONG(l) emu_of_long(l)
 typedef unsigned char uchar;
 #include "emu_params.h"
 
@@ -49,6 +51,16 @@ static inline double emu_rcp_approx(double x) {
   if (fabs(x) < DBL_MIN) return copysign(INFINITY, x);
   double r = 1.0 / x;
   return fabs(r) < DBL_MIN ? copysign(0.0, r) : emu_top20(r);
+}
+static inline long emu_as_long(double x) {
+  long l;
+  memcpy(&l, &x, sizeof l);
+  return l;
+}
+static inline double emu_of_long(long l) {
+  double x;
+  memcpy(&x, &l, sizeof x);
+  return x;
 }
 #define TD_RCP_APPROX(x) emu_rcp_approx(x)
 static inline double emu_rsqrt_approx(double x) { return emu_top20(1.0 / sqrt(x)); }
