@@ -88,6 +88,14 @@
 #define TD_PR_FIELDS 12
 
 DEVICE double td_min(double a, double b) { return a < b ? a : b; }
+/* 0 for a finite value, NaN for NaN or Inf: v - v (no fast-math flags) */
+DEVICE double td_nf(scalar v) {
+#if PSCR_COMPLEX
+  return (v.x - v.x) + (v.y - v.y);
+#else
+  return v - v;
+#endif
+}
 /* max that keeps NaN */
 DEVICE double td_acc(double amax, double v) {
   return v <= amax ? amax : (v > amax ? v : v + amax);
@@ -258,8 +266,9 @@ DEVICE void td_gs_tips(GLOBAL scalar *pr, long cnt, long i, const LOCAL_P scalar
  * f' = f - cl0 bp e_1 - cr1 tn e_m: one column, left in f. Both phases
  * factor alike, so they take the same decisions. Returns td_qr's status;
  * *zout: zeta (0 if unmodified); *nrm, for the residual check: phase 0 the
- * largest row sum of |a_ij| within the block, phase 1 max |x_k| (lower
- * bounds: S_ABS1 / sqrt 2 <= |z| in complex). */
+ * largest row sum of |a_ij| within the block (NaN if an entry of the block
+ * is NaN/Inf), phase 1 max |x_k| (lower bounds: S_ABS1 / sqrt 2 <= |z| in
+ * complex). */
 #define TD_GS_ABS_LO (PSCR_COMPLEX ? 0.7071067811865475 : 1.0)
 DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
                       LOCAL_P scalar *f, int m, int left, int right, int phase, scalar bp,
@@ -281,10 +290,16 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
   double zmax = 0, fsq = S_ABS1(cy) * S_ABS1(cy); /* max |z_k|; sum |f_k|^2 >= |g_k|^2 */
   double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
   double rs = S_ABS1(a) + S_ABS1(bs); /* row sums, the couplings left out */
+  /* phase 0: 0, or NaN once an entry of A is NaN/Inf (the tile's load does
+   * not check: this sweep reads every entry, couplings included) */
+  double nf = phase ? 0.0 : td_nf(cl0) + td_nf(a) + td_nf(bs) + td_nf(cr1);
   for (int k = 0; k + 1 < m; k++) {
     double c;
     scalar s, ri, r1, r2, un = k + 2 < m ? du[k + 1] : S_ZERO, bk = dl[k + 1], dk = d[k + 1];
-    if (!phase) rs = td_max(rs, S_ABS1(bk) + S_ABS1(dk) + S_ABS1(un));
+    if (!phase) {
+      rs = td_max(rs, S_ABS1(bk) + S_ABS1(dk) + S_ABS1(un));
+      nf += td_nf(bk) + td_nf(dk) + td_nf(un);
+    }
     td_qr_step(&a, &bs, bk, dk, un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
     scalar fk = f[k + 1], g = td_qr_rot(c, s, &cy, fk);
     if (phase) {
@@ -314,7 +329,7 @@ DEVICE int td_gs_part(LOCAL_P scalar *dl, LOCAL_P scalar *d, LOCAL_P scalar *du,
   scalar zeta, db = S_ONE;
   int st = td_qr_mend(&a, cv, rmin, scale, m, right, 0, &zeta);
   *zout = zeta;
-  *nrm = TD_GS_ABS_LO * rs;
+  *nrm = nf == 0 ? TD_GS_ABS_LO * rs : nf;
   if (st == TD_QR_FAILED) return st;
   int special = st == TD_QR_SPECIAL;
   if (phase) {
@@ -421,6 +436,7 @@ DEVICE void td_gs_combine(LOCAL_P scalar *y, const LOCAL_P scalar *w, const LOCA
 #define TD_GS_SW(W) (2 * (W) + 6)
 #define TD_GS_MW(W) (((W) + 15) / 16)
 #define TD_GS_CL 8 /* windows a round of td_gs_fix */
+#define TD_GS_FB 8 /* rows td_gs_fix reads at once (one work-item's serial window) */
 
 /* v >= 0 as an int that atomic max orders (0: none): v = m 2^e, m in [0.5,
  * 1), as (e + 1100) 2^16 + the top 16 bits of m - 0.5; td_gs_ex(code) <= v */
@@ -492,11 +508,8 @@ DEVICE void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   }
   BARRIER(); /* before any work-item may raise skip (racecheck) */
   int check = fx != 0 && !lw[TD_GS_KEEP];
-  /* phase 1 reads the rows phase 0 checked */
-  if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, 0, phase == 0)) {
-    flags[TD_FLAG_NONFINITE] = 1;
-    lw[TD_GS_SKIP] = 1;
-  }
+  /* no NaN/Inf pass: phase 0's sweep checks every entry (td_gs_part) */
+  td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, 0, 0);
   if (xin != 0) /* the refinement step: the right-hand side is b - A x */
     for (int i = t; i < rows; i += W) {
       long r = r0 + i, k = sys * n + r;
@@ -520,6 +533,7 @@ DEVICE void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
     int st = td_gs_part(sa + o, sd + o, sc + o, sx + o, mm, left, right, phase, bp, tn,
                         pr, cnt, i, &zeta, &nrm);
     if (phase == 0) {
+      if (nrm != nrm) flags[TD_FLAG_NONFINITE] = 1;
       if (st == TD_QR_FAILED) flags[TD_FLAG_FALLBACK] = 1;
       if (st == TD_QR_SPECIAL) flags[TD_FLAG_SPECIAL0] = 1;
       if (st == TD_QR_SPECIAL || (st != TD_QR_FAILED && !S_ISZERO(zeta)))
@@ -593,16 +607,21 @@ KERNEL void td_gs_down(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
 /* The rows and the terms of tile T's valid slots (td_gs_down's layout): its
  * partitions' ends where its mask says they were written, and its two seam
  * rows where a next tile exists, in row order. Calls TD_GS_EACH(row, term)
- * for each. */
+ * for each. A mask word is read once for its 16 partitions (a global load
+ * a partition, each waited for by its branch, made one window of
+ * td_gs_fix take 50 us). */
 #define TD_GS_SLOTS(T, TD_GS_EACH)                                                                 \
   {                                                                                                \
     GLOBAL scalar *sl_ = slot + (T) * TD_GS_SW(W);                                                 \
     const GLOBAL int *mk_ = td_gs_mask(fx, T, W);                                                  \
-    for (long t_ = 0; t_ * q < rows; t_++)                                                         \
-      if ((mk_[t_ >> 4] >> (t_ & 15)) & 1) {                                                       \
-        TD_GS_EACH(r0 + t_ * q, sl_[2 * t_]);                                                      \
-        TD_GS_EACH(r0 + (t_ * q + q < rows ? t_ * q + q : rows) - 1, sl_[2 * t_ + 1]);             \
-      }                                                                                            \
+    for (long w_ = 0; w_ * 16 * q < rows; w_++) {                                                  \
+      int m_ = mk_[w_];                                                                            \
+      for (long t_ = w_ * 16; m_ != 0 && t_ * q < rows; t_++, m_ >>= 1)                           \
+        if (m_ & 1) {                                                                              \
+          TD_GS_EACH(r0 + t_ * q, sl_[2 * t_]);                                                    \
+          TD_GS_EACH(r0 + (t_ * q + q < rows ? t_ * q + q : rows) - 1, sl_[2 * t_ + 1]);           \
+        }                                                                                          \
+    }                                                                                              \
     if (tt + 1 < nt) {                                                                             \
       TD_GS_EACH(r0 + rows - 1, sl_[2 * W]);                                                       \
       TD_GS_EACH(r0 + rows, sl_[2 * W + 1]);                                                       \
@@ -642,34 +661,44 @@ KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long til
   }
 }
 
-/* The windows of list `color`, G work-items, each with 4 WL scalars of scr
- * (WL >= span + 2 K + 1): tile T's terms above tau ||A|| ||x|| in clusters
- * (rows at most 2 K + 1 apart, a cluster's rows fewer than span apart), up
- * to TD_GS_CL clusters a round; a cluster's terms (every term of T's slots
- * on its rows lo_c .. hi_c, no other cluster's) are the right-hand side on
- * rows lo_c - K .. hi_c + K (within the system), Givens QR (td_qr_global)
- * gives d, and x += d if d's end values times the couplings out of the
- * window stay below the threshold. A tile's windows go one after another,
- * so those that overlap add up. */
+/* The windows of list `color`, G work-items in groups, each work-item with
+ * 4 WL scalars of scr (WL >= span + 2 K + 1): a group takes tile T; its
+ * terms above tau ||A|| ||x|| form clusters (rows at most 2 K + 1 apart, a
+ * cluster's rows fewer than span apart), up to TD_GS_CL a round; a
+ * cluster's terms (every term of T's slots on its rows lo_c .. hi_c, no
+ * other cluster's) are the right-hand side on rows lo_c - K .. hi_c + K
+ * (within the system), Givens QR (td_qr_global) gives d, and x += d if d's
+ * end values times the couplings out of the window stay below the
+ * threshold. A round's windows are solved at once, one a work-item (one
+ * work-item's serial QR of ~50 rows took 50 us: a tile's windows one after
+ * another were a random solve's longest launch); the group adds them to x
+ * one window after another, rows spread over its work-items, so windows
+ * that overlap (a cluster cut at span) add up. */
 KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
                       int color, long K, long span, long WL, long G, GLOBAL scalar *scr,
                       GLOBAL scalar *b, GLOBAL int *fx, GLOBAL scalar *slot, int te,
                       GLOBAL int *flags) {
-  long gid = TD_GID();
-  if (gid >= G || td_gs_bad(flags)) return;
-  GLOBAL scalar *dl = scr + gid * 4 * WL, *d = dl + WL, *du = d + WL, *f = du + WL;
+  LOCAL long clo[TD_GS_CL], chi[TD_GS_CL], wlo[TD_GS_CL], wlen[TD_GS_CL];
+  LOCAL int okc[TD_GS_CL], lv[2]; /* lv: clusters this round, 1 if more follow */
+  int t = (int)LOCAL_ID(), NW = (int)LOCAL_SIZE(); /* NW >= TD_GS_CL */
+  long ng = G / NW;
+  if (t == 0) lv[0] = td_gs_bad(flags); /* one reading for the group's barriers */
+  BARRIER();
+  if (lv[0]) return;
+  GLOBAL scalar *dl = scr + TD_GID() * 4 * WL, *d = dl + WL, *du = d + WL, *f = du + WL;
   long count = fx[color];
   GLOBAL int *list = td_gs_list(fx, tiles, W, color);
-  for (long k = gid; k < count; k += G) {
+  for (long k = GROUP_ID(); k < count; k += ng) {
     long T = list[k];
     TD_GS_TILE_AT(T);
     const GLOBAL int *sysm = td_gs_sysmax(fx, tiles, W) + 2 * sys;
     double thr = td_gs_thr(sysm[0], sysm[1], te);
-    long clo[TD_GS_CL], chi[TD_GS_CL], from = -1; /* rows <= from: mended */
-    int more = 1, ok = 1;
-    while (more && ok) {
-      int nc = 0; /* the slots come in row order */
-      more = 0;
+    long from = -1; /* rows <= from: mended */
+    int failed = 0;
+    for (;;) {
+      BARRIER(); /* the last round's LOCAL words are read */
+      if (t == 0) { /* the round's clusters; the slots come in row order */
+        int nc = 0, more = 0;
 #define TD_GS_CLUSTER(row, term)                                                                   \
   if (S_ABS(term) > thr && (row) > from && !more) {                                                \
     if (nc > 0 && (row) - chi[nc - 1] <= 2 * K + 1 && (row) - clo[nc - 1] < span)                \
@@ -680,27 +709,41 @@ KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tile
     } else                                                                                         \
       more = 1; /* the next round's */                                                             \
   }
-      TD_GS_SLOTS(T, TD_GS_CLUSTER)
+        TD_GS_SLOTS(T, TD_GS_CLUSTER)
 #undef TD_GS_CLUSTER
-      for (int c = 0; c < nc && ok; c++) {
+        lv[0] = nc;
+        lv[1] = more;
+      }
+      BARRIER();
+      int nc = lv[0];
+      if (t < nc) { /* window t on work-item t's scratch */
+        int c = t;
         long l0 = clo[c], h0 = chi[c];
         long lo = l0 - K > 0 ? l0 - K : 0, hi = h0 + K < n - 1 ? h0 + K : n - 1;
         long len = hi - lo + 1;
-        for (long r = lo; r <= hi; r++) {
-          scalar ra, rd, rc;
-          td_row(TD_SRC_ARGS, sys, r, n, &ra, &rd, &rc, flags);
-          dl[r - lo] = ra;
-          d[r - lo] = rd;
-          du[r - lo] = rc;
-          f[r - lo] = S_ZERO;
+        for (long r = lo; r <= hi; r += TD_GS_FB) { /* TD_GS_FB rows' loads in flight */
+          scalar ra[TD_GS_FB], rd[TD_GS_FB], rc[TD_GS_FB];
+          int fin = 1;
+#pragma unroll
+          for (int u = 0; u < TD_GS_FB; u++)
+            if (r + u <= hi) fin &= td_row_ok(TD_SRC_ARGS, sys, r + u, n, &ra[u], &rd[u], &rc[u]);
+#pragma unroll
+          for (int u = 0; u < TD_GS_FB; u++)
+            if (r + u <= hi) {
+              dl[r + u - lo] = ra[u];
+              d[r + u - lo] = rd[u];
+              du[r + u - lo] = rc[u];
+              f[r + u - lo] = S_ZERO;
+            }
+          if (!fin) flags[TD_FLAG_NONFINITE] = 1;
         }
 #define TD_GS_RHS(row, term)                                                                       \
   if ((row) >= l0 && (row) <= h0) f[(row) - lo] = S_ADD(f[(row) - lo], term);
         TD_GS_SLOTS(T, TD_GS_RHS)
 #undef TD_GS_RHS
         scalar zeta, db, ra, rd, rc;
-        ok = td_qr_global(dl, d, du, f, f, f, len, S_ZERO, S_ZERO, S_ZERO, S_ZERO, 0, 0, 1, &zeta,
-                          &db) == TD_QR_OK;
+        int ok = td_qr_global(dl, d, du, f, f, f, len, S_ZERO, S_ZERO, S_ZERO, S_ZERO, 0, 0, 1,
+                              &zeta, &db) == TD_QR_OK;
         if (ok && lo > 0) { /* row lo - 1 now misses c d_lo */
           td_row(TD_SRC_ARGS, sys, lo - 1, n, &ra, &rd, &rc, flags);
           ok = S_ABS(S_MUL(rc, f[0])) <= thr;
@@ -709,21 +752,42 @@ KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tile
           td_row(TD_SRC_ARGS, sys, hi + 1, n, &ra, &rd, &rc, flags);
           ok = S_ABS(S_MUL(ra, f[len - 1])) <= thr;
         }
-        if (!ok) { /* the tile's terms left go to the full solve */
-          list[k] = (int)(-T - 1);
-          flags[TD_FLAG_REFINE] = 1;
-          break;
+        okc[c] = ok;
+        wlo[c] = lo;
+        wlen[c] = len;
+      }
+      BARRIER(); /* the windows' d (global scratch) and LOCAL words are in */
+      for (int c = 0; c < nc; c++) {
+        if (okc[c]) { /* x += d, the window's rows over the group */
+          const GLOBAL scalar *fc = scr + (GROUP_ID() * NW + c) * 4 * WL + 3 * WL;
+          for (long r = t; r < wlen[c]; r += NW) {
+            long ix = td_rhs_index(TD_SRC_ARGS, sys, wlo[c] + r);
+            b[ix] = S_ADD(b[ix], fc[r]);
+          }
         }
-        for (long r = lo; r <= hi; r++) {
-          long ix = td_rhs_index(TD_SRC_ARGS, sys, r);
-          b[ix] = S_ADD(b[ix], f[r - lo]);
-        }
+        BARRIER(); /* windows that overlap add one after another */
+      }
+      if (t == 0) {
+        for (int c = 0; c < nc; c++) {
+          long l0 = clo[c], h0 = chi[c];
+          if (!okc[c]) { /* the tile's terms left go to the full solve */
+            failed = 1;
+            continue;
+          }
 #define TD_GS_DONE(row, term)                                                                      \
   if ((row) >= l0 && (row) <= h0) term = S_ZERO; /* mended: not td_gs_unfixed's */
-        TD_GS_SLOTS(T, TD_GS_DONE)
+          TD_GS_SLOTS(T, TD_GS_DONE)
 #undef TD_GS_DONE
-        from = h0;
+        }
+        if (failed) {
+          list[k] = (int)(-T - 1);
+          flags[TD_FLAG_REFINE] = 1;
+        }
+        lv[1] = lv[1] && !failed;
       }
+      if (nc > 0) from = chi[nc - 1];
+      BARRIER();
+      if (!lv[1]) break;
     }
   }
 }
@@ -786,11 +850,28 @@ DEVICE void td_gs_build(const GLOBAL scalar *pr, long cnt, long base, long a, lo
     td_gs_rows(pr, cnt, base + a + i, i, i + 1 == m, a + i == 0, dl, d, du, f);
 }
 
+/* log2 GP where every block of a level is full (GP a power of 2 dividing
+ * np), else -1: td_gs_where's shift path */
+DEVICE int td_gs_full(long np, long GP) {
+  int l = 0;
+  while ((1L << l) < GP) l++;
+  return (1L << l) == GP && np % GP == 0 ? l : -1;
+}
+
 /* Where pair j of a reduced level sits (np pairs a system, blocks of GP
- * pairs, G blocks a system): block *gi, index *i in it, the block's *m
- * pairs; returns j's index in its system. */
-DEVICE long td_gs_where(long j, long np, long GP, long G, long *gi, long *i, long *m) {
+ * pairs, G blocks a system; lgp: td_gs_full): block *gi, index *i in it,
+ * the block's *m pairs; returns 1 if j is its system's first pair. Full
+ * blocks take shifts (ncu, td_gs_level at 2^24: the two divisions a pair
+ * were 18 % of its instructions). */
+DEVICE int td_gs_where(long j, long np, long GP, long G, int lgp, long *gi, long *i, long *m) {
   long sys, jj, g;
+  if (lgp >= 0) {
+    *gi = j >> lgp;
+    *i = j & (GP - 1);
+    *m = GP;
+    return *i == 0 && (*gi <= 0x7fffffffL && G <= 0x7fffffffL ? (unsigned)*gi % (unsigned)G
+                                                                : *gi % G) == 0;
+  }
   if (j <= 0x7fffffffL && np <= 0x7fffffffL) { /* 32 bits: a 64-bit division is a subroutine */
     unsigned uj = (unsigned)j, un = (unsigned)np, us = uj / un;
     sys = us;
@@ -805,7 +886,7 @@ DEVICE long td_gs_where(long j, long np, long GP, long G, long *gi, long *i, lon
   *gi = sys * G + g;
   *i = jj - a;
   *m = np - a < GP ? np - a : GP;
-  return jj;
+  return jj == 0;
 }
 
 /* The pairs [*p0, *p1) of the blocks of this group (W blocks from gi0; the
@@ -878,10 +959,12 @@ KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scal
   TD_GS_SLOT(2 * GP);
   long gi0 = GROUP_ID() * (long)W, gi = gi0 + t, p0, p1, c2 = 2 * cnt;
   td_gs_span(gi0, W, blocks, np, GP, G, &p0, &p1);
+  int lgp = td_gs_full(np, GP);
   for (long j = p0 + t; j < p1; j += W) {
-    long bj, i, mj, jj = td_gs_where(j, np, GP, G, &bj, &i, &mj);
+    long bj, i, mj;
+    int first = td_gs_where(j, np, GP, G, lgp, &bj, &i, &mj);
     long oj = (bj - gi0) * R;
-    td_gs_rows(pr, cnt, j, i, i + 1 == mj, jj == 0, sa + oj, sd + oj, sc + oj, sx + oj);
+    td_gs_rows(pr, cnt, j, i, i + 1 == mj, first, sa + oj, sd + oj, sc + oj, sx + oj);
   }
   BARRIER();
   if (gi < blocks) {
@@ -908,7 +991,7 @@ KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scal
   BARRIER();
   for (long r = 2 * p0 + t; r < 2 * p1; r += W) {
     long bj, i, mj;
-    td_gs_where(r >> 1, np, GP, G, &bj, &i, &mj);
+    td_gs_where(r >> 1, np, GP, G, lgp, &bj, &i, &mj);
     long k = (bj - gi0) * R + 2 * i + (r & 1);
     int h = (int)S_REAL_PART(sx[(bj - gi0) * R + R - 1]);
     yb[r] = sx[k];
@@ -925,10 +1008,11 @@ KERNEL void td_gs_recover(long np, long GP, long G, long blocks, GLOBAL scalar *
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), R = 2 * (int)GP + 1, S = W * R, o = t * R;
   LOCAL_P scalar *sx = sm, *sw = sm + S, *sv = sm + 2 * S;
   long gi0 = GROUP_ID() * (long)W, gi = gi0 + t, p0, p1, c2 = 2 * cnt;
+  int lgp = td_gs_full(np, GP);
   td_gs_span(gi0, W, blocks, np, GP, G, &p0, &p1);
   for (long r = 2 * p0 + t; r < 2 * p1; r += W) {
     long bj, i, mj;
-    td_gs_where(r >> 1, np, GP, G, &bj, &i, &mj);
+    td_gs_where(r >> 1, np, GP, G, lgp, &bj, &i, &mj);
     long k = (bj - gi0) * R + 2 * i + (r & 1);
 #ifdef TD_CP_ASYNC /* every row in flight */
     TD_CP_ASYNC(&sx[k], &yb[r]);
@@ -956,7 +1040,7 @@ KERNEL void td_gs_recover(long np, long GP, long G, long blocks, GLOBAL scalar *
   BARRIER();
   for (long j = p0 + t; j < p1; j += W) { /* td_gs_scatter's order */
     long bj, i, mj;
-    td_gs_where(j, np, GP, G, &bj, &i, &mj);
+    td_gs_where(j, np, GP, G, lgp, &bj, &i, &mj);
     long k = (bj - gi0) * R;
     pr[TD_PR_XT * cnt + j] = sx[k + (i ? 2 * i - 1 : 0)];
     pr[TD_PR_XB * cnt + j] = sx[k + (i + 1 == mj ? 2 * mj - 1 : 2 * i + 2)];

@@ -25,14 +25,29 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
   scalar a = d[0], bs = m > 1 ? du[0] : S_ZERO;
   scalar cy = f[0], cw = left ? cl0 : S_ZERO, cv = right ? (m == 1 ? cr1 : (m == 2 ? cr0 : S_ZERO)) : S_ZERO;
   double scale = td_max(S_ABS1(a), S_ABS1(bs)), rmin = TD_DBL_MAX;
+  /* row k + 1 is read one step ahead (nb, nd, nu, nf), so its loads do not
+   * wait for step k's stores (the arrays may alias, to the compiler) */
+  scalar nb = S_ZERO, nd = S_ZERO, nu = S_ZERO, nf = S_ZERO;
+  if (m > 1) {
+    nb = dl[1];
+    nd = d[1];
+    nu = m > 2 ? du[1] : S_ZERO;
+    nf = f[1];
+  }
   for (TD_QR_I k = 0; k + 1 < m; k++) {
     double c;
-    scalar s, ri, r1, r2, un = k + 2 < m ? du[k + 1] : S_ZERO;
-    td_qr_step(&a, &bs, dl[k + 1], d[k + 1], un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
+    scalar s, ri, r1, r2, bk = nb, dk = nd, un = nu, fk = nf;
+    if (k + 2 < m) {
+      nb = dl[k + 2];
+      nd = d[k + 2];
+      nu = k + 3 < m ? du[k + 2] : S_ZERO;
+      nf = f[k + 2];
+    }
+    td_qr_step(&a, &bs, bk, dk, un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
     d[k] = ri; /* 1 / R_kk */
     du[k] = r1;
     dl[k] = r2;
-    f[k] = td_qr_rot(c, s, &cy, f[k + 1]);
+    f[k] = td_qr_rot(c, s, &cy, fk);
     if (left) w[k] = td_qr_rot(c, s, &cw, k == 0 ? cl1 : S_ZERO);
     if (right) v[k] = td_qr_rot(c, s, &cv, k + 2 == m ? cr1 : (k + 3 == m ? cr0 : S_ZERO));
   }
@@ -63,31 +78,57 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
     right = 1; /* back-substitute U */
   }
   if (!special) d[m - 1] = S_RCP(a);
-  /* R x = z for z = y, w, v (the three at once) */
+  /* R x = z for z = y, w, v (the three at once); rows k + 1, k + 2 of the
+   * solution carried in registers (y1, y2, ...), row k's inputs read a step
+   * ahead */
+  scalar y1 = S_ZERO, y2 = S_ZERO, w1 = S_ZERO, w2 = S_ZERO, v1 = S_ZERO, v2 = S_ZERO;
+  scalar ny = S_ZERO, nw = S_ZERO, nv = S_ZERO, ndu = S_ZERO, ndl = S_ZERO, ndd = S_ZERO;
+  if (mb > 0) {
+    ny = f[mb - 1];
+    nw = left ? w[mb - 1] : S_ZERO;
+    nv = right ? v[mb - 1] : S_ZERO;
+    ndu = du[mb - 1];
+    ndl = dl[mb - 1];
+    ndd = d[mb - 1];
+  }
   for (TD_QR_I k = mb - 1; k >= 0; k--) {
-    scalar yk = f[k], wk = left ? w[k] : S_ZERO, vk = right ? v[k] : S_ZERO;
+    scalar yk = ny, wk = nw, vk = nv, uk = ndu, lk = ndl, dk = ndd;
+    if (k > 0) {
+      ny = f[k - 1];
+      nw = left ? w[k - 1] : S_ZERO;
+      nv = right ? v[k - 1] : S_ZERO;
+      ndu = du[k - 1];
+      ndl = dl[k - 1];
+      ndd = d[k - 1];
+    }
     if (k + 1 < mb) {
-      yk = S_FMS(yk, du[k], f[k + 1]);
-      if (left) wk = S_FMS(wk, du[k], w[k + 1]);
-      if (right) vk = S_FMS(vk, du[k], v[k + 1]);
+      yk = S_FMS(yk, uk, y1);
+      if (left) wk = S_FMS(wk, uk, w1);
+      if (right) vk = S_FMS(vk, uk, v1);
     }
     if (k + 2 < mb) {
-      yk = S_FMS(yk, dl[k], f[k + 2]);
-      if (left) wk = S_FMS(wk, dl[k], w[k + 2]);
-      if (right) vk = S_FMS(vk, dl[k], v[k + 2]);
+      yk = S_FMS(yk, lk, y2);
+      if (left) wk = S_FMS(wk, lk, w2);
+      if (right) vk = S_FMS(vk, lk, v2);
     }
-    yk = S_MUL(yk, d[k]);
+    yk = S_MUL(yk, dk);
     f[k] = yk;
     amax = td_acc(amax, S_ABS1(yk));
+    y2 = y1;
+    y1 = yk;
     if (left) {
-      wk = S_MUL(wk, d[k]);
+      wk = S_MUL(wk, dk);
       w[k] = wk;
       amax = td_acc(amax, S_ABS1(wk));
+      w2 = w1;
+      w1 = wk;
     }
     if (right) {
-      vk = S_MUL(vk, d[k]);
+      vk = S_MUL(vk, dk);
       v[k] = vk;
       amax = td_acc(amax, S_ABS1(vk));
+      v2 = v1;
+      v1 = vk;
     }
   }
   /* NaN (kept by td_acc) fails too; the whole system only needs finite

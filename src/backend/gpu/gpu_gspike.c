@@ -25,7 +25,8 @@
 #define GS_SLOT_WG 64  /* most work-items of td_gs_level / td_gs_recover */
 #define GS_FIELDS 12   /* TD_PR_FIELDS */
 #define GS_LEVELS 40
-#define GS_FIX_WG 32     /* work-items a group of td_gs_fix / td_gs_unfixed */
+#define GS_FIX_WG 32     /* work-items a group of td_gs_unfixed */
+#define GS_FIX_GROUP 8   /* of td_gs_fix: a tile, a round's TD_GS_CL windows at once */
 #define GS_FIX_ITEMS 2048 /* their work-items, each with a window's scratch */
 #define GS_FIX_SPAN 64    /* rows of a cluster of terms, fewer than: one window */
 
@@ -207,7 +208,7 @@ static pscr_status gs_pass(td_job *j, gpu_td_src src, long long n, long long sh,
                       GPU_LONG(GS_FIX_ITEMS), GPU_PTR(fx.scr),
                       GPU_PTR(b),       GPU_PTR(fx.fx),  GPU_PTR(fx.slot), GPU_INT(te),
                       GPU_PTR(flags)};
-      TRY(td_launch(j, "td_gs_fix", GS_FIX_ITEMS, GS_FIX_WG, 0, NARGS(fa), fa));
+      TRY(td_launch(j, "td_gs_fix", GS_FIX_ITEMS, GS_FIX_GROUP, 0, NARGS(fa), fa));
     }
   }
   j->partitions = (int)(P < 0x7fffffff ? P : 0x7fffffff);
