@@ -95,18 +95,18 @@ DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int 
   int W = (int)LOCAL_SIZE(), ok = 1;
 #ifdef TD_CP_ASYNC
   if (shift == 0 && rstep == 1) { /* plain rows: copied straight to local memory */
-    long base = (sys0 + sys) * sstride + r0;
-    const GLOBAL scalar *ga = cdl + base, *gd = cd + base, *gc = cdu + base, *gx = b + base;
-    /* tile rows lo .. hi - 1 are the system's, the others identity rows */
+    /* tile rows lo .. hi - 1 are the system's (from ga[0]), the others identity rows */
     int lo = r0 < 0 ? (int)-r0 : 0, hi = n - r0 < (long)rows ? (int)(n - r0) : rows;
+    long base = (sys0 + sys) * sstride + r0 + lo;
+    const GLOBAL scalar *ga = cdl + base, *gd = cd + base, *gc = cdu + base, *gx = b + base;
     int t = (int)LOCAL_ID();
     for (int i = t; i < rows; i += W) {
       int p = TD_PAD(i, lq);
       if (i >= lo && i < hi) {
-        TD_CP_ASYNC(&sa[p], &ga[i]);
-        TD_CP_ASYNC(&sd[p], &gd[i]);
-        TD_CP_ASYNC(&sc[p], &gc[i]);
-        TD_CP_ASYNC(&sx[p], &gx[i]);
+        TD_CP_ASYNC(&sa[p], &ga[i - lo]);
+        TD_CP_ASYNC(&sd[p], &gd[i - lo]);
+        TD_CP_ASYNC(&sc[p], &gc[i - lo]);
+        TD_CP_ASYNC(&sx[p], &gx[i - lo]);
       } else {
         sa[p] = S_ZERO;
         sd[p] = S_ONE;
@@ -155,12 +155,12 @@ DEVICE int td_tile_load(TD_SRC_PARAMS, long sys, long r0, int rows, long n, int 
 
 DEVICE void td_tile_store(TD_SRC_PARAMS, long sys, long r0, int rows, int lq,
                           const LOCAL_P scalar *sx, GLOBAL scalar *b) {
-  int W = (int)LOCAL_SIZE(), lo = r0 < 0 ? (int)-r0 : 0;
-  GLOBAL scalar *bx = b + td_rhs_index(TD_SRC_ARGS, sys, r0); /* row r0 + i at bx[i rstep] */
+  int W = (int)LOCAL_SIZE(), lo = r0 < 0 ? (int)-r0 : 0; /* rows before lo: identity rows */
+  GLOBAL scalar *bx = b + td_rhs_index(TD_SRC_ARGS, sys, r0 + lo); /* row r0 + lo + i */
   if (rstep == 1)
-    for (int i = (int)LOCAL_ID() + lo; i < rows; i += W) bx[i] = sx[TD_PAD(i, lq)];
+    for (int i = (int)LOCAL_ID(); i + lo < rows; i += W) bx[i] = sx[TD_PAD(i + lo, lq)];
   else
-    for (int i = (int)LOCAL_ID() + lo; i < rows; i += W) bx[i * rstep] = sx[TD_PAD(i, lq)];
+    for (int i = (int)LOCAL_ID(); i + lo < rows; i += W) bx[i * rstep] = sx[TD_PAD(i + lo, lq)];
 }
 
 /* Step 1 on rows o .. o + mm - 1 (mm >= 1), in local memory: the partition
