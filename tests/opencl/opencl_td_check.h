@@ -176,6 +176,56 @@ static void check_bad(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_td_a
     PT_CHECK_STATUS(pscr_tridiag_solve(ocl, alg, t, n, batch, n, dl, d, du, x, NULL),
                     PSCR_ERR_NONFINITE);
     PT_CHECK(pt_equal_bytes(x, b, count * e), "%s NaN: host b untouched", alg_name(alg));
+    /* NaN / Inf in an off-diagonal at rows around partition and tile ends of
+     * the second system: NONFINITE, b untouched. g-Spike finds them inside
+     * its first sweep, couplings included (its tile load does not check), so
+     * without the whole-system solve that a NaN reaching its blocks' tests
+     * would also end in. */
+    unsigned long whole0 = pscr_opencl_launch_count(ocl, "td_gs_whole");
+    pt_set(t, d, n + 7, 1.5);
+    PT_CHECK_STATUS(pscr_array_write(a[1], d), PSCR_OK);
+    static const size_t rows_at[] = {1, 15, 16, 17, 31, 32, 63, 64, 128, 255, 256, 298};
+    for (size_t k = 0; k < sizeof rows_at / sizeof *rows_at; k++)
+      for (int w = 0; w < 2; w++) {
+        void *off = w ? du : dl;
+        size_t at = n + rows_at[k] - (size_t)w; /* du: the row above the same junction */
+        double complex keep = pt_get(t, off, at);
+        pt_set(t, off, at, k % 2 ? NAN : (w ? -1.0 : 1.0) / 0.0);
+        PT_CHECK_STATUS(pscr_array_write(a[w ? 2 : 0], off), PSCR_OK);
+        PT_CHECK_STATUS(
+            pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], a[2], a[3], NULL),
+            PSCR_ERR_NONFINITE);
+        PT_CHECK_STATUS(pscr_array_read(a[3], x), PSCR_OK);
+        PT_CHECK(pt_equal_bytes(x, b, count * e), "%s: %s[%zu] not finite, device b touched",
+                 alg_name(alg), w ? "du" : "dl", at);
+        pt_set(t, off, at, keep);
+        PT_CHECK_STATUS(pscr_array_write(a[w ? 2 : 0], off), PSCR_OK);
+      }
+    PT_CHECK(pscr_opencl_launch_count(ocl, "td_gs_whole") == whole0,
+             "%s: a non-finite entry went to td_gs_whole", alg_name(alg));
+    /* NaN in the entries the API ignores (dl[0], du[n - 1] of a system): the
+     * solve goes on, as with any other value there. */
+    PT_CHECK_STATUS(
+        pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], a[2], a[3], NULL),
+        PSCR_OK);
+    void *ref = pt_alloc(t, count);
+    PT_CHECK_STATUS(pscr_array_read(a[3], ref), PSCR_OK);
+    PT_CHECK_STATUS(pscr_array_write(a[3], b), PSCR_OK);
+    double complex k0 = pt_get(t, dl, n), k1 = pt_get(t, du, 2 * n - 1);
+    pt_set(t, dl, n, NAN), pt_set(t, du, 2 * n - 1, NAN);
+    PT_CHECK_STATUS(pscr_array_write(a[0], dl), PSCR_OK);
+    PT_CHECK_STATUS(pscr_array_write(a[2], du), PSCR_OK);
+    PT_CHECK_STATUS(
+        pscr_tridiag_solve_arrays(ocl, alg, t, n, batch, n, a[0], a[1], a[2], a[3], NULL),
+        PSCR_OK);
+    PT_CHECK_STATUS(pscr_array_read(a[3], x), PSCR_OK);
+    double dx = rel_diff(t, count, x, ref);
+    PT_CHECK(dx <= 1e-13, "%s: NaN in ignored entries changed x by %.2e", alg_name(alg), dx);
+    pt_set(t, dl, n, k0), pt_set(t, du, 2 * n - 1, k1);
+    PT_CHECK_STATUS(pscr_array_write(a[0], dl), PSCR_OK);
+    PT_CHECK_STATUS(pscr_array_write(a[2], du), PSCR_OK);
+    PT_CHECK_STATUS(pscr_array_write(a[3], b), PSCR_OK);
+    free(ref);
     /* The last system all zero: SINGULAR, b untouched (also the other systems). */
     pt_set(t, d, n + 7, 1.5);
     for (size_t i = 2 * n; i < 3 * n; i++)
