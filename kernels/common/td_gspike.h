@@ -680,7 +680,7 @@ KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tile
                       GLOBAL int *flags) {
   LOCAL long clo[TD_GS_CL], chi[TD_GS_CL], wlo[TD_GS_CL], wlen[TD_GS_CL];
   LOCAL int okc[TD_GS_CL], lv[2]; /* lv: clusters this round, 1 if more follow */
-  int t = (int)LOCAL_ID(), NW = (int)LOCAL_SIZE(); /* NW >= TD_GS_CL */
+  int t = (int)LOCAL_ID(), NW = (int)LOCAL_SIZE(); /* a round: one window a work-item */
   long ng = G / NW;
   if (t == 0) lv[0] = td_gs_bad(flags); /* one reading for the group's barriers */
   BARRIER();
@@ -703,7 +703,7 @@ KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tile
   if (S_ABS(term) > thr && (row) > from && !more) {                                                \
     if (nc > 0 && (row) - chi[nc - 1] <= 2 * K + 1 && (row) - clo[nc - 1] < span)                \
       chi[nc - 1] = (row);                                                                         \
-    else if (nc < TD_GS_CL) {                                                                      \
+    else if (nc < TD_GS_CL && nc < NW) {                                                           \
       clo[nc] = chi[nc] = (row);                                                                   \
       nc++;                                                                                        \
     } else                                                                                         \

@@ -28,21 +28,18 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
   /* row k + 1 is read one step ahead (nb, nd, nu, nf), so its loads do not
    * wait for step k's stores (the arrays may alias, to the compiler) */
   scalar nb = S_ZERO, nd = S_ZERO, nu = S_ZERO, nf = S_ZERO;
-  if (m > 1) {
-    nb = dl[1];
-    nd = d[1];
-    nu = m > 2 ? du[1] : S_ZERO;
-    nf = f[1];
-  }
+#define TD_QR_NEXT(j) /* row j's inputs to the sweep */                                            \
+  do {                                                                                             \
+    nb = dl[j];                                                                                    \
+    nd = d[j];                                                                                     \
+    nu = (j) + 1 < m ? du[j] : S_ZERO;                                                             \
+    nf = f[j];                                                                                     \
+  } while (0)
+  if (m > 1) TD_QR_NEXT(1);
   for (TD_QR_I k = 0; k + 1 < m; k++) {
     double c;
     scalar s, ri, r1, r2, bk = nb, dk = nd, un = nu, fk = nf;
-    if (k + 2 < m) {
-      nb = dl[k + 2];
-      nd = d[k + 2];
-      nu = k + 3 < m ? du[k + 2] : S_ZERO;
-      nf = f[k + 2];
-    }
+    if (k + 2 < m) TD_QR_NEXT(k + 2);
     td_qr_step(&a, &bs, bk, dk, un, &scale, &rmin, &c, &s, &ri, &r1, &r2);
     d[k] = ri; /* 1 / R_kk */
     du[k] = r1;
@@ -83,24 +80,19 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
    * ahead */
   scalar y1 = S_ZERO, y2 = S_ZERO, w1 = S_ZERO, w2 = S_ZERO, v1 = S_ZERO, v2 = S_ZERO;
   scalar ny = S_ZERO, nw = S_ZERO, nv = S_ZERO, ndu = S_ZERO, ndl = S_ZERO, ndd = S_ZERO;
-  if (mb > 0) {
-    ny = f[mb - 1];
-    nw = left ? w[mb - 1] : S_ZERO;
-    nv = right ? v[mb - 1] : S_ZERO;
-    ndu = du[mb - 1];
-    ndl = dl[mb - 1];
-    ndd = d[mb - 1];
-  }
+#define TD_QR_BACK(j) /* row j's inputs to the back-substitution */                                \
+  do {                                                                                             \
+    ny = f[j];                                                                                     \
+    nw = left ? w[j] : S_ZERO;                                                                     \
+    nv = right ? v[j] : S_ZERO;                                                                    \
+    ndu = du[j];                                                                                   \
+    ndl = dl[j];                                                                                   \
+    ndd = d[j];                                                                                    \
+  } while (0)
+  if (mb > 0) TD_QR_BACK(mb - 1);
   for (TD_QR_I k = mb - 1; k >= 0; k--) {
     scalar yk = ny, wk = nw, vk = nv, uk = ndu, lk = ndl, dk = ndd;
-    if (k > 0) {
-      ny = f[k - 1];
-      nw = left ? w[k - 1] : S_ZERO;
-      nv = right ? v[k - 1] : S_ZERO;
-      ndu = du[k - 1];
-      ndl = dl[k - 1];
-      ndd = d[k - 1];
-    }
+    if (k > 0) TD_QR_BACK(k - 1);
     if (k + 1 < mb) {
       yk = S_FMS(yk, uk, y1);
       if (left) wk = S_FMS(wk, uk, w1);
@@ -137,3 +129,5 @@ DEVICE int TD_QR_NAME(TD_QR_SP scalar *dl, TD_QR_SP scalar *d, TD_QR_SP scalar *
   if (mode == 2 && !(td_min(rmin, rmm) > TD_SPIKE_DELTA * scale)) return TD_QR_FAILED;
   return st;
 }
+#undef TD_QR_NEXT
+#undef TD_QR_BACK
