@@ -137,7 +137,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
                         LOCAL_P int *bad_sg) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   scalar z = S_ZERO;
-  /* 1. the tile through local memory (padded as td_tile.h's TD_PAD) part by
+  /* 1. the tile through local memory (padded as td_tile.h's TD_BPAD) part by
    * part, each work-item's own rows into registers. Entry i of a part is row
    * TD_REG_PQ h + i % TD_REG_PQ of partition i / TD_REG_PQ: coalesced runs of
    * TD_REG_PQ rows. */
@@ -158,7 +158,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
         /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
         z = S_FMA(S_FMA(S_FMA(S_FMA(z, va[u], S_ZERO), vd[u], S_ZERO), vc[u], S_ZERO), vf[u], S_ZERO);
         if (save != 0 && r < n) save[sys * n + r] = vf[u];
-        int p = TD_PAD(t + (u0 + u) * W, TD_REG_PLQ);
+        int p = TD_BPAD(t + (u0 + u) * W, TD_REG_PLQ);
         sm[p] = va[u];
         sm[S + p] = vd[u];
         sm[2 * S + p] = vc[u];
@@ -169,8 +169,8 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
     /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d,
      * c, f of the work-item's rows as it goes; u, y and w stay in registers.
      * The partition's own last super-diagonal is the right spike's. */
-    LOCAL_P const scalar *ra = sm + t * (TD_REG_PQ + 1), *rd = ra + S, *rc = ra + 2 * S,
-                         *rf = ra + 3 * S;
+    LOCAL_P const scalar *ra = sm + TD_BPAD(t * TD_REG_PQ, TD_REG_PLQ), *rd = ra + S,
+                         *rc = ra + 2 * S, *rf = ra + 3 * S;
 #pragma unroll
     for (int k = 0; k < TD_REG_PQ; k++)
       td_spike_row(h * TD_REG_PQ + k, TD_RQ, ra[k], rd[k], rc[k], rf[k], u, y, w, &vlast);
@@ -240,7 +240,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
 #pragma unroll
   for (int k = TD_RQ - 1; k >= 0; k--) {
     x = td_spike_x(k, TD_RQ, u, y, w, vlast, xl, xr, x);
-    sm[t * (TD_RQ + 1) + k] = x;
+    sm[TD_BPAD(t * TD_RQ, TD_RLQ) + k] = x;
     zx = S_FMA(zx, x, S_ZERO);
   }
   if (!S_ISFINITE(z)) *bad_nf = 1;
@@ -255,7 +255,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
   for (int u = 0; u < TD_RQ; u++) {
     long r = r0 + t + u * W;
     if (r < n)
-      b[td_rhs_index(TD_SRC_ARGS, sys, r)] = sm[TD_PAD(t + u * W, TD_RLQ)];
+      b[td_rhs_index(TD_SRC_ARGS, sys, r)] = sm[TD_BPAD(t + u * W, TD_RLQ)];
   }
 }
 

@@ -63,6 +63,15 @@ DEVICE double td_max(double a, double b) { return a > b ? a : b; }
 #endif
 
 #define TD_PAD(i, lq) ((i) + ((i) >> (lq)))
+/* One pad a partition of 2^lq rows, or a wavefront's worth of rows (2^TD_LB
+ * scalars, 128 bytes) where partitions are shorter: then both the coalesced
+ * copy (a wavefront's consecutive entries) and the partitions' reads (row k of
+ * a wavefront's consecutive partitions) meet every bank once. TD_PAD's pad a
+ * partition of 8 real rows split every half-warp's copy over 17 slots: two
+ * wavefronts, not one (ncu, td_reg_bwd_s: 4 local-memory wavefronts a store
+ * where 2 would do). Partition t starts at TD_BPAD(t << lq, lq). */
+#define TD_LB (PSCR_COMPLEX ? 3 : 4)
+#define TD_BPAD(i, lq) TD_PAD(i, (lq) > TD_LB ? (lq) : TD_LB)
 
 /* Pass 3 of a multi-tile solve (td_tile_bwd, td_reg_bwd) takes the groups of
  * pass 1 in reverse, so its first groups read the rows pass 1 read last,
