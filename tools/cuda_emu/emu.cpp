@@ -21,7 +21,7 @@
 #include "emu.h"
 #include "emu_params.h"
 
-extern const emu_kernel emu_kernels_d[], emu_kernels_z[];
+extern const emu_kernel emu_kernels_d[], emu_kernels_z[], emu_kernels_d16[];
 
 int emu_tid, emu_gid, emu_wg;
 static char *g_local; /* exactly the launch's dynamic size: ASan sees overflows */
@@ -31,6 +31,7 @@ struct module_t {
   long params[EMU_NPARAMS];
   int set[EMU_NPARAMS];
   int complex_;
+  int rq, ph; /* TD_RQ, TD_REG_PH: compile-time in td_reg.h, so a table of their own */
 };
 struct func_t {
   const emu_kernel *k;
@@ -201,6 +202,8 @@ CUresult cuModuleLoadData(CUmodule *m, const void *) {
     std::string nm(o, eq - o);
     long v = atol(eq + 1);
     if (nm == "PSCR_COMPLEX") mod->complex_ = (int)v;
+    if (nm == "TD_RQ") mod->rq = (int)v;
+    if (nm == "TD_REG_PH") mod->ph = (int)v;
     for (int k = 0; k < EMU_NPARAMS; k++)
       if (nm == names[k]) mod->params[k] = v, mod->set[k] = 1;
   }
@@ -211,6 +214,13 @@ CUresult cuModuleUnload(CUmodule m) { delete (module_t *)m; return CUDA_SUCCESS;
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   module_t *mod = (module_t *)m;
   const emu_kernel *k = mod->complex_ ? emu_kernels_z : emu_kernels_d;
+  /* the variants build.sh compiles: the defaults, and real 16 rows in 2 parts */
+  if (!mod->complex_ && mod->rq == 16 && mod->ph == 2)
+    k = emu_kernels_d16;
+  else if (mod->rq || mod->ph > 1) {
+    fprintf(stderr, "cuda_emu: no kernels of TD_RQ=%d TD_REG_PH=%d\n", mod->rq, mod->ph);
+    return CUDA_ERROR_NOT_FOUND;
+  }
   for (; k->name; k++)
     if (!strcmp(k->name, name)) {
       /* one func per (module, name): kept for the process' life */

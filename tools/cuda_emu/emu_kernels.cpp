@@ -99,7 +99,10 @@ template <typename... A> static void call(void (*f)(A...), void **args) {
 }
 
 #define EMU_ENTRY(name, barrier) {#name, [](void **a) { call(name, a); }, barrier},
-#if PSCR_COMPLEX
+#if defined(EMU_TABLE) /* a variant of compile-time macros (build.sh) */
+extern const emu_kernel EMU_TABLE[];
+const emu_kernel EMU_TABLE[] = {
+#elif PSCR_COMPLEX
 extern const emu_kernel emu_kernels_z[];
 const emu_kernel emu_kernels_z[] = {
 #else

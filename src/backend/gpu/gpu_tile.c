@@ -79,7 +79,7 @@ void gpu_td_tile_params(td_job *j) {
 static pscr_status shape_module(td_job *j, int W, int lq) {
   if (!j->g->static_local || !j->g->shrink_local) return PSCR_OK;
   j->par.tile_local = (int)tile_scalars(W, lq);
-  j->par.reg_ph = 0;
+  j->par.reg_ph = j->par.reg_q = 0;
   return td_module(j);
 }
 
@@ -88,24 +88,26 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
  * 4 (q / ph + 1) staged in ph parts), then the merge tree (16). W at most 512
  * and the kernel's own limit (set by its registers: KERNEL_MAXW, 640 real and
  * 384 complex work-items). */
-static int reg_q(const td_job *j) { return j->par.complex_ ? 4 : 8; }
+static int reg_q(const td_job *j) { return j->par.reg_q ? j->par.reg_q : j->par.complex_ ? 4 : 8; }
 static size_t reg_scalars(const td_job *j, int W, int ph) {
   int q = reg_q(j), a = 4 * (q / ph + 1);
   return (size_t)(a > 16 ? a : 16) * (size_t)W;
 }
 /* W and the parts ph for a tile of n rows: where local arrays are sized per
  * shape (GPUs' OpenCL), a real tile too large for one part takes two (q / 2 =
- * 4 rows of each partition a part: one load of TD_REG_LOAD_U). 0 where no
- * shape fits. */
+ * 4 rows of each partition a part: one load of TD_REG_LOAD_U); tune.reg_ph
+ * picks the parts. 0 where no shape fits. */
 static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *ph) {
-  int q = reg_q(j), w = pow2_at_least((n + q - 1) / q);
+  int q = reg_q(j), w = pow2_at_least((n + q - 1) / q), lu = j->par.complex_ ? 2 : 4;
   if (w < 32) w = 32;
-  if (!j->g->tune.tile_reg || src.rstep != 1 || w > 512 ||
+  if (!j->g->tune.tile_reg || src.rstep != 1 || w > 512 || (q & (q - 1)) || q < lu ||
       w > kernel_group(j, src.shift.mem ? "td_reg_solve_s" : "td_reg_solve", NULL))
     return 0;
-  int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ ? 2 : 1;
-  for (*ph = 1; *ph <= parts; (*ph)++)
-    if (reg_scalars(j, w, *ph) * j->esize <= j->limit) {
+  int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ ? 2 : 1, p0 = 1;
+  if (j->par.reg_q > (j->par.complex_ ? 4 : 8)) p0 = parts = 2; /* H100: 1 or 4 parts lose */
+  if (j->g->tune.reg_ph) p0 = parts = j->g->tune.reg_ph;
+  for (*ph = p0; *ph <= parts; (*ph)++)
+    if ((q / *ph) % lu == 0 && reg_scalars(j, w, *ph) * j->esize <= j->limit) {
       *W = w;
       return 1;
     }
@@ -114,8 +116,9 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
 
 /* Where local arrays are sized per shape: the module of td_reg.h's W work-items. */
 static pscr_status reg_module(td_job *j, int W, int ph) {
-  if (!j->g->static_local || !j->g->shrink_local) return PSCR_OK;
-  j->par.tile_local = (int)reg_scalars(j, W, ph);
+  int fixed = j->g->static_local && j->g->shrink_local;
+  if (!fixed && ph == 1 && !j->par.reg_q) return PSCR_OK;
+  if (fixed) j->par.tile_local = (int)reg_scalars(j, W, ph);
   j->par.reg_ph = ph;
   return td_module(j);
 }
@@ -124,9 +127,23 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
                                int pivot) {
   pscr_status st = PSCR_OK;
   gpu_ptr flags = j->g->flags;
-  int W, lq, MW, ph = 1;
-  int reg = !pivot && reg_shape(j, src, n, &W, &ph);
+  int W, lq = 0, MW, ph = 1, reg = 0;
   int sh = src.shift.mem != NULL; /* td_reg.h's kernels of each source */
+  /* Real shifted systems of 2049 .. 4096 rows (one tile either way) and of
+   * 6145 .. 8192 (the tile three quarters full at least): one tile of 16 rows
+   * a work-item in two parts. H100, floor ratio against 8 rows a work-item in
+   * the same call: 4096 x 4096 3.20-3.32x against 3.57-3.63, 3000 x 8192 3.56
+   * against 4.20, 8192 x 8192 3.19 against 3.78-3.81 (8 rows: tiles of 1024);
+   * 5000 x 6000 4.40 against 4.15 (39 % identity rows), and plain rows, 512
+   * or 16384 rows lose. */
+  j->par.reg_q = j->g->tune.reg_q;
+  if (!pivot && !j->par.reg_q && sh && !j->par.complex_ && n > 2048 &&
+      (n <= 4096 || (4 * n > 3 * 8192 && n <= 8192))) {
+    j->par.reg_q = 16;
+    reg = reg_shape(j, src, n, &W, &ph);
+    if (!reg) j->par.reg_q = 0; /* no such tile fits: 8 rows a work-item */
+  }
+  if (!reg) reg = !pivot && reg_shape(j, src, n, &W, &ph);
   if (reg || single_shape(j, n, &W, &lq)) {
     TRY(reg ? reg_module(j, W, ph) : shape_module(j, W, lq));
     if (j->keep_b && batch > 1) { /* one system writes nothing on error: no copy then */

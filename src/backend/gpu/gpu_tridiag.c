@@ -24,6 +24,13 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
                   p->tile_local, p->tw, p->gq, p->gw, p->gp, p->glw, p->grw, p->gdw);
   if (p->reg_ph > 1 && k > 0 && (size_t)k < size)
     k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_PH=%d", p->reg_ph);
+  /* more rows a work-item than the dtype's default: fewer work-items, more registers each
+   * (real 16 rows: 128 at 512 work-items, so two groups of 256 share an SM) */
+  if (p->reg_q > 0 && k > 0 && (size_t)k < size) {
+    int big = p->reg_q > (p->complex_ ? 4 : 8);
+    k += snprintf(buf + k, size - (size_t)k, " -DTD_RQ=%d -DTD_REG_MAXW=%d", p->reg_q,
+                  big ? (p->complex_ ? 256 : 512) : (p->complex_ ? 384 : 640));
+  }
   /* developers' sweeps of the kernels' compile-time defaults (e.g. "-DPSCR_LANE_R=8"),
    * without rebuilding the library: read once per module build */
   const char *extra = getenv("PSCR_KERNEL_DEFINES");
@@ -154,6 +161,7 @@ static const struct {
      * U(-1,1), normwise backward error: 1e-10 at 2 pairs, up to 3e-15 at 4, 4e-17 at 16) */
     TUNE(gs_gp, 8, 32, TUNE_ANY),            TUNE(profile, 0, 1, TUNE_ANY),
     TUNE(gs_fix_k, 0, 1024, TUNE_ANY),       TUNE(gs_fix_tau, 40, 80, TUNE_ANY),
+    TUNE(reg_q, 0, 16, TUNE_ANY),            TUNE(reg_ph, 0, 4, TUNE_ANY),
 };
 #undef TUNE
 

@@ -54,6 +54,7 @@ typedef struct {
   int gq, gw, gp;    /* TD_GQ, TD_GW, TD_GP: g-Spike partition rows, tile and block sizes */
   int glw, grw, gdw; /* TD_GS_LW, TD_GS_RW, TD_GS_DW: g-Spike reduced-level groups */
   int reg_ph;        /* TD_REG_PH where > 1: parts td_reg.h stages its tile in */
+  int reg_q;         /* TD_RQ where set: rows a work-item of td_reg.h (0: 8 real, 4 complex) */
 } gpu_td_params;
 
 /* Writes the -D options of p ("-DPSCR_COMPLEX=1 -DTD_TILE_LOCAL=6656 ...") into buf. */
@@ -89,6 +90,8 @@ typedef struct {
                    * --profile; each launch then waits for the device) */
   int pscr_local; /* bytes of local memory a fused PSCR tile may take, at most (0: the
                    * device's; 49152 on CUDA: OpenCL's shapes on NVIDIA, for A/B runs) */
+  int reg_q, reg_ph; /* td_reg.h's rows a work-item and the parts its tile is staged in
+                      * (0, the default: 8 real / 4 complex, and the fewest parts that fit) */
   int tile_reg;  /* 1 (default): one-tile CR_PCR_THOMAS systems with their rows in registers
                   * (td_reg.h), 0: on the local-memory tiles (td_tile.h) */
   int pscr_reg;  /* 1 (default): real PSCR innermost systems that need no pivoting on the
