@@ -515,6 +515,7 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                          \
   LOCAL int bad;                                                                                   \
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1), NS = 2 * W;       \
+  int plq = lq > TD_LB ? lq : TD_LB; /* the tile padded as TD_BPAD(i, lq) = TD_PAD(i, plq) */     \
   LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;    \
   if (t == 0) bad = (bad0)
 
@@ -550,12 +551,12 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
 
 #define TD_TILE_BEGIN(save, check)                                                                 \
   BARRIER();                                                                                       \
-  if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, lq, sa, sd, sc, sx, b, save, check)) {          \
+  if (!td_tile_load(TD_SRC_ARGS, sys, r0, rows, n, plq, sa, sd, sc, sx, b, save, check)) {         \
     flags[TD_FLAG_NONFINITE] = 1;                                                                  \
     bad = 1;                                                                                       \
   }                                                                                                \
   BARRIER();                                                                                       \
-  int o = t * (q + 1), mm = rows - t * q, P = (rows + q - 1) / q, lane = t & 31;                   \
+  int o = TD_BPAD(t << lq, lq), mm = rows - t * q, P = (rows + q - 1) / q, lane = t & 31;          \
   if (mm > q) mm = q;                                                                              \
   scalar vlast = S_ZERO, v2 = S_ZERO, rec[6];                                                      \
   for (int f = 0; f < 6; f++) rec[f] = S_ZERO;                                                     \
@@ -586,7 +587,7 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
     if (t == 0) flags[TD_FLAG_SINGULAR] = 1;                                                       \
     return;                                                                                        \
   }                                                                                                \
-  td_tile_store(TD_SRC_ARGS, sys, r0, rows, lq, sx, b)
+  td_tile_store(TD_SRC_ARGS, sys, r0, rows, plq, sx, b)
 
 /* One group per system of n <= W q rows: every input read once, x written
  * once (and b's rows to bsave unless it is null). */
