@@ -293,7 +293,7 @@ DEVICE int pscr_tile_up(long n, int lq, int pivot, const GLOBAL scalar *asub,
     for (int u = 0; u < PSCR_TILE_U; u++) {
       int i = i0 + u * W;
       if (i >= rows) break;
-      int pi = (int)TD_PAD(i, lq);
+      int pi = (int)TD_BPAD(i, lq);
       sa[pi] = aa[u];
       sd[pi] = dd[u];
       sc[pi] = cc[u];
@@ -303,7 +303,7 @@ DEVICE int pscr_tile_up(long n, int lq, int pivot, const GLOBAL scalar *asub,
   if (nodom_t) *nodom = 1;
   BARRIER();
   *piv = pivot >= 0 ? pivot : *nodom;
-  int o = t * (q + 1), mm = rows - t * q, P = (rows + q - 1) / q;
+  int o = TD_BPAD(t << lq, lq), mm = rows - t * q, P = (rows + q - 1) / q;
   if (mm > q) mm = q;
   *vlast = S_ZERO, *v2 = S_ZERO;
   if (mm > 0) {
@@ -332,7 +332,7 @@ DEVICE void pscr_tile_down(int lq, int rows, int piv, unsigned long pm, scalar v
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1), NS = 2 * W;
   int ex = gsign != 0;
   LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;
-  int o = t * (q + 1), mm = rows - t * q, P = (rows + q - 1) / q;
+  int o = TD_BPAD(t << lq, lq), mm = rows - t * q, P = (rows + q - 1) / q;
   if (mm > q) mm = q;
   BARRIER();
   td_merge_down(nd, NS, P, ex);
@@ -344,7 +344,7 @@ DEVICE void pscr_tile_down(int lq, int rows, int piv, unsigned long pm, scalar v
   scalar wr[PSCR_TILE_RD]; /* the weights in registers, as in pscr_tile_up */
   for (int k = 0; k < PSCR_TILE_RD; k++) wr[k] = k < nout ? wo[k] : S_ZERO;
   for (int i = t; i < rows; i += W) { /* (24) / (27) on the store */
-    scalar xv = sx[TD_PAD(i, lq)];
+    scalar xv = sx[TD_BPAD(i, lq)];
     if (ex) xv = S_SCALE(S_REAL_PART(gsign[i]), xv); /* x = G x' */
     for (int k = 0; k < PSCR_TILE_RD; k++)
       if (k < nout) sacc[k * ld + i] = S_FMA(sacc[k * ld + i], wr[k], xv);

@@ -261,7 +261,8 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
 
 /* Real: at most 640 work-items caps the registers at 102 (nvcc's choice, 128,
  * halves the groups an SM at W = 64 and does not fit W = 512). Complex keeps
- * its ~150 (a 128 cap spills), so W <= 384: the host asks the kernel's limit. */
+ * its ~150 (a 128 cap spills), so W <= 384: the host asks the kernel's limit.
+ * More rows a work-item get fewer work-items (gpu_td_reg_maxw). */
 #ifndef TD_REG_MAXW
 #define TD_REG_MAXW (PSCR_COMPLEX ? 384 : 640)
 #endif

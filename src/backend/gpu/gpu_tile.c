@@ -86,8 +86,8 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
 /* td_reg.h's kernels: q = TD_RQ rows per work-item in registers, local
  * memory for the tile's four arrays (4 (q + 1) scalars a work-item, or
  * 4 (q / ph + 1) staged in ph parts), then the merge tree (16). W at most 512
- * and the kernel's own limit (set by its registers: KERNEL_MAXW, 640 real and
- * 384 complex work-items). */
+ * and the kernel's own limit (set by its registers: TD_REG_MAXW, 640 real and
+ * 384 complex work-items, 512 / 256 at more rows than 8 / 4). */
 static int reg_q(const td_job *j) { return j->par.reg_q ? j->par.reg_q : j->par.complex_ ? 4 : 8; }
 static size_t reg_scalars(const td_job *j, int W, int ph) {
   int q = reg_q(j), a = 4 * (q / ph + 1);
@@ -101,6 +101,7 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
   int q = reg_q(j), w = pow2_at_least((n + q - 1) / q), lu = j->par.complex_ ? 2 : 4;
   if (w < 32) w = 32;
   if (!j->g->tune.tile_reg || src.rstep != 1 || w > 512 || (q & (q - 1)) || q < lu ||
+      w > gpu_td_reg_maxw(&j->par) ||
       w > kernel_group(j, src.shift.mem ? "td_reg_solve_s" : "td_reg_solve", NULL))
     return 0;
   int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ ? 2 : 1, p0 = 1;

@@ -15,6 +15,13 @@
 
 #include "backend/gpu/gpu_td.h"
 
+int gpu_td_reg_maxw(const gpu_td_params *p) {
+  /* more rows a work-item than the dtype's default: fewer work-items, more registers each
+   * (real 16 rows: 128 at 512 work-items, so two groups of 256 share an SM) */
+  int big = p->reg_q > (p->complex_ ? 4 : 8);
+  return big ? (p->complex_ ? 256 : 512) : (p->complex_ ? 384 : 640);
+}
+
 void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
   int k = snprintf(buf, size, "-DPSCR_COMPLEX=%d", p->complex_ ? 1 : 0);
   if (p->tile_local > 0 && k > 0 && (size_t)k < size)
@@ -24,13 +31,9 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
                   p->tile_local, p->tw, p->gq, p->gw, p->gp, p->glw, p->grw, p->gdw);
   if (p->reg_ph > 1 && k > 0 && (size_t)k < size)
     k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_PH=%d", p->reg_ph);
-  /* more rows a work-item than the dtype's default: fewer work-items, more registers each
-   * (real 16 rows: 128 at 512 work-items, so two groups of 256 share an SM) */
-  if (p->reg_q > 0 && k > 0 && (size_t)k < size) {
-    int big = p->reg_q > (p->complex_ ? 4 : 8);
+  if (p->reg_q > 0 && k > 0 && (size_t)k < size)
     k += snprintf(buf + k, size - (size_t)k, " -DTD_RQ=%d -DTD_REG_MAXW=%d", p->reg_q,
-                  big ? (p->complex_ ? 256 : 512) : (p->complex_ ? 384 : 640));
-  }
+                  gpu_td_reg_maxw(p));
   /* developers' sweeps of the kernels' compile-time defaults (e.g. "-DPSCR_LANE_R=8"),
    * without rebuilding the library: read once per module build */
   const char *extra = getenv("PSCR_KERNEL_DEFINES");

@@ -57,6 +57,9 @@ typedef struct {
   int reg_q;         /* TD_RQ where set: rows a work-item of td_reg.h (0: 8 real, 4 complex) */
 } gpu_td_params;
 
+/* Work-items a group of td_reg.h's kernels at most (TD_REG_MAXW: their registers' cap). */
+int gpu_td_reg_maxw(const gpu_td_params *p);
+
 /* Writes the -D options of p ("-DPSCR_COMPLEX=1 -DTD_TILE_LOCAL=6656 ...") into buf. */
 void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size);
 
