@@ -482,6 +482,25 @@ static int td_check_main(pscr_dtype t, const char *name) {
     fprintf(stderr, "%-18s worst rel. diff to CPU %.2e, non-dominant backward error %.2e\n",
             alg_name(alg), worst, piv);
   }
+  /* td_reg.h's variants by tuning: rows a work-item (reg_q) and the parts the
+   * tile is staged in (reg_ph), every power of 2 the kernels take; others are
+   * refused */
+  {
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "reg_q", 3), PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "reg_ph", 3), PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "reg_q", 32), PSCR_ERR_INVALID_ARGUMENT);
+    static const int var[][2] = {{16, 1}, {16, 4}, {8, 2}, {4, 1}};
+    double worst = 0;
+    for (size_t v = 0; v < sizeof var / sizeof *var; v++) {
+      PT_CHECK_STATUS(pscr_opencl_tune(ocl, "reg_q", var[v][0]), PSCR_OK);
+      PT_CHECK_STATUS(pscr_opencl_tune(ocl, "reg_ph", var[v][1]), PSCR_OK);
+      check_shifted(ocl, cpu, &r, PSCR_TD_CR_PCR_THOMAS, t, 3000, 2, (int)v % 2, &worst);
+      check_batch(ocl, cpu, &r, PSCR_TD_CR_PCR_THOMAS, t, 5000, 2, 5000, &worst);
+    }
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "reg_q", 0), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "reg_ph", 0), PSCR_OK);
+    fprintf(stderr, "reg_q / reg_ph variants: worst rel. diff to CPU %.2e\n", worst);
+  }
   /* LAPACK is the CPU reference: not on devices. */
   {
     double x = 1, one = 1;

@@ -108,7 +108,7 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
   if (j->par.reg_q > (j->par.complex_ ? 4 : 8)) p0 = parts = 2; /* H100: 1 or 4 parts lose */
   if (j->g->tune.reg_ph) p0 = parts = j->g->tune.reg_ph;
   for (*ph = p0; *ph <= parts; (*ph)++)
-    if ((q / *ph) % lu == 0 && reg_scalars(j, w, *ph) * j->esize <= j->limit) {
+    if (q % *ph == 0 && (q / *ph) % lu == 0 && reg_scalars(j, w, *ph) * j->esize <= j->limit) {
       *W = w;
       return 1;
     }

@@ -130,8 +130,8 @@ pscr_status gpu_merge_records(gpu_device *g, int levels, const long long *pc,
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
 
 /* A tuning parameter: its field, its range and its rule (TUNE_ANY, TUNE_W:
- * a multiple of 32, TUNE_POW2: a power of 2). */
-enum { TUNE_ANY, TUNE_W, TUNE_POW2 };
+ * a multiple of 32, TUNE_POW2: a power of 2, TUNE_POW2_0: that or 0, the default). */
+enum { TUNE_ANY, TUNE_W, TUNE_POW2, TUNE_POW2_0 };
 #define TUNE(field, lo, hi, rule) {#field, offsetof(gpu_td_tuning, field), lo, hi, rule}
 static const struct {
   const char *name;
@@ -164,7 +164,7 @@ static const struct {
      * U(-1,1), normwise backward error: 1e-10 at 2 pairs, up to 3e-15 at 4, 4e-17 at 16) */
     TUNE(gs_gp, 8, 32, TUNE_ANY),            TUNE(profile, 0, 1, TUNE_ANY),
     TUNE(gs_fix_k, 0, 1024, TUNE_ANY),       TUNE(gs_fix_tau, 40, 80, TUNE_ANY),
-    TUNE(reg_q, 0, 16, TUNE_ANY),            TUNE(reg_ph, 0, 4, TUNE_ANY),
+    TUNE(reg_q, 0, 16, TUNE_POW2_0),         TUNE(reg_ph, 0, 4, TUNE_POW2_0),
 };
 #undef TUNE
 
@@ -174,7 +174,7 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     if (strcmp(name, tunables[k].name) != 0) continue;
     int rule = tunables[k].rule;
     if (value < tunables[k].lo || value > tunables[k].hi || (rule == TUNE_W && value % 32) ||
-        (rule == TUNE_POW2 && !pow2(value)))
+        (rule == TUNE_POW2 && !pow2(value)) || (rule == TUNE_POW2_0 && value && !pow2(value)))
       return PSCR_ERR_INVALID_ARGUMENT;
     *(int *)((char *)t + tunables[k].off) = value;
     return PSCR_OK;
