@@ -16,10 +16,14 @@
  * Errors: a NaN/Inf entry makes the running sum of v * 0 over the inputs
  * non-finite (NONFINITE); a zero pivot or junction gives a NaN reciprocal
  * (S_RCP), which reaches x (SINGULAR). A failed system stores nothing.
- * Local memory: max(4 (q / TD_REG_PH + 1), 16) W scalars (the tile, then the
- * merge tree). The tile is staged in TD_REG_PH parts: part h holds rows
- * h q / TD_REG_PH .. (h + 1) q / TD_REG_PH - 1 of every partition, with its
- * four arrays, and every work-item's sweep goes on through it. Two parts fit a
+ * Shifted rows (the _s kernels) read A and M from td_reg_perm's copies in
+ * the tile's own order: each work-item loads its rows' coefficients
+ * coalesced, straight into registers, and only f goes through the tile.
+ * Local memory: max(m (q / TD_REG_PH + 1), q + 1, 16) W scalars, m = 4
+ * arrays (1 shifted): the tile, x staged for the store, the merge tree. The tile is staged in TD_REG_PH
+ * parts: part h holds rows h q / TD_REG_PH .. (h + 1) q / TD_REG_PH - 1 of
+ * every partition, with its arrays, and every work-item's sweep goes on
+ * through it. Two parts fit a
  * real tile of 2048 rows in 48 KB (NVIDIA's OpenCL; CUDA opts in to more).
  * Parts by rows, not arrays through registers: PoCL (pthread device)
  * corrupted private arrays kept live across barriers when work-groups ran
@@ -109,6 +113,29 @@ DEVICE scalar td_spike_x(int k, int q, const scalar *u, const scalar *y, const s
   return k + 1 == q ? S_FMS(x, vlast, xr) : S_FMS(x, u[k], xn);
 }
 
+/* Shifted rows: the coefficients of A + s M of a part's rows of one
+ * work-item straight into registers from td_reg_perm's arrays (one
+ * coalesced row of the tile's order a load, from index i0 by W), *z their
+ * NaN/Inf check. TD_REG_KPRE: loaded before the part's barrier, so their
+ * latency overlaps the wait. */
+#ifndef TD_REG_KPRE
+#define TD_REG_KPRE 1
+#endif
+DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, scalar *kd,
+                         scalar *kc, scalar *z) {
+#pragma unroll
+  for (int k = 0; k < TD_REG_PQ; k++) {
+    long i = i0 + (long)k * W;
+    ka[k] = cdl[i];
+    kd[k] = cd[i];
+    kc[k] = cdu[i];
+    if (mdl != 0) ka[k] = S_FMA(ka[k], s, mdl[i]);
+    if (md != 0) kd[k] = S_FMA(kd[k], s, md[i]);
+    if (mdu != 0) kc[k] = S_FMA(kc[k], s, mdu[i]);
+    *z = S_FMA(S_FMA(S_FMA(*z, ka[k], S_ZERO), kd[k], S_ZERO), kc[k], S_ZERO);
+  }
+}
+
 /* Which kernels merge by shuffles (below). H100 A/B against the tree alone:
  * real one-tile systems and shifted passes gain (shifted 16384 x 512 3.09 ->
  * 2.49x floor, 8192 x 8192 4.24 -> 3.97x, CR_PCR_THOMAS 1024 x 1024 3.57 ->
@@ -143,37 +170,54 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
    * TD_REG_PQ rows. */
   int S = W * (TD_REG_PQ + 1);
   scalar u[TD_RQ], y[TD_RQ], w[TD_RQ], vlast = S_ZERO, rec[6];
+  scalar s = sh ? shift[sys] : S_ZERO;
 #pragma unroll
   for (int h = 0; h < TD_REG_PH; h++) {
+    scalar ka[TD_REG_PQ], kd[TD_REG_PQ], kc[TD_REG_PQ];
+    if (sh && TD_REG_KPRE) td_reg_coefs(TD_SRC_ARGS, s, r0 + (long)h * TD_REG_PQ * W + t, W, ka, kd, kc, &z);
 #pragma unroll
     for (int u0 = 0; u0 < TD_REG_PQ; u0 += TD_REG_LOAD_U) { /* TD_REG_LOAD_U rows in flight */
       scalar va[TD_REG_LOAD_U], vd[TD_REG_LOAD_U], vc[TD_REG_LOAD_U], vf[TD_REG_LOAD_U];
 #pragma unroll
-      for (int u = 0; u < TD_REG_LOAD_U; u++)
-        td_row_fetch_k(TD_SRC_ARGS, sh, sys, TD_REG_ROW(h, t + (u0 + u) * W), n, b, &va[u],
-                       &vd[u], &vc[u], &vf[u]);
+      for (int u = 0; u < TD_REG_LOAD_U; u++) {
+        long r = TD_REG_ROW(h, t + (u0 + u) * W);
+        if (sh) { /* f alone; identity rows past n */
+          vf[u] = b[sys * sstride + (r < n ? r : n - 1)];
+          if (r >= n) vf[u] = S_ZERO;
+        } else {
+          td_row_fetch_k(TD_SRC_ARGS, sh, sys, r, n, b, &va[u], &vd[u], &vc[u], &vf[u]);
+        }
+      }
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++) { /* the stores after the loads: they may alias */
         long r = TD_REG_ROW(h, t + (u0 + u) * W);
-        /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
-        z = S_FMA(S_FMA(S_FMA(S_FMA(z, va[u], S_ZERO), vd[u], S_ZERO), vc[u], S_ZERO), vf[u], S_ZERO);
-        if (save != 0 && r < n) save[sys * n + r] = vf[u];
         int p = TD_BPAD(t + (u0 + u) * W, TD_REG_PLQ);
-        sm[p] = va[u];
-        sm[S + p] = vd[u];
-        sm[2 * S + p] = vc[u];
-        sm[3 * S + p] = vf[u];
+        if (save != 0 && r < n) save[sys * n + r] = vf[u];
+        /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
+        if (sh) {
+          z = S_FMA(z, vf[u], S_ZERO);
+          sm[p] = vf[u];
+        } else {
+          z = S_FMA(S_FMA(S_FMA(S_FMA(z, va[u], S_ZERO), vd[u], S_ZERO), vc[u], S_ZERO), vf[u],
+                    S_ZERO);
+          sm[p] = va[u];
+          sm[S + p] = vd[u];
+          sm[2 * S + p] = vc[u];
+          sm[3 * S + p] = vf[u];
+        }
       }
     }
     BARRIER();
+    if (sh && !TD_REG_KPRE) td_reg_coefs(TD_SRC_ARGS, s, r0 + (long)h * TD_REG_PQ * W + t, W, ka, kd, kc, &z);
     /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d,
      * c, f of the work-item's rows as it goes; u, y and w stay in registers.
      * The partition's own last super-diagonal is the right spike's. */
     LOCAL_P const scalar *ra = sm + TD_BPAD(t * TD_REG_PQ, TD_REG_PLQ), *rd = ra + S,
-                         *rc = ra + 2 * S, *rf = ra + 3 * S;
+                         *rc = ra + 2 * S, *rf = sh ? ra : ra + 3 * S;
 #pragma unroll
     for (int k = 0; k < TD_REG_PQ; k++)
-      td_spike_row(h * TD_REG_PQ + k, TD_RQ, ra[k], rd[k], rc[k], rf[k], u, y, w, &vlast);
+      td_spike_row(h * TD_REG_PQ + k, TD_RQ, sh ? ka[k] : ra[k], sh ? kd[k] : rd[k],
+                   sh ? kc[k] : rc[k], rf[k], u, y, w, &vlast);
     if (TD_REG_PH > 1) BARRIER(); /* the part is read: the next one may come */
   }
   td_spike_record(TD_RQ, u, y, w, vlast, rec);
@@ -257,6 +301,27 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
     if (r < n)
       b[td_rhs_index(TD_SRC_ARGS, sys, r)] = sm[TD_BPAD(t + u * W, TD_RLQ)];
   }
+}
+
+/* The shifted kernels' A and M (TD_SRC_PARAMS' six diagonals; M's may be
+ * null) in td_reg_body's order for tiles of T = W TD_RQ rows: row
+ * r = tile T + t TD_RQ + k at index tile T + k W + t of out's arrays
+ * (len = tiles T each, A's three then M's; a null M diagonal stays
+ * unwritten). The couplings outside the system are zero and rows past n
+ * identity rows (A: d = 1; M: 0), so the kernels read without bounds. */
+KERNEL void td_reg_perm(TD_SRC_PARAMS, long n, long len, int W, GLOBAL scalar *out) {
+  long i = TD_GID();
+  if (i >= len) return;
+  /* int division (len < 2^31, the host's check): 64-bit took most of the kernel */
+  int T = W * TD_RQ, ii = (int)i, e = ii % T, k = e / W;
+  long r = (long)(ii - e) + (long)(e - k * W) * TD_RQ + k, rr = r < n ? r : n - 1;
+  int in = r < n, lo = in && r > 0, hi = in && r + 1 < n;
+  out[i] = lo ? cdl[rr] : S_ZERO;
+  out[len + i] = in ? cd[rr] : S_ONE;
+  out[2 * len + i] = hi ? cdu[rr] : S_ZERO;
+  if (mdl != 0) out[3 * len + i] = lo ? mdl[rr] : S_ZERO;
+  if (md != 0) out[4 * len + i] = in ? md[rr] : S_ZERO;
+  if (mdu != 0) out[5 * len + i] = hi ? mdu[rr] : S_ZERO;
 }
 
 /* Real: at most 640 work-items caps the registers at 102 (nvcc's choice, 128,

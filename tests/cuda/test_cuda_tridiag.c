@@ -208,9 +208,10 @@ int main(void) {
           check_plain(gpu, cpu, &rng, algs[a], t, n, big ? 2 : 37, n, 0);
         }
       }
-    /* real shifted tiles of 16 rows a work-item (gpu_tile.c: 2049 .. 4096 and
-     * 6145 .. 8192 rows) and the 8-row tiles between */
-    static const size_t q16[] = {3000, 4096, 5000, 7000, 8192};
+    /* shifted tiles of 16 rows a work-item (gpu_tile.c: real 2049 .. 4096
+     * and 6145 .. 8192 rows; complex 8 rows, 1025 .. 4096) and the default
+     * tiles between */
+    static const size_t q16[] = {2000, 3000, 4096, 5000, 7000, 8192};
     for (size_t k = 0; k < sizeof q16 / sizeof *q16; k++)
       check_shifted(gpu, cpu, &rng, PSCR_TD_CR_PCR_THOMAS, t, q16[k], 5, (int)k % 2);
   }

@@ -84,13 +84,15 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
 }
 
 /* td_reg.h's kernels: q = TD_RQ rows per work-item in registers, local
- * memory for the tile's four arrays (4 (q + 1) scalars a work-item, or
- * 4 (q / ph + 1) staged in ph parts), then the merge tree (16). W at most 512
+ * memory for the tile's four arrays, f alone for shifted rows (m (q + 1)
+ * scalars a work-item, m = 4 or 1, or m (q / ph + 1) staged in ph parts),
+ * x staged for the store (q + 1), the merge tree (16). W at most 512
  * and the kernel's own limit (set by its registers: TD_REG_MAXW, 640 real and
  * 384 complex work-items, 512 / 256 at more rows than 8 / 4). */
 static int reg_q(const td_job *j) { return j->par.reg_q ? j->par.reg_q : j->par.complex_ ? 4 : 8; }
-static size_t reg_scalars(const td_job *j, int W, int ph) {
-  int q = reg_q(j), a = 4 * (q / ph + 1);
+static size_t reg_scalars(const td_job *j, int sh, int W, int ph) {
+  int q = reg_q(j), a = (sh ? 1 : 4) * (q / ph + 1);
+  if (a < q + 1) a = q + 1; /* x staged for the store: W q rows and their pads */
   return (size_t)(a > 16 ? a : 16) * (size_t)W;
 }
 /* W and the parts ph for a tile of n rows: where local arrays are sized per
@@ -105,10 +107,16 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
       w > kernel_group(j, src.shift.mem ? "td_reg_solve_s" : "td_reg_solve", NULL))
     return 0;
   int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ ? 2 : 1, p0 = 1;
-  if (j->par.reg_q > (j->par.complex_ ? 4 : 8)) p0 = parts = 2; /* H100: 1 or 4 parts lose */
+  /* more rows than the dtype's default: plain rows in two parts (H100: 1 or 4
+   * lose), shifted ones (f alone in the tile) in one where it fits */
+  if (j->par.reg_q > (j->par.complex_ ? 4 : 8)) {
+    p0 = src.shift.mem != NULL ? 1 : 2;
+    parts = 2;
+  }
   if (j->g->tune.reg_ph) p0 = parts = j->g->tune.reg_ph;
   for (*ph = p0; *ph <= parts; (*ph)++)
-    if (q % *ph == 0 && (q / *ph) % lu == 0 && reg_scalars(j, w, *ph) * j->esize <= j->limit) {
+    if (q % *ph == 0 && (q / *ph) % lu == 0 &&
+        reg_scalars(j, src.shift.mem != NULL, w, *ph) * j->esize <= j->limit) {
       *W = w;
       return 1;
     }
@@ -116,12 +124,33 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
 }
 
 /* Where local arrays are sized per shape: the module of td_reg.h's W work-items. */
-static pscr_status reg_module(td_job *j, int W, int ph) {
+static pscr_status reg_module(td_job *j, int sh, int W, int ph) {
   int fixed = j->g->static_local && j->g->shrink_local;
   if (!fixed && ph == 1 && !j->par.reg_q) return PSCR_OK;
-  if (fixed) j->par.tile_local = (int)reg_scalars(j, W, ph);
+  if (fixed) j->par.tile_local = (int)reg_scalars(j, sh, W, ph);
   j->par.reg_ph = ph;
   return td_module(j);
+}
+
+/* Shifted td_reg.h kernels read A and M from copies in their tiles' order
+ * (td_reg_perm: tiles of W reg_q rows, len rows a diagonal): six arrays
+ * (M's null diagonals stay null) of perm_bytes / 6 from the work area w at
+ * off, made by one launch; *src points to them. */
+static size_t perm_bytes(const td_job *j, long long len) {
+  return 6 * td_align(j, (size_t)len * j->esize);
+}
+static pscr_status reg_perm(td_job *j, gpu_td_src *src, gpu_ptr w, size_t off, long long n,
+                            long long len, int W) {
+  size_t one = perm_bytes(j, len) / 6;
+  long long al = (long long)(one / j->esize); /* every array's rows, len and the alignment's */
+  gpu_arg args[] = {SRC_ARGS(*src), GPU_LONG(n), GPU_LONG(al), GPU_INT(W),
+                    GPU_PTR(gpu_sub(w, off, 6 * one))};
+  pscr_status st = td_launch(j, "td_reg_perm", (size_t)al, j->line_wg, 0, NARGS(args), args);
+  if (st != PSCR_OK) return st;
+  gpu_ptr *arr[6] = {&src->dl, &src->d, &src->du, &src->mdl, &src->md, &src->mdu};
+  for (int k = 0; k < 6; k++)
+    if (arr[k]->mem != NULL) *arr[k] = gpu_sub(w, off + (size_t)k * one, one);
+  return PSCR_OK;
 }
 
 pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b,
@@ -130,34 +159,41 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   gpu_ptr flags = j->g->flags;
   int W, lq = 0, MW, ph = 1, reg = 0;
   int sh = src.shift.mem != NULL; /* td_reg.h's kernels of each source */
-  /* Real shifted systems of 2049 .. 4096 rows (one tile either way) and of
-   * 6145 .. 8192 (the tile three quarters full at least): one tile of 16 rows
-   * a work-item in two parts. H100, floor ratio against 8 rows a work-item in
-   * the same call: 4096 x 4096 3.20-3.32x against 3.57-3.63, 3000 x 8192 3.56
-   * against 4.20, 8192 x 8192 3.19 against 3.78-3.81 (8 rows: tiles of 1024);
-   * 5000 x 6000 4.40 against 4.15 (39 % identity rows), and plain rows, 512
-   * or 16384 rows lose. */
+  /* Shifted systems (f alone in the tile): real ones of more than 2048 rows
+   * in tiles of 16 rows a work-item, complex ones of 8. H100, floor ratio
+   * against 8 (complex 4) rows in the same call: real 4096 x 4096 2.57x
+   * against 3.19, 6000 x 5000 3.19 against 3.92, 8192 x 8192 2.42 against
+   * 3.15 (tiles of 1024 rows), 16384 x 1024 4.02 against 4.38; complex 512 x
+   * 16384 3.03 against 3.40, 2048 x 8192 3.04 against 5.26 (two tiles),
+   * 16384 x 1024 4.62 against 4.92. The perm arrays' index is an int
+   * (td_reg_perm): longer shifted systems take td_tile.h's kernels. */
+  int perm_ok = !sh || n < (1LL << 30);
   j->par.reg_q = j->g->tune.reg_q;
-  if (!pivot && !j->par.reg_q && sh && !j->par.complex_ && n > 2048 &&
-      (n <= 4096 || (4 * n > 3 * 8192 && n <= 8192))) {
-    j->par.reg_q = 16;
+  int big = !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 2048);
+  if (big) j->par.reg_q = j->par.complex_ ? 8 : 16;
+  reg = !pivot && perm_ok && reg_shape(j, src, n, &W, &ph);
+  if (!reg && big) { /* no one tile of the larger rows: of the default ones, else several */
+    j->par.reg_q = 0;
     reg = reg_shape(j, src, n, &W, &ph);
-    if (!reg) j->par.reg_q = 0; /* no such tile fits: 8 rows a work-item */
+    if (!reg) j->par.reg_q = j->par.complex_ ? 8 : 16;
   }
-  if (!reg) reg = !pivot && reg_shape(j, src, n, &W, &ph);
   if (reg || single_shape(j, n, &W, &lq)) {
-    TRY(reg ? reg_module(j, W, ph) : shape_module(j, W, lq));
-    if (j->keep_b && batch > 1) { /* one system writes nothing on error: no copy then */
-      size_t len = (size_t)n * (size_t)batch * j->esize;
+    TRY(reg ? reg_module(j, sh, W, ph) : shape_module(j, W, lq));
+    /* the work area: b's saved rows (one system writes nothing on error: no
+     * copy then), then the shifted tile's coefficients */
+    size_t len = j->keep_b && batch > 1 ? (size_t)n * (size_t)batch * j->esize : 0;
+    size_t lperm = reg && sh ? perm_bytes(j, (long long)W * reg_q(j)) : 0;
+    if (len + lperm > 0) {
       gpu_ptr w;
-      TRY(j->g->work(j->g, len, &w));
-      j->saved = gpu_sub(w, 0, len);
+      TRY(j->g->work(j->g, td_align(j, len) + lperm, &w));
+      if (len) j->saved = gpu_sub(w, 0, len);
+      if (lperm) TRY(reg_perm(j, &src, w, td_align(j, len), n, (long long)W * reg_q(j), W));
     }
     if (reg) {
       gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_PTR(b), GPU_PTR(j->saved), GPU_PTR(flags)};
       j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
       TRY(td_launch(j, sh ? "td_reg_solve_s" : "td_reg_solve", (size_t)batch * (size_t)W, W,
-                    reg_scalars(j, W, ph) * j->esize, NARGS(args), args));
+                    reg_scalars(j, sh, W, ph) * j->esize, NARGS(args), args));
       goto cleanup;
     }
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),       GPU_INT(lq),   GPU_INT(pivot),
@@ -172,8 +208,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * 2047^2: their 32 complex work-items at 48 KB, 128 rows a tile, took 1.29 ms
    * in td_reg_fwd + bwd; tile_w's 128 took 1.40) */
   multi_shape(j, pivot, &W, &lq, &MW);
-  reg = !pivot && reg_shape(j, src, (long long)W * reg_q(j), &W, &ph);
-  TRY(reg ? reg_module(j, W, ph) : shape_module(j, W, lq));
+  reg = !pivot && perm_ok && reg_shape(j, src, (long long)W * reg_q(j), &W, &ph);
+  TRY(reg ? reg_module(j, sh, W, ph) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;
   int spg;
   gpu_merge_shape(MW, nt, j->g->static_local, j->g->tune.merge_multi, &MW, &spg);
@@ -192,8 +228,10 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     rec_total += td_align(j, 6 * (size_t)cnt[l] * es);
     out_total += td_align(j, 2 * (size_t)cnt[l] * es);
   }
+  size_t lperm = reg && sh ? perm_bytes(j, nt * T) : 0;
   gpu_ptr w, recs[TD_MAX_LEVELS], outs[TD_MAX_LEVELS];
-  TRY(j->g->work(j->g, rec_total + out_total, &w));
+  TRY(j->g->work(j->g, rec_total + out_total + lperm, &w));
+  if (lperm) TRY(reg_perm(j, &src, w, rec_total + out_total, n, nt * T, W));
   size_t off_rec = 0, off_out = rec_total;
   for (int l = 0; l <= levels; l++) {
     recs[l] = gpu_sub(w, off_rec, 6 * (size_t)cnt[l] * es);
@@ -201,7 +239,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     off_rec += td_align(j, 6 * (size_t)cnt[l] * es);
     off_out += td_align(j, 2 * (size_t)cnt[l] * es);
   }
-  size_t tb = reg ? reg_scalars(j, W, ph) * es : tile_bytes(j, W, lq), mb = (size_t)(32 * MW) * es;
+  size_t tb = reg ? reg_scalars(j, sh, W, ph) * es : tile_bytes(j, W, lq), mb = (size_t)(32 * MW) * es;
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
                       GPU_PTR(recs[0]), GPU_PTR(flags)};
