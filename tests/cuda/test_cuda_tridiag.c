@@ -208,9 +208,9 @@ int main(void) {
           check_plain(gpu, cpu, &rng, algs[a], t, n, big ? 2 : 37, n, 0);
         }
       }
-    /* shifted tiles of 16 rows a work-item (gpu_tile.c: real 2049 .. 4096
-     * and 6145 .. 8192 rows; complex 8 rows, 1025 .. 4096) and the default
-     * tiles between */
+    /* shifted tiles of 16 rows a work-item (gpu_tile.c: real above 1024
+     * rows, one tile up to 8192; complex up to 4096, several tiles of 8 rows
+     * above) */
     static const size_t q16[] = {2000, 3000, 4096, 5000, 7000, 8192};
     for (size_t k = 0; k < sizeof q16 / sizeof *q16; k++)
       check_shifted(gpu, cpu, &rng, PSCR_TD_CR_PCR_THOMAS, t, q16[k], 5, (int)k % 2);

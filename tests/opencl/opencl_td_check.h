@@ -462,8 +462,8 @@ static int td_check_main(pscr_dtype t, const char *name) {
   if (ocl == NULL || cpu == NULL) goto done;
   static const size_t ones[] = {1, 2, 3, 7, 64, 1000, 4097, 65539};
   static const size_t batch_n[][3] = {{5, 3, 8}, {300, 17, 301}, {2100, 4, 2100}, {5000, 2, 5003}};
-  /* shifted tiles of 16 rows a work-item above 2048 rows (real; complex: 8
-   * rows at every size, gpu_tile.c), one tile up to 8192 rows */
+  /* shifted tiles of 16 rows a work-item (gpu_tile.c: real above 1024 rows,
+   * complex in one tile; several tiles of 8 complex rows) */
   static const size_t shifted[][2] = {{1, 3},    {33, 4},   {1000, 9}, {3000, 3},
                                       {5000, 2}, {7000, 2}, {65539, 2}};
   for (size_t k = 0; k < NALGS; k++) {

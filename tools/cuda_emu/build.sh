@@ -21,7 +21,9 @@ g++ $flags -DPSCR_COMPLEX=0 -DTD_RQ=16 -DEMU_TABLE=emu_kernels_d16 \
   -c "$here/emu_kernels.cpp" -o "$out/k_d16.o" &
 g++ $flags -DPSCR_COMPLEX=1 -DTD_RQ=8 -DEMU_TABLE=emu_kernels_z8 \
   -c "$here/emu_kernels.cpp" -o "$out/k_z8.o" &
+g++ $flags -DPSCR_COMPLEX=1 -DTD_RQ=16 -DEMU_TABLE=emu_kernels_z16 \
+  -c "$here/emu_kernels.cpp" -o "$out/k_z16.o" &
 g++ $flags -c "$here/emu.cpp" -o "$out/emu.o"
 wait
-g++ $flags -shared -Wl,-soname,libcuda.so.1 -o "$out/libcuda.so.1" "$out/emu.o" "$out/k_d.o" "$out/k_z.o" "$out/k_d16.o" "$out/k_z8.o" -ldl
+g++ $flags -shared -Wl,-soname,libcuda.so.1 -o "$out/libcuda.so.1" "$out/emu.o" "$out/k_d.o" "$out/k_z.o" "$out/k_d16.o" "$out/k_z8.o" "$out/k_z16.o" -ldl
 echo "$out/libcuda.so.1"

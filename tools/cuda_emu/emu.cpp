@@ -21,7 +21,7 @@
 #include "emu.h"
 #include "emu_params.h"
 
-extern const emu_kernel emu_kernels_d[], emu_kernels_z[], emu_kernels_d16[], emu_kernels_z8[];
+extern const emu_kernel emu_kernels_d[], emu_kernels_z[], emu_kernels_d16[], emu_kernels_z8[], emu_kernels_z16[];
 
 int emu_tid, emu_gid, emu_wg;
 static char *g_local; /* exactly the launch's dynamic size: ASan sees overflows */
@@ -215,9 +215,11 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   module_t *mod = (module_t *)m;
   const emu_kernel *k = mod->complex_ ? emu_kernels_z : emu_kernels_d;
   /* the variants build.sh compiles: the defaults, and the shifted solves'
-   * larger tiles (gpu_tile.c): real 16 rows, complex 8, in one part */
+   * larger tiles (gpu_tile.c): 16 rows, complex 8 too, in one part */
   if (!mod->complex_ && mod->rq == 16 && mod->ph <= 1)
     k = emu_kernels_d16;
+  else if (mod->complex_ && mod->rq == 16 && mod->ph <= 1)
+    k = emu_kernels_z16;
   else if (mod->complex_ && mod->rq == 8 && mod->ph <= 1)
     k = emu_kernels_z8;
   else if (mod->rq || mod->ph > 1) {

@@ -159,23 +159,26 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   gpu_ptr flags = j->g->flags;
   int W, lq = 0, MW, ph = 1, reg = 0;
   int sh = src.shift.mem != NULL; /* td_reg.h's kernels of each source */
-  /* Shifted systems (f alone in the tile): real ones of more than 2048 rows
-   * in tiles of 16 rows a work-item, complex ones of 8. H100, floor ratio
-   * against 8 (complex 4) rows in the same call: real 4096 x 4096 2.57x
-   * against 3.19, 6000 x 5000 3.19 against 3.92, 8192 x 8192 2.42 against
-   * 3.15 (tiles of 1024 rows), 16384 x 1024 4.02 against 4.38; complex 512 x
-   * 16384 3.03 against 3.40, 2048 x 8192 3.04 against 5.26 (two tiles),
-   * 16384 x 1024 4.62 against 4.92. The perm arrays' index is an int
+  /* Shifted systems (f alone in the tile) in tiles of 16 rows a work-item:
+   * real ones of more than 1024 rows, complex ones that fit one tile (8 rows
+   * where they take several). H100, floor ratio against 8 (complex 4) rows a
+   * work-item in the same call: real 1500 x 10000 2.79x against 3.63, 2048 x
+   * 8192 2.30 against 2.86, 4096 x 4096 2.57 against 3.19, 8192 x 8192 2.42
+   * against 3.15 (tiles of 1024 rows), 16384 x 1024 4.02 against 4.38 (512
+   * rows: 2.59 against 2.51); complex 512 x 16384 2.71 against 3.05 (8 rows)
+   * and 3.40 (4 rows), 2048 x 8192 2.72 against 5.26 (4 rows: two tiles),
+   * 4096 x 4096 3.15 against 4.40 (8 rows) and 5.40, 8192 x 8192 4.09 with 8
+   * rows, 4.78 with 16 and 5.15 with 4. The perm arrays' index is an int
    * (td_reg_perm): longer shifted systems take td_tile.h's kernels. */
-  int perm_ok = !sh || n < (1LL << 30);
+  int perm_ok = !sh || n < (1LL << 30), many = j->par.complex_ ? 8 : 16;
   j->par.reg_q = j->g->tune.reg_q;
-  int big = !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 2048);
-  if (big) j->par.reg_q = j->par.complex_ ? 8 : 16;
+  int big = !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 1024);
+  if (big) j->par.reg_q = 16;
   reg = !pivot && perm_ok && reg_shape(j, src, n, &W, &ph);
-  if (!reg && big) { /* no one tile of the larger rows: of the default ones, else several */
+  if (!reg && big) { /* no one tile of 16 rows: of the default ones, else several */
     j->par.reg_q = 0;
     reg = reg_shape(j, src, n, &W, &ph);
-    if (!reg) j->par.reg_q = j->par.complex_ ? 8 : 16;
+    if (!reg) j->par.reg_q = many;
   }
   if (reg || single_shape(j, n, &W, &lq)) {
     TRY(reg ? reg_module(j, sh, W, ph) : shape_module(j, W, lq));
