@@ -17,14 +17,15 @@
  * non-finite (NONFINITE); a zero pivot or junction gives a NaN reciprocal
  * (S_RCP), which reaches x (SINGULAR). A failed system stores nothing.
  * Shifted rows (the _s kernels) read A and M from td_reg_perm's copies in
- * the tile's own order: each work-item loads its rows' coefficients
- * coalesced, straight into registers, and only f goes through the tile.
+ * the tile's own order (perm; a small solve reads the rows themselves): each
+ * work-item loads its rows' coefficients straight into registers, coalesced,
+ * and only f goes through the tile.
  * Local memory: max(m (q / TD_REG_PH + 1), q + 1, 16) W scalars, m = 4
- * arrays (1 shifted): the tile, x staged for the store, the merge tree. The tile is staged in TD_REG_PH
- * parts: part h holds rows h q / TD_REG_PH .. (h + 1) q / TD_REG_PH - 1 of
- * every partition, with its arrays, and every work-item's sweep goes on
- * through it. Two parts fit a
- * real tile of 2048 rows in 48 KB (NVIDIA's OpenCL; CUDA opts in to more).
+ * arrays (1 shifted): the tile, x staged for the store, the merge tree. The
+ * tile is staged in TD_REG_PH parts: part h holds rows h q / TD_REG_PH ..
+ * (h + 1) q / TD_REG_PH - 1 of every partition, with its arrays, and every
+ * work-item's sweep goes on through it. Two parts fit a real tile of 2048
+ * rows in 48 KB (NVIDIA's OpenCL; CUDA opts in to more).
  * Parts by rows, not arrays through registers: PoCL (pthread device)
  * corrupted private arrays kept live across barriers when work-groups ran
  * concurrently; by partitions, half the work-items would sweep at a time
@@ -114,24 +115,29 @@ DEVICE scalar td_spike_x(int k, int q, const scalar *u, const scalar *y, const s
 }
 
 /* Shifted rows: the coefficients of A + s M of a part's rows of one
- * work-item straight into registers from td_reg_perm's arrays (one
- * coalesced row of the tile's order a load, from index i0 by W), *z their
- * NaN/Inf check. TD_REG_KPRE: loaded before the part's barrier, so their
- * latency overlaps the wait. */
-#ifndef TD_REG_KPRE
-#define TD_REG_KPRE 1
-#endif
-DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, scalar *kd,
-                         scalar *kc, scalar *z) {
+ * work-item (rows rb .. rb + TD_REG_PQ - 1) straight into registers, *z
+ * their NaN/Inf check. perm: from td_reg_perm's arrays, one coalesced row
+ * of the tile's order a load (from index i0 by W); else from the rows
+ * themselves (a small solve, where the launch of td_reg_perm costs more
+ * than these loads: gpu_tile.c). Loaded before the part's barrier, so that
+ * their latency overlaps the wait (H100, shifted 8192 x 8192 in 16-row
+ * tiles: 2.40x floor against 2.66 after it). */
+DEVICE void td_reg_coefs(TD_SRC_PARAMS, int perm, scalar s, long i0, long rb, long n, int W,
+                         scalar *ka, scalar *kd, scalar *kc, scalar *z) {
 #pragma unroll
   for (int k = 0; k < TD_REG_PQ; k++) {
-    long i = i0 + (long)k * W;
+    long r = rb + k, i = perm ? i0 + (long)k * W : r < n ? r : n - 1;
     ka[k] = cdl[i];
     kd[k] = cd[i];
     kc[k] = cdu[i];
     if (mdl != 0) ka[k] = S_FMA(ka[k], s, mdl[i]);
     if (md != 0) kd[k] = S_FMA(kd[k], s, md[i]);
     if (mdu != 0) kc[k] = S_FMA(kc[k], s, mdu[i]);
+    if (!perm) { /* the couplings outside the system, identity rows past n */
+      ka[k] = r > 0 && r < n ? ka[k] : S_ZERO;
+      kd[k] = r < n ? kd[k] : S_ONE;
+      kc[k] = r + 1 < n ? kc[k] : S_ZERO;
+    }
     *z = S_FMA(S_FMA(S_FMA(*z, ka[k], S_ZERO), kd[k], S_ZERO), kc[k], S_ZERO);
   }
 }
@@ -158,10 +164,10 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
 #define TD_REG_SOLVE 0
 #define TD_REG_FWD 1
 #define TD_REG_BWD 2
-DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long r0, long gi,
-                        long cnt, GLOBAL scalar *b, GLOBAL scalar *save, GLOBAL scalar *io,
-                        GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad_nf,
-                        LOCAL_P int *bad_sg) {
+DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int perm, int mode, long n, long sys, long r0,
+                        long gi, long cnt, GLOBAL scalar *b, GLOBAL scalar *save,
+                        GLOBAL scalar *io, GLOBAL int *flags, LOCAL_P scalar *sm,
+                        LOCAL_P int *bad_nf, LOCAL_P int *bad_sg) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   scalar z = S_ZERO;
   /* 1. the tile through local memory (padded as td_tile.h's TD_BPAD) part by
@@ -174,7 +180,9 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
 #pragma unroll
   for (int h = 0; h < TD_REG_PH; h++) {
     scalar ka[TD_REG_PQ], kd[TD_REG_PQ], kc[TD_REG_PQ];
-    if (sh && TD_REG_KPRE) td_reg_coefs(TD_SRC_ARGS, s, r0 + (long)h * TD_REG_PQ * W + t, W, ka, kd, kc, &z);
+    if (sh)
+      td_reg_coefs(TD_SRC_ARGS, perm, s, r0 + (long)h * TD_REG_PQ * W + t,
+                   r0 + (long)t * TD_RQ + h * TD_REG_PQ, n, W, ka, kd, kc, &z);
 #pragma unroll
     for (int u0 = 0; u0 < TD_REG_PQ; u0 += TD_REG_LOAD_U) { /* TD_REG_LOAD_U rows in flight */
       scalar va[TD_REG_LOAD_U], vd[TD_REG_LOAD_U], vc[TD_REG_LOAD_U], vf[TD_REG_LOAD_U];
@@ -208,7 +216,6 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
       }
     }
     BARRIER();
-    if (sh && !TD_REG_KPRE) td_reg_coefs(TD_SRC_ARGS, s, r0 + (long)h * TD_REG_PQ * W + t, W, ka, kd, kc, &z);
     /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d,
      * c, f of the work-item's rows as it goes; u, y and w stay in registers.
      * The partition's own last super-diagonal is the right spike's. */
@@ -338,14 +345,14 @@ KERNEL void td_reg_perm(TD_SRC_PARAMS, long n, long len, int W, GLOBAL scalar *o
 /* One group of W work-items per system of n <= W TD_RQ rows: every input read
  * once, x written once (b's rows first to bsave unless it is null). */
 #define TD_REG_SOLVE_KERNEL(name, sh)                                                              \
-  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL scalar *bsave,           \
+  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, int perm, GLOBAL scalar *b, GLOBAL scalar *bsave, \
                           GLOBAL int *flags) {                                                     \
     LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
     LOCAL int bad_nf, bad_sg;                                                                      \
     TD_SRC_FIX(sh);                                                                                \
     TD_SRC_AT_SYS0(b);                                                                             \
-    td_reg_body(TD_SRC_ARGS, sh, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags, sm,     \
-                &bad_nf, &bad_sg);                                                                 \
+    td_reg_body(TD_SRC_ARGS, sh, perm, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags,   \
+                sm, &bad_nf, &bad_sg);                                                             \
   }
 TD_REG_SOLVE_KERNEL(td_reg_solve, 0)
 TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
@@ -355,7 +362,7 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
  * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt.
  * io: the records stored (TD_REG_FWD) or the outside values read (TD_REG_BWD). */
 #define TD_REG_PASS_KERNEL(name, sh, mode)                                                         \
-  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *b,              \
+  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, int perm, long nt, long cnt, GLOBAL scalar *b,    \
                           GLOBAL scalar *io, GLOBAL int *flags) {                                  \
     LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
     LOCAL int bad_nf, bad_sg;                                                                      \
@@ -363,7 +370,7 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
     TD_SRC_AT_SYS0(b);                                                                             \
     long g = (mode) == TD_REG_BWD ? TD_BWD_GROUP(cnt) : GROUP_ID(), sys = g / nt;                  \
     long r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                                               \
-    td_reg_body(TD_SRC_ARGS, sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,           \
+    td_reg_body(TD_SRC_ARGS, sh, perm, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,     \
                 &bad_sg);                                                                          \
   }
 TD_REG_PASS_KERNEL(td_reg_fwd, 0, TD_REG_FWD)

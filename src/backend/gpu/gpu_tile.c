@@ -171,6 +171,9 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * rows, 4.78 with 16 and 5.15 with 4. The perm arrays' index is an int
    * (td_reg_perm): longer shifted systems take td_tile.h's kernels. */
   int perm_ok = !sh || n < (1LL << 30), many = j->par.complex_ ? 8 : 16;
+  /* td_reg_perm where the solve is large enough to repay its launch (H100,
+   * shifted 1024 x 1024: 3.45x floor without, 4.08 with) */
+  int perm = sh && (double)n * (double)batch >= (double)j->g->tune.perm_rows;
   j->par.reg_q = j->g->tune.reg_q;
   int big = !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 1024);
   if (big) j->par.reg_q = 16;
@@ -185,7 +188,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     /* the work area: b's saved rows (one system writes nothing on error: no
      * copy then), then the shifted tile's coefficients */
     size_t len = j->keep_b && batch > 1 ? (size_t)n * (size_t)batch * j->esize : 0;
-    size_t lperm = reg && sh ? perm_bytes(j, (long long)W * reg_q(j)) : 0;
+    size_t lperm = reg && perm ? perm_bytes(j, (long long)W * reg_q(j)) : 0;
     if (len + lperm > 0) {
       gpu_ptr w;
       TRY(j->g->work(j->g, td_align(j, len) + lperm, &w));
@@ -193,7 +196,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
       if (lperm) TRY(reg_perm(j, &src, w, td_align(j, len), n, (long long)W * reg_q(j), W));
     }
     if (reg) {
-      gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_PTR(b), GPU_PTR(j->saved), GPU_PTR(flags)};
+      gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),       GPU_INT(perm),
+                        GPU_PTR(b),    GPU_PTR(j->saved), GPU_PTR(flags)};
       j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
       TRY(td_launch(j, sh ? "td_reg_solve_s" : "td_reg_solve", (size_t)batch * (size_t)W, W,
                     reg_scalars(j, sh, W, ph) * j->esize, NARGS(args), args));
@@ -231,7 +235,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     rec_total += td_align(j, 6 * (size_t)cnt[l] * es);
     out_total += td_align(j, 2 * (size_t)cnt[l] * es);
   }
-  size_t lperm = reg && sh ? perm_bytes(j, nt * T) : 0;
+  size_t lperm = reg && perm ? perm_bytes(j, nt * T) : 0;
   gpu_ptr w, recs[TD_MAX_LEVELS], outs[TD_MAX_LEVELS];
   TRY(j->g->work(j->g, rec_total + out_total + lperm, &w));
   if (lperm) TRY(reg_perm(j, &src, w, rec_total + out_total, n, nt * T, W));
@@ -244,8 +248,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   }
   size_t tb = reg ? reg_scalars(j, sh, W, ph) * es : tile_bytes(j, W, lq), mb = (size_t)(32 * MW) * es;
   if (reg) {
-    gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
-                      GPU_PTR(recs[0]), GPU_PTR(flags)};
+    gpu_arg args[] = {SRC_ARGS(src),   GPU_LONG(n), GPU_INT(perm),    GPU_LONG(nt),
+                      GPU_LONG(cnt[0]), GPU_PTR(b),  GPU_PTR(recs[0]), GPU_PTR(flags)};
     TRY(td_launch(j, sh ? "td_reg_fwd_s" : "td_reg_fwd", (size_t)cnt[0] * (size_t)W, W, tb,
                   NARGS(args), args));
   } else {
@@ -266,8 +270,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   if (!self) TRY(gpu_merge_records(j->g, levels, Pc, cnt, recs, outs, MW, spg, 0, mb));
   gpu_ptr io = self ? recs[0] : outs[0];
   if (reg) {
-    gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
-                      GPU_PTR(outs[0]), GPU_PTR(flags)};
+    gpu_arg args[] = {SRC_ARGS(src),   GPU_LONG(n), GPU_INT(perm),    GPU_LONG(nt),
+                      GPU_LONG(cnt[0]), GPU_PTR(b),  GPU_PTR(outs[0]), GPU_PTR(flags)};
     TRY(td_launch(j, sh ? "td_reg_bwd_s" : "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb,
                   NARGS(args), args));
   } else {
