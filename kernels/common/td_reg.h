@@ -16,12 +16,12 @@
  * Errors: a NaN/Inf entry makes the running sum of v * 0 over the inputs
  * non-finite (NONFINITE); a zero pivot or junction gives a NaN reciprocal
  * (S_RCP), which reaches x (SINGULAR). A failed system stores nothing.
- * Shifted rows (the _s kernels) read A and M from td_reg_perm's copies in
- * the tile's own order (perm; a small solve reads the rows themselves): each
- * work-item loads its rows' coefficients straight into registers, coalesced,
- * and only f goes through the tile.
+ * Shifted rows (the _s kernels) of a large solve (perm) read A and M from
+ * td_reg_perm's copies in the tile's own order: each work-item loads its
+ * rows' coefficients straight into registers, coalesced, and only f goes
+ * through the tile (a small one stages a, d, c, f as plain rows do).
  * Local memory: max(m (q / TD_REG_PH + 1), q + 1, 16) W scalars, m = 4
- * arrays (1 shifted): the tile, x staged for the store, the merge tree. The
+ * arrays (1 with perm): the tile, x staged for the store, the merge tree. The
  * tile is staged in TD_REG_PH parts: part h holds rows h q / TD_REG_PH ..
  * (h + 1) q / TD_REG_PH - 1 of every partition, with its arrays, and every
  * work-item's sweep goes on through it. Two parts fit a real tile of 2048
@@ -114,30 +114,23 @@ DEVICE scalar td_spike_x(int k, int q, const scalar *u, const scalar *y, const s
   return k + 1 == q ? S_FMS(x, vlast, xr) : S_FMS(x, u[k], xn);
 }
 
-/* Shifted rows: the coefficients of A + s M of a part's rows of one
- * work-item (rows rb .. rb + TD_REG_PQ - 1) straight into registers, *z
- * their NaN/Inf check. perm: from td_reg_perm's arrays, one coalesced row
- * of the tile's order a load (from index i0 by W); else from the rows
- * themselves (a small solve, where the launch of td_reg_perm costs more
- * than these loads: gpu_tile.c). Loaded before the part's barrier, so that
- * their latency overlaps the wait (H100, shifted 8192 x 8192 in 16-row
- * tiles: 2.40x floor against 2.66 after it). */
-DEVICE void td_reg_coefs(TD_SRC_PARAMS, int perm, scalar s, long i0, long rb, long n, int W,
-                         scalar *ka, scalar *kd, scalar *kc, scalar *z) {
+/* Shifted rows of td_reg_perm's layout: the coefficients of A + s M of a
+ * part's rows of one work-item straight into registers, one coalesced row
+ * of the tile's order a load (from index i0 by W), *z their NaN/Inf check.
+ * Loaded before the part's barrier, so that their latency overlaps the wait
+ * (H100, shifted 8192 x 8192 in 16-row tiles: 2.40x floor against 2.66
+ * after it). */
+DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, scalar *kd,
+                         scalar *kc, scalar *z) {
 #pragma unroll
   for (int k = 0; k < TD_REG_PQ; k++) {
-    long r = rb + k, i = perm ? i0 + (long)k * W : r < n ? r : n - 1;
+    long i = i0 + (long)k * W;
     ka[k] = cdl[i];
     kd[k] = cd[i];
     kc[k] = cdu[i];
     if (mdl != 0) ka[k] = S_FMA(ka[k], s, mdl[i]);
     if (md != 0) kd[k] = S_FMA(kd[k], s, md[i]);
     if (mdu != 0) kc[k] = S_FMA(kc[k], s, mdu[i]);
-    if (!perm) { /* the couplings outside the system, identity rows past n */
-      ka[k] = r > 0 && r < n ? ka[k] : S_ZERO;
-      kd[k] = r < n ? kd[k] : S_ONE;
-      kc[k] = r + 1 < n ? kc[k] : S_ZERO;
-    }
     *z = S_FMA(S_FMA(S_FMA(*z, ka[k], S_ZERO), kd[k], S_ZERO), kc[k], S_ZERO);
   }
 }
@@ -176,20 +169,19 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int perm, int mode, long n, long 
    * TD_REG_PQ rows. */
   int S = W * (TD_REG_PQ + 1);
   scalar u[TD_RQ], y[TD_RQ], w[TD_RQ], vlast = S_ZERO, rec[6];
-  scalar s = sh ? shift[sys] : S_ZERO;
+  int kp = sh && perm; /* td_reg_perm's A and M: f alone through the tile */
+  scalar s = kp ? shift[sys] : S_ZERO;
 #pragma unroll
   for (int h = 0; h < TD_REG_PH; h++) {
     scalar ka[TD_REG_PQ], kd[TD_REG_PQ], kc[TD_REG_PQ];
-    if (sh)
-      td_reg_coefs(TD_SRC_ARGS, perm, s, r0 + (long)h * TD_REG_PQ * W + t,
-                   r0 + (long)t * TD_RQ + h * TD_REG_PQ, n, W, ka, kd, kc, &z);
+    if (kp) td_reg_coefs(TD_SRC_ARGS, s, r0 + (long)h * TD_REG_PQ * W + t, W, ka, kd, kc, &z);
 #pragma unroll
     for (int u0 = 0; u0 < TD_REG_PQ; u0 += TD_REG_LOAD_U) { /* TD_REG_LOAD_U rows in flight */
       scalar va[TD_REG_LOAD_U], vd[TD_REG_LOAD_U], vc[TD_REG_LOAD_U], vf[TD_REG_LOAD_U];
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++) {
         long r = TD_REG_ROW(h, t + (u0 + u) * W);
-        if (sh) { /* f alone; identity rows past n */
+        if (kp) { /* f alone; identity rows past n */
           vf[u] = b[sys * sstride + (r < n ? r : n - 1)];
           if (r >= n) vf[u] = S_ZERO;
         } else {
@@ -202,7 +194,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int perm, int mode, long n, long 
         int p = TD_BPAD(t + (u0 + u) * W, TD_REG_PLQ);
         if (save != 0 && r < n) save[sys * n + r] = vf[u];
         /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
-        if (sh) {
+        if (kp) {
           z = S_FMA(z, vf[u], S_ZERO);
           sm[p] = vf[u];
         } else {
@@ -220,11 +212,11 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int perm, int mode, long n, long 
      * c, f of the work-item's rows as it goes; u, y and w stay in registers.
      * The partition's own last super-diagonal is the right spike's. */
     LOCAL_P const scalar *ra = sm + TD_BPAD(t * TD_REG_PQ, TD_REG_PLQ), *rd = ra + S,
-                         *rc = ra + 2 * S, *rf = sh ? ra : ra + 3 * S;
+                         *rc = ra + 2 * S, *rf = kp ? ra : ra + 3 * S;
 #pragma unroll
     for (int k = 0; k < TD_REG_PQ; k++)
-      td_spike_row(h * TD_REG_PQ + k, TD_RQ, sh ? ka[k] : ra[k], sh ? kd[k] : rd[k],
-                   sh ? kc[k] : rc[k], rf[k], u, y, w, &vlast);
+      td_spike_row(h * TD_REG_PQ + k, TD_RQ, kp ? ka[k] : ra[k], kp ? kd[k] : rd[k],
+                   kp ? kc[k] : rc[k], rf[k], u, y, w, &vlast);
     if (TD_REG_PH > 1) BARRIER(); /* the part is read: the next one may come */
   }
   td_spike_record(TD_RQ, u, y, w, vlast, rec);

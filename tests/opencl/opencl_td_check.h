@@ -503,9 +503,9 @@ static int td_check_main(pscr_dtype t, const char *name) {
     /* A and M laid out in the tiles' order (td_reg_perm) at every size, as
      * large solves read them: one tile, several tiles */
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "perm_rows", 0), PSCR_OK);
+    static const size_t perm_n[] = {1, 33, 3000, 20000};
     for (int k = 0; k < 4; k++)
-      check_shifted(ocl, cpu, &r, PSCR_TD_CR_PCR_THOMAS, t, k == 3 ? 20000 : k == 2 ? 3000 : k ? 33 : 1,
-                    3, k % 2, &worst);
+      check_shifted(ocl, cpu, &r, PSCR_TD_CR_PCR_THOMAS, t, perm_n[k], 3, k % 2, &worst);
     gpu_td_tuning dft;
     gpu_td_tuning_default(&dft);
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "perm_rows", dft.perm_rows), PSCR_OK);
