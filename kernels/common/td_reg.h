@@ -16,12 +16,11 @@
  * Errors: a NaN/Inf entry makes the running sum of v * 0 over the inputs
  * non-finite (NONFINITE); a zero pivot or junction gives a NaN reciprocal
  * (S_RCP), which reaches x (SINGULAR). A failed system stores nothing.
- * Shifted rows (the _s kernels) of a large solve (perm) read A and M from
- * td_reg_perm's copies in the tile's own order: each work-item loads its
- * rows' coefficients straight into registers, coalesced, and only f goes
- * through the tile (a small one stages a, d, c, f as plain rows do).
+ * Shifted rows (the _s kernels) read A and M from td_reg_perm's copies in
+ * the tile's own order: each work-item loads its rows' coefficients
+ * coalesced, straight into registers, and only f goes through the tile.
  * Local memory: max(m (q / TD_REG_PH + 1), q + 1, 16) W scalars, m = 4
- * arrays (1 with perm): the tile, x staged for the store, the merge tree. The
+ * arrays (1 shifted): the tile, x staged for the store, the merge tree. The
  * tile is staged in TD_REG_PH parts: part h holds rows h q / TD_REG_PH ..
  * (h + 1) q / TD_REG_PH - 1 of every partition, with its arrays, and every
  * work-item's sweep goes on through it. Two parts fit a real tile of 2048
@@ -114,12 +113,12 @@ DEVICE scalar td_spike_x(int k, int q, const scalar *u, const scalar *y, const s
   return k + 1 == q ? S_FMS(x, vlast, xr) : S_FMS(x, u[k], xn);
 }
 
-/* Shifted rows of td_reg_perm's layout: the coefficients of A + s M of a
- * part's rows of one work-item straight into registers, one coalesced row
- * of the tile's order a load (from index i0 by W), *z their NaN/Inf check.
- * Loaded before the part's barrier, so that their latency overlaps the wait
- * (H100, shifted 8192 x 8192 in 16-row tiles: 2.40x floor against 2.66
- * after it). */
+/* Shifted rows: the coefficients of A + s M of a part's rows of one
+ * work-item straight into registers from td_reg_perm's arrays (one
+ * coalesced row of the tile's order a load, from index i0 by W), *z their
+ * NaN/Inf check. Loaded before the part's barrier, so that their latency
+ * overlaps the wait (H100, shifted 8192 x 8192 in 16-row tiles: 2.40x floor
+ * against 2.66 after it). */
 DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, scalar *kd,
                          scalar *kc, scalar *z) {
 #pragma unroll
@@ -157,10 +156,10 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
 #define TD_REG_SOLVE 0
 #define TD_REG_FWD 1
 #define TD_REG_BWD 2
-DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int perm, int mode, long n, long sys, long r0,
-                        long gi, long cnt, GLOBAL scalar *b, GLOBAL scalar *save,
-                        GLOBAL scalar *io, GLOBAL int *flags, LOCAL_P scalar *sm,
-                        LOCAL_P int *bad_nf, LOCAL_P int *bad_sg) {
+DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long r0, long gi,
+                        long cnt, GLOBAL scalar *b, GLOBAL scalar *save, GLOBAL scalar *io,
+                        GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad_nf,
+                        LOCAL_P int *bad_sg) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   scalar z = S_ZERO;
   /* 1. the tile through local memory (padded as td_tile.h's TD_BPAD) part by
@@ -169,19 +168,18 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int perm, int mode, long n, long 
    * TD_REG_PQ rows. */
   int S = W * (TD_REG_PQ + 1);
   scalar u[TD_RQ], y[TD_RQ], w[TD_RQ], vlast = S_ZERO, rec[6];
-  int kp = sh && perm; /* td_reg_perm's A and M: f alone through the tile */
-  scalar s = kp ? shift[sys] : S_ZERO;
+  scalar s = sh ? shift[sys] : S_ZERO;
 #pragma unroll
   for (int h = 0; h < TD_REG_PH; h++) {
     scalar ka[TD_REG_PQ], kd[TD_REG_PQ], kc[TD_REG_PQ];
-    if (kp) td_reg_coefs(TD_SRC_ARGS, s, r0 + (long)h * TD_REG_PQ * W + t, W, ka, kd, kc, &z);
+    if (sh) td_reg_coefs(TD_SRC_ARGS, s, r0 + (long)h * TD_REG_PQ * W + t, W, ka, kd, kc, &z);
 #pragma unroll
     for (int u0 = 0; u0 < TD_REG_PQ; u0 += TD_REG_LOAD_U) { /* TD_REG_LOAD_U rows in flight */
       scalar va[TD_REG_LOAD_U], vd[TD_REG_LOAD_U], vc[TD_REG_LOAD_U], vf[TD_REG_LOAD_U];
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++) {
         long r = TD_REG_ROW(h, t + (u0 + u) * W);
-        if (kp) { /* f alone; identity rows past n */
+        if (sh) { /* f alone; identity rows past n */
           vf[u] = b[sys * sstride + (r < n ? r : n - 1)];
           if (r >= n) vf[u] = S_ZERO;
         } else {
@@ -194,7 +192,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int perm, int mode, long n, long 
         int p = TD_BPAD(t + (u0 + u) * W, TD_REG_PLQ);
         if (save != 0 && r < n) save[sys * n + r] = vf[u];
         /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
-        if (kp) {
+        if (sh) {
           z = S_FMA(z, vf[u], S_ZERO);
           sm[p] = vf[u];
         } else {
@@ -212,11 +210,11 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int perm, int mode, long n, long 
      * c, f of the work-item's rows as it goes; u, y and w stay in registers.
      * The partition's own last super-diagonal is the right spike's. */
     LOCAL_P const scalar *ra = sm + TD_BPAD(t * TD_REG_PQ, TD_REG_PLQ), *rd = ra + S,
-                         *rc = ra + 2 * S, *rf = kp ? ra : ra + 3 * S;
+                         *rc = ra + 2 * S, *rf = sh ? ra : ra + 3 * S;
 #pragma unroll
     for (int k = 0; k < TD_REG_PQ; k++)
-      td_spike_row(h * TD_REG_PQ + k, TD_RQ, kp ? ka[k] : ra[k], kp ? kd[k] : rd[k],
-                   kp ? kc[k] : rc[k], rf[k], u, y, w, &vlast);
+      td_spike_row(h * TD_REG_PQ + k, TD_RQ, sh ? ka[k] : ra[k], sh ? kd[k] : rd[k],
+                   sh ? kc[k] : rc[k], rf[k], u, y, w, &vlast);
     if (TD_REG_PH > 1) BARRIER(); /* the part is read: the next one may come */
   }
   td_spike_record(TD_RQ, u, y, w, vlast, rec);
@@ -337,14 +335,14 @@ KERNEL void td_reg_perm(TD_SRC_PARAMS, long n, long len, int W, GLOBAL scalar *o
 /* One group of W work-items per system of n <= W TD_RQ rows: every input read
  * once, x written once (b's rows first to bsave unless it is null). */
 #define TD_REG_SOLVE_KERNEL(name, sh)                                                              \
-  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, int perm, GLOBAL scalar *b, GLOBAL scalar *bsave, \
+  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL scalar *bsave,           \
                           GLOBAL int *flags) {                                                     \
     LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
     LOCAL int bad_nf, bad_sg;                                                                      \
     TD_SRC_FIX(sh);                                                                                \
     TD_SRC_AT_SYS0(b);                                                                             \
-    td_reg_body(TD_SRC_ARGS, sh, perm, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags,   \
-                sm, &bad_nf, &bad_sg);                                                             \
+    td_reg_body(TD_SRC_ARGS, sh, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags, sm,     \
+                &bad_nf, &bad_sg);                                                                 \
   }
 TD_REG_SOLVE_KERNEL(td_reg_solve, 0)
 TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
@@ -354,7 +352,7 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
  * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt.
  * io: the records stored (TD_REG_FWD) or the outside values read (TD_REG_BWD). */
 #define TD_REG_PASS_KERNEL(name, sh, mode)                                                         \
-  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, int perm, long nt, long cnt, GLOBAL scalar *b,    \
+  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *b,              \
                           GLOBAL scalar *io, GLOBAL int *flags) {                                  \
     LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
     LOCAL int bad_nf, bad_sg;                                                                      \
@@ -362,7 +360,7 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
     TD_SRC_AT_SYS0(b);                                                                             \
     long g = (mode) == TD_REG_BWD ? TD_BWD_GROUP(cnt) : GROUP_ID(), sys = g / nt;                  \
     long r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                                               \
-    td_reg_body(TD_SRC_ARGS, sh, perm, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,     \
+    td_reg_body(TD_SRC_ARGS, sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,           \
                 &bad_sg);                                                                          \
   }
 TD_REG_PASS_KERNEL(td_reg_fwd, 0, TD_REG_FWD)

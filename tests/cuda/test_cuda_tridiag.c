@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/gpu/gpu_tridiag.h"
 #include "testing.h"
 
 /* the backend's developer hooks (exported, not in the public headers) */
@@ -215,18 +214,6 @@ int main(void) {
     static const size_t q16[] = {2000, 3000, 4096, 5000, 7000, 8192};
     for (size_t k = 0; k < sizeof q16 / sizeof *q16; k++)
       check_shifted(gpu, cpu, &rng, PSCR_TD_CR_PCR_THOMAS, t, q16[k], 5, (int)k % 2);
-    /* A and M laid out in the tiles' order (td_reg_perm) at every size, as
-     * large solves read them: one tile of 8 or 16 rows, several tiles */
-    PT_CHECK(pscr_cuda_tune != NULL, "the CUDA developer hooks");
-    if (pscr_cuda_tune) {
-      PT_CHECK_STATUS(pscr_cuda_tune(gpu, "perm_rows", 0), PSCR_OK);
-      static const size_t perm_n[] = {1, 33, 1000, 3000, 8192, 20000};
-      for (size_t k = 0; k < sizeof perm_n / sizeof *perm_n; k++)
-        check_shifted(gpu, cpu, &rng, PSCR_TD_CR_PCR_THOMAS, t, perm_n[k], 3, (int)k % 2);
-      gpu_td_tuning dft;
-      gpu_td_tuning_default(&dft);
-      PT_CHECK_STATUS(pscr_cuda_tune(gpu, "perm_rows", dft.perm_rows), PSCR_OK);
-    }
   }
   /* tuning `profile`: every launch timed alone into per-kernel statistics;
    * `local_mem` caps a group's shared memory (OpenCL's 48 KB: a real line of

@@ -500,15 +500,6 @@ static int td_check_main(pscr_dtype t, const char *name) {
     }
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "reg_q", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "reg_ph", 0), PSCR_OK);
-    /* A and M laid out in the tiles' order (td_reg_perm) at every size, as
-     * large solves read them: one tile, several tiles */
-    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "perm_rows", 0), PSCR_OK);
-    static const size_t perm_n[] = {1, 33, 3000, 20000};
-    for (int k = 0; k < 4; k++)
-      check_shifted(ocl, cpu, &r, PSCR_TD_CR_PCR_THOMAS, t, perm_n[k], 3, k % 2, &worst);
-    gpu_td_tuning dft;
-    gpu_td_tuning_default(&dft);
-    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "perm_rows", dft.perm_rows), PSCR_OK);
     fprintf(stderr, "reg_q / reg_ph variants: worst rel. diff to CPU %.2e\n", worst);
   }
   /* LAPACK is the CPU reference: not on devices. */

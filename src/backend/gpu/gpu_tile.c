@@ -84,14 +84,14 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
 }
 
 /* td_reg.h's kernels: q = TD_RQ rows per work-item in registers, local
- * memory for the tile's four arrays, f alone for perm's shifted rows (m (q + 1)
+ * memory for the tile's four arrays, f alone for shifted rows (m (q + 1)
  * scalars a work-item, m = 4 or 1, or m (q / ph + 1) staged in ph parts),
  * x staged for the store (q + 1), the merge tree (16). W at most 512
  * and the kernel's own limit (set by its registers: TD_REG_MAXW, 640 real and
  * 384 complex work-items, 512 / 256 at more rows than 8 / 4). */
 static int reg_q(const td_job *j) { return j->par.reg_q ? j->par.reg_q : j->par.complex_ ? 4 : 8; }
-static size_t reg_scalars(const td_job *j, int perm, int W, int ph) {
-  int q = reg_q(j), a = (perm ? 1 : 4) * (q / ph + 1);
+static size_t reg_scalars(const td_job *j, int sh, int W, int ph) {
+  int q = reg_q(j), a = (sh ? 1 : 4) * (q / ph + 1);
   if (a < q + 1) a = q + 1; /* x staged for the store: W q rows and their pads */
   return (size_t)(a > 16 ? a : 16) * (size_t)W;
 }
@@ -99,7 +99,7 @@ static size_t reg_scalars(const td_job *j, int perm, int W, int ph) {
  * shape (GPUs' OpenCL), a real tile too large for one part takes two (q / 2 =
  * 4 rows of each partition a part: one load of TD_REG_LOAD_U); tune.reg_ph
  * picks the parts. 0 where no shape fits. */
-static int reg_shape(const td_job *j, gpu_td_src src, int perm, long long n, int *W, int *ph) {
+static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *ph) {
   int q = reg_q(j), w = pow2_at_least((n + q - 1) / q), lu = j->par.complex_ ? 2 : 4;
   if (w < 32) w = 32;
   if (!j->g->tune.tile_reg || src.rstep != 1 || w > 512 || (q & (q - 1)) || q < lu ||
@@ -110,13 +110,13 @@ static int reg_shape(const td_job *j, gpu_td_src src, int perm, long long n, int
   /* more rows than the dtype's default: plain rows in two parts (H100: 1 or 4
    * lose), shifted ones (f alone in the tile) in one where it fits */
   if (j->par.reg_q > (j->par.complex_ ? 4 : 8)) {
-    p0 = perm ? 1 : 2;
+    p0 = src.shift.mem != NULL ? 1 : 2;
     parts = 2;
   }
   if (j->g->tune.reg_ph) p0 = parts = j->g->tune.reg_ph;
   for (*ph = p0; *ph <= parts; (*ph)++)
     if (q % *ph == 0 && (q / *ph) % lu == 0 &&
-        reg_scalars(j, perm, w, *ph) * j->esize <= j->limit) {
+        reg_scalars(j, src.shift.mem != NULL, w, *ph) * j->esize <= j->limit) {
       *W = w;
       return 1;
     }
@@ -124,10 +124,10 @@ static int reg_shape(const td_job *j, gpu_td_src src, int perm, long long n, int
 }
 
 /* Where local arrays are sized per shape: the module of td_reg.h's W work-items. */
-static pscr_status reg_module(td_job *j, int perm, int W, int ph) {
+static pscr_status reg_module(td_job *j, int sh, int W, int ph) {
   int fixed = j->g->static_local && j->g->shrink_local;
   if (!fixed && ph == 1 && !j->par.reg_q) return PSCR_OK;
-  if (fixed) j->par.tile_local = (int)reg_scalars(j, perm, W, ph);
+  if (fixed) j->par.tile_local = (int)reg_scalars(j, sh, W, ph);
   j->par.reg_ph = ph;
   return td_module(j);
 }
@@ -159,38 +159,33 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   gpu_ptr flags = j->g->flags;
   int W, lq = 0, MW, ph = 1, reg = 0;
   int sh = src.shift.mem != NULL; /* td_reg.h's kernels of each source */
-  /* Shifted solves of perm_rows rows or more (n x systems) read A and M laid
-   * out by td_reg_perm in their tiles' order (its index an int: systems of
-   * fewer than 2^30 rows); smaller ones stage a, d, c, f as plain rows do
-   * (H100, shifted 1024 x 1024: 3.45x floor staged, 4.08-4.17 with the
-   * layout, 5.49 loading each work-item's rows uncoalesced). */
-  int perm = sh && n < (1LL << 30) && (double)n * (double)batch >= (double)j->g->tune.perm_rows;
-  /* With the layout (f alone in the tile), tiles of 16 rows a work-item:
-   * real systems of more than 1024 rows, complex ones that fit one tile (8
-   * rows where they take several). H100, floor ratio against 8 (complex 4)
-   * rows a work-item in the same call: real 1500 x 10000 2.79x against 3.63,
-   * 2048 x 8192 2.30 against 2.86, 4096 x 4096 2.57 against 3.19, 8192 x 8192
-   * 2.42 against 3.15 (tiles of 1024 rows), 16384 x 1024 4.02 against 4.38
-   * (512 rows: 2.59 against 2.51); complex 512 x 16384 2.71 against 3.05 (8
-   * rows) and 3.40 (4 rows), 2048 x 8192 2.72 against 5.26 (4 rows: two
-   * tiles), 4096 x 4096 3.15 against 4.40 (8 rows) and 5.40, 8192 x 8192 4.09
-   * with 8 rows, 4.78 with 16 and 5.15 with 4. */
-  int many = j->par.complex_ ? 8 : 16;
+  /* Shifted systems (f alone in the tile) in tiles of 16 rows a work-item:
+   * real ones of more than 1024 rows, complex ones that fit one tile (8 rows
+   * where they take several). H100, floor ratio against 8 (complex 4) rows a
+   * work-item in the same call: real 1500 x 10000 2.79x against 3.63, 2048 x
+   * 8192 2.30 against 2.86, 4096 x 4096 2.57 against 3.19, 8192 x 8192 2.42
+   * against 3.15 (tiles of 1024 rows), 16384 x 1024 4.02 against 4.38 (512
+   * rows: 2.59 against 2.51); complex 512 x 16384 2.71 against 3.05 (8 rows)
+   * and 3.40 (4 rows), 2048 x 8192 2.72 against 5.26 (4 rows: two tiles),
+   * 4096 x 4096 3.15 against 4.40 (8 rows) and 5.40, 8192 x 8192 4.09 with 8
+   * rows, 4.78 with 16 and 5.15 with 4. The perm arrays' index is an int
+   * (td_reg_perm): longer shifted systems take td_tile.h's kernels. */
+  int perm_ok = !sh || n < (1LL << 30), many = j->par.complex_ ? 8 : 16;
   j->par.reg_q = j->g->tune.reg_q;
-  int big = !pivot && !j->par.reg_q && perm && (j->par.complex_ || n > 1024);
+  int big = !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 1024);
   if (big) j->par.reg_q = 16;
-  reg = !pivot && reg_shape(j, src, perm, n, &W, &ph);
+  reg = !pivot && perm_ok && reg_shape(j, src, n, &W, &ph);
   if (!reg && big) { /* no one tile of 16 rows: of the default ones, else several */
     j->par.reg_q = 0;
-    reg = reg_shape(j, src, perm, n, &W, &ph);
+    reg = reg_shape(j, src, n, &W, &ph);
     if (!reg) j->par.reg_q = many;
   }
   if (reg || single_shape(j, n, &W, &lq)) {
-    TRY(reg ? reg_module(j, perm, W, ph) : shape_module(j, W, lq));
+    TRY(reg ? reg_module(j, sh, W, ph) : shape_module(j, W, lq));
     /* the work area: b's saved rows (one system writes nothing on error: no
      * copy then), then the shifted tile's coefficients */
     size_t len = j->keep_b && batch > 1 ? (size_t)n * (size_t)batch * j->esize : 0;
-    size_t lperm = reg && perm ? perm_bytes(j, (long long)W * reg_q(j)) : 0;
+    size_t lperm = reg && sh ? perm_bytes(j, (long long)W * reg_q(j)) : 0;
     if (len + lperm > 0) {
       gpu_ptr w;
       TRY(j->g->work(j->g, td_align(j, len) + lperm, &w));
@@ -198,11 +193,10 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
       if (lperm) TRY(reg_perm(j, &src, w, td_align(j, len), n, (long long)W * reg_q(j), W));
     }
     if (reg) {
-      gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),       GPU_INT(perm),
-                        GPU_PTR(b),    GPU_PTR(j->saved), GPU_PTR(flags)};
+      gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_PTR(b), GPU_PTR(j->saved), GPU_PTR(flags)};
       j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
       TRY(td_launch(j, sh ? "td_reg_solve_s" : "td_reg_solve", (size_t)batch * (size_t)W, W,
-                    reg_scalars(j, perm, W, ph) * j->esize, NARGS(args), args));
+                    reg_scalars(j, sh, W, ph) * j->esize, NARGS(args), args));
       goto cleanup;
     }
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),       GPU_INT(lq),   GPU_INT(pivot),
@@ -217,8 +211,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * 2047^2: their 32 complex work-items at 48 KB, 128 rows a tile, took 1.29 ms
    * in td_reg_fwd + bwd; tile_w's 128 took 1.40) */
   multi_shape(j, pivot, &W, &lq, &MW);
-  reg = !pivot && reg_shape(j, src, perm, (long long)W * reg_q(j), &W, &ph);
-  TRY(reg ? reg_module(j, perm, W, ph) : shape_module(j, W, lq));
+  reg = !pivot && perm_ok && reg_shape(j, src, (long long)W * reg_q(j), &W, &ph);
+  TRY(reg ? reg_module(j, sh, W, ph) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;
   int spg;
   gpu_merge_shape(MW, nt, j->g->static_local, j->g->tune.merge_multi, &MW, &spg);
@@ -237,7 +231,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     rec_total += td_align(j, 6 * (size_t)cnt[l] * es);
     out_total += td_align(j, 2 * (size_t)cnt[l] * es);
   }
-  size_t lperm = reg && perm ? perm_bytes(j, nt * T) : 0;
+  size_t lperm = reg && sh ? perm_bytes(j, nt * T) : 0;
   gpu_ptr w, recs[TD_MAX_LEVELS], outs[TD_MAX_LEVELS];
   TRY(j->g->work(j->g, rec_total + out_total + lperm, &w));
   if (lperm) TRY(reg_perm(j, &src, w, rec_total + out_total, n, nt * T, W));
@@ -248,11 +242,10 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     off_rec += td_align(j, 6 * (size_t)cnt[l] * es);
     off_out += td_align(j, 2 * (size_t)cnt[l] * es);
   }
-  size_t tb = reg ? reg_scalars(j, perm, W, ph) * es : tile_bytes(j, W, lq);
-  size_t mb = (size_t)(32 * MW) * es;
+  size_t tb = reg ? reg_scalars(j, sh, W, ph) * es : tile_bytes(j, W, lq), mb = (size_t)(32 * MW) * es;
   if (reg) {
-    gpu_arg args[] = {SRC_ARGS(src),   GPU_LONG(n), GPU_INT(perm),    GPU_LONG(nt),
-                      GPU_LONG(cnt[0]), GPU_PTR(b),  GPU_PTR(recs[0]), GPU_PTR(flags)};
+    gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
+                      GPU_PTR(recs[0]), GPU_PTR(flags)};
     TRY(td_launch(j, sh ? "td_reg_fwd_s" : "td_reg_fwd", (size_t)cnt[0] * (size_t)W, W, tb,
                   NARGS(args), args));
   } else {
@@ -273,8 +266,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   if (!self) TRY(gpu_merge_records(j->g, levels, Pc, cnt, recs, outs, MW, spg, 0, mb));
   gpu_ptr io = self ? recs[0] : outs[0];
   if (reg) {
-    gpu_arg args[] = {SRC_ARGS(src),   GPU_LONG(n), GPU_INT(perm),    GPU_LONG(nt),
-                      GPU_LONG(cnt[0]), GPU_PTR(b),  GPU_PTR(outs[0]), GPU_PTR(flags)};
+    gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
+                      GPU_PTR(outs[0]), GPU_PTR(flags)};
     TRY(td_launch(j, sh ? "td_reg_bwd_s" : "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb,
                   NARGS(args), args));
   } else {

@@ -57,7 +57,6 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .gs_gp = 8,
                        .gs_fix_k = 24,
                        .gs_fix_tau = 53,
-                       .perm_rows = 1 << 22,
                        .pscr_w = 1024,
                        .pscr_tw = 32,
                        .pscr_lane = 3,
@@ -166,7 +165,6 @@ static const struct {
     TUNE(gs_gp, 8, 32, TUNE_ANY),            TUNE(profile, 0, 1, TUNE_ANY),
     TUNE(gs_fix_k, 0, 1024, TUNE_ANY),       TUNE(gs_fix_tau, 40, 80, TUNE_ANY),
     TUNE(reg_q, 0, 16, TUNE_POW2_0),         TUNE(reg_ph, 0, 4, TUNE_POW2_0),
-    TUNE(perm_rows, 0, INT_MAX, TUNE_ANY),
 };
 #undef TUNE
 
