@@ -21,7 +21,8 @@
 #include "emu.h"
 #include "emu_params.h"
 
-extern const emu_kernel emu_kernels_d[], emu_kernels_z[], emu_kernels_d16[], emu_kernels_z8[], emu_kernels_z16[];
+extern const emu_kernel emu_kernels_d[], emu_kernels_z[], emu_kernels_d16[], emu_kernels_z8[],
+    emu_kernels_z16[];
 
 int emu_tid, emu_gid, emu_wg;
 static char *g_local; /* exactly the launch's dynamic size: ASan sees overflows */

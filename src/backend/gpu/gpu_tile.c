@@ -88,7 +88,8 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
  * scalars a work-item, m = 4 or 1, or m (q / ph + 1) staged in ph parts),
  * x staged for the store (q + 1), the merge tree (16). W at most 512
  * and the kernel's own limit (set by its registers: TD_REG_MAXW, 640 real and
- * 384 complex work-items, 512 / 256 at more rows than 8 / 4). */
+ * 384 complex work-items; 512 at 16 real or 8 complex rows, 256 at 16
+ * complex: gpu_td_reg_maxw). */
 static int reg_q(const td_job *j) { return j->par.reg_q ? j->par.reg_q : j->par.complex_ ? 4 : 8; }
 static size_t reg_scalars(const td_job *j, int sh, int W, int ph) {
   int q = reg_q(j), a = (sh ? 1 : 4) * (q / ph + 1);
@@ -242,7 +243,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     off_rec += td_align(j, 6 * (size_t)cnt[l] * es);
     off_out += td_align(j, 2 * (size_t)cnt[l] * es);
   }
-  size_t tb = reg ? reg_scalars(j, sh, W, ph) * es : tile_bytes(j, W, lq), mb = (size_t)(32 * MW) * es;
+  size_t tb = reg ? reg_scalars(j, sh, W, ph) * es : tile_bytes(j, W, lq);
+  size_t mb = (size_t)(32 * MW) * es;
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
                       GPU_PTR(recs[0]), GPU_PTR(flags)};

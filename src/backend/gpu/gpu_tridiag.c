@@ -17,7 +17,8 @@
 
 int gpu_td_reg_maxw(const gpu_td_params *p) {
   /* more rows a work-item than the dtype's default: fewer work-items, more registers each
-   * (real 16 rows: 128 at 512 work-items, so two groups of 256 share an SM) */
+   * (real 16 rows: 128 at 512 work-items, so two groups of 256 share an SM; complex 8
+   * rows 128, complex 16 rows 255) */
   int big = p->reg_q > (p->complex_ ? 4 : 8);
   return big ? (p->complex_ && p->reg_q > 8 ? 256 : 512) : (p->complex_ ? 384 : 640);
 }
