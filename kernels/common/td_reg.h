@@ -180,7 +180,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
       for (int u = 0; u < TD_REG_LOAD_U; u++) {
         long r = TD_REG_ROW(h, t + (u0 + u) * W);
         if (sh) { /* f alone; identity rows past n */
-          vf[u] = b[sys * sstride + (r < n ? r : n - 1)];
+          vf[u] = b[td_rhs_index(TD_SRC_ARGS, sys, r < n ? r : n - 1)];
           if (r >= n) vf[u] = S_ZERO;
         } else {
           td_row_fetch_k(TD_SRC_ARGS, sh, sys, r, n, b, &va[u], &vd[u], &vc[u], &vf[u]);

@@ -105,19 +105,19 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
   if (w < 32) w = 32;
   if (!j->g->tune.tile_reg || src.rstep != 1 || w > 512 || (q & (q - 1)) || q < lu ||
       w > gpu_td_reg_maxw(&j->par) ||
-      w > kernel_group(j, src.shift.mem ? "td_reg_solve_s" : "td_reg_solve", NULL))
+      w > kernel_group(j, src.shift.mem != NULL ? "td_reg_solve_s" : "td_reg_solve", NULL))
     return 0;
-  int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ ? 2 : 1, p0 = 1;
+  int sh = src.shift.mem != NULL, p0 = 1;
+  int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ ? 2 : 1;
   /* more rows than the dtype's default: plain rows in two parts (H100: 1 or 4
-   * lose), shifted ones (f alone in the tile) in one where it fits */
-  if (j->par.reg_q > (j->par.complex_ ? 4 : 8)) {
-    p0 = src.shift.mem != NULL ? 1 : 2;
-    parts = 2;
-  }
+   * lose) */
+  if (j->par.reg_q > (j->par.complex_ ? 4 : 8)) p0 = parts = 2;
+  /* shifted rows in one: with f alone, x's staging ((q + 1) W) sets the size
+   * whatever the parts */
+  if (sh) p0 = parts = 1;
   if (j->g->tune.reg_ph) p0 = parts = j->g->tune.reg_ph;
   for (*ph = p0; *ph <= parts; (*ph)++)
-    if (q % *ph == 0 && (q / *ph) % lu == 0 &&
-        reg_scalars(j, src.shift.mem != NULL, w, *ph) * j->esize <= j->limit) {
+    if (q % *ph == 0 && (q / *ph) % lu == 0 && reg_scalars(j, sh, w, *ph) * j->esize <= j->limit) {
       *W = w;
       return 1;
     }

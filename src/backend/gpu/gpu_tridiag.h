@@ -94,7 +94,8 @@ typedef struct {
   int pscr_local; /* bytes of local memory a fused PSCR tile may take, at most (0: the
                    * device's; 49152 on CUDA: OpenCL's shapes on NVIDIA, for A/B runs) */
   int reg_q, reg_ph; /* td_reg.h's rows a work-item and the parts its tile is staged in
-                      * (0, the default: 8 real / 4 complex, and the fewest parts that fit) */
+                      * (0, the default: gpu_tile.c's choice by dtype, source and size, and
+                      * the fewest parts that fit) */
   int tile_reg;  /* 1 (default): one-tile CR_PCR_THOMAS systems with their rows in registers
                   * (td_reg.h), 0: on the local-memory tiles (td_tile.h) */
   int pscr_reg;  /* 1 (default): real PSCR innermost systems that need no pivoting on the
