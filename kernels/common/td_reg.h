@@ -66,6 +66,15 @@
   (r0 + (long)((i) >> TD_REG_PLQ) * TD_RQ + (h) * TD_REG_PQ + ((i) & (TD_REG_PQ - 1)))
 #endif
 
+/* A scalar of the group of rank `rank` in the cluster (td_reg_clu) */
+#ifdef TD_CLUSTER_SYNC
+#if PSCR_COMPLEX
+#define TD_CLUSTER_LD(p, rank) MAKE_Z(TD_CLUSTER_LD_D(&(p)->x, rank), TD_CLUSTER_LD_D(&(p)->y, rank))
+#else
+#define TD_CLUSTER_LD(p, rank) TD_CLUSTER_LD_D(p, rank)
+#endif
+#endif
+
 /* A partition of q rows in registers (seed 001 eqs. (3)-(7), Thomas with
  * both spikes), row by row in an unrolled loop, shared with pscr_reg.h.
  * Row k (a, d, c, f): the Schur complement of row k - 1 onto it, then u, y
@@ -141,7 +150,8 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
  * 2.06x) and complex rows (shifted 4096 x 4096 5.52 -> 6.32x: four shuffles
  * a value) lose. */
 #ifdef TD_SHFL_DOWN_D
-#define TD_REG_WARP(sh, mode) (!PSCR_COMPLEX && ((mode) == TD_REG_SOLVE || (sh)))
+#define TD_REG_WARP(sh, mode)                                                                      \
+  (!PSCR_COMPLEX && ((mode) == TD_REG_SOLVE || (mode) == TD_REG_CLU || (sh)))
 #else
 #define TD_REG_WARP(sh, mode) 0
 #endif
@@ -151,15 +161,18 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
  * super-diagonal, so they stay decoupled). mode TD_REG_SOLVE: the whole system
  * (r0 = 0), x stored; TD_REG_FWD: the tile's record stored (field f at
  * rec[f * cnt + gi]); TD_REG_BWD: with the outside values xl = io[gi],
- * xr = io[cnt + gi], x stored unless an earlier pass raised a flag. bad_nf: a
+ * xr = io[cnt + gi], x stored unless an earlier pass raised a flag;
+ * TD_REG_CLU: tile gi % cnt of a system of cnt tiles, one a group of a
+ * cluster (td_reg_clu below, cx its exchange area), x stored. bad_nf: a
  * non-finite input, bad_sg: a zero pivot or junction or a non-finite x. */
 #define TD_REG_SOLVE 0
 #define TD_REG_FWD 1
 #define TD_REG_BWD 2
+#define TD_REG_CLU 3
 DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long r0, long gi,
                         long cnt, GLOBAL scalar *b, GLOBAL scalar *save, GLOBAL scalar *io,
                         GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad_nf,
-                        LOCAL_P int *bad_sg) {
+                        LOCAL_P int *bad_sg, LOCAL_P scalar *cx) {
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
   scalar z = S_ZERO;
   /* 1. the tile through local memory (padded as td_tile.h's TD_BPAD) part by
@@ -219,6 +232,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
   }
   td_spike_record(TD_RQ, u, y, w, vlast, rec);
   if (t == 0) *bad_nf = *bad_sg = 0;
+  if (t == 0 && mode == TD_REG_CLU) bad_nf[2] = bad_nf[3] = 0;
   if (TD_REG_PH == 1) BARRIER(); /* the tile is read: its memory takes the records */
   /* 3. the records' reduced system, outside values down the tree: nd
    * holds the P records of td_merge_up (field f at nd[f * M + k]) */
@@ -257,7 +271,42 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
     if (t == 0 && (*bad_nf || *bad_sg)) flags[*bad_nf ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
     return;
   }
-  if (t == 0) {
+#ifdef TD_CLUSTER_SYNC
+  if (mode == TD_REG_CLU) {
+    /* the system's tile records, one a group of the cluster: every group
+     * reads them all from the groups' local memory (cx: the record, then the
+     * error words, own ones at bad_nf[0..1], the others' at bad_nf[2..3])
+     * and merges them as td_merge_self does; its own words and record stay
+     * as they are until every group has read them (TD_CLUSTER_WAIT) */
+    int nt = (int)cnt, k = (int)(gi % cnt), NC = 16; /* the levels of 8 nodes: 8 + 4 + 2 + 1 */
+    LOCAL_P int *cb = bad_nf + 2;
+    LOCAL_P scalar *nc = cx + 8; /* field f of tile i at nc[f NC + i] */
+    if (t < 6) cx[t] = nd[t * M + root];
+    if (!S_ISFINITE(z)) *bad_nf = 1;
+    TD_CLUSTER_SYNC();
+    for (int i = t; i < 6 * nt; i += W) {
+      scalar v = TD_CLUSTER_LD(cx + i % 6, i / 6);
+      if (!S_ISFINITE(v)) cb[1] = 1; /* a zero pivot's NaN */
+      nc[(i % 6) * NC + i / 6] = v;
+    }
+    if (t < nt && TD_CLUSTER_LD_I(bad_nf, t)) cb[0] = 1;
+    if (t < nt && TD_CLUSTER_LD_I(bad_sg, t)) cb[1] = 1;
+    TD_CLUSTER_ARRIVE();
+    BARRIER();
+    int rc = td_merge_up(nc, NC, nt, cb + 1, 0);
+    if (t == 0) nc[6 * NC + rc] = nc[7 * NC + rc] = S_ZERO;
+    BARRIER();
+    td_merge_down(nc, NC, nt, 0);
+    TD_CLUSTER_WAIT();
+    if (t == 0) {
+      nd[6 * M + root] = nc[6 * NC + k];
+      nd[7 * M + root] = nc[7 * NC + k];
+      if (cb[0]) *bad_nf = 1;
+      if (cb[1]) *bad_sg = 1;
+    }
+  } else
+#endif
+      if (t == 0) {
     nd[6 * M + root] = mode == TD_REG_BWD ? io[gi] : S_ZERO;
     nd[7 * M + root] = mode == TD_REG_BWD ? io[cnt + gi] : S_ZERO;
   }
@@ -342,7 +391,7 @@ KERNEL void td_reg_perm(TD_SRC_PARAMS, long n, long len, int W, GLOBAL scalar *o
     TD_SRC_FIX(sh);                                                                                \
     TD_SRC_AT_SYS0(b);                                                                             \
     td_reg_body(TD_SRC_ARGS, sh, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags, sm,     \
-                &bad_nf, &bad_sg);                                                                 \
+                &bad_nf, &bad_sg, 0);                                                              \
   }
 TD_REG_SOLVE_KERNEL(td_reg_solve, 0)
 TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
@@ -361,11 +410,37 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
     long g = (mode) == TD_REG_BWD ? TD_BWD_GROUP(cnt) : GROUP_ID(), sys = g / nt;                  \
     long r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                                               \
     td_reg_body(TD_SRC_ARGS, sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,           \
-                &bad_sg);                                                                          \
+                &bad_sg, 0);                                                                       \
   }
 TD_REG_PASS_KERNEL(td_reg_fwd, 0, TD_REG_FWD)
 TD_REG_PASS_KERNEL(td_reg_fwd_s, 1, TD_REG_FWD)
 TD_REG_PASS_KERNEL(td_reg_bwd, 0, TD_REG_BWD)
 TD_REG_PASS_KERNEL(td_reg_bwd_s, 1, TD_REG_BWD)
+
+/* A system of nt tiles in one pass where the dialect has clusters of work
+ * groups that read each other's local memory (TD_CLUSTER_*: CUDA's
+ * thread-block clusters, sm_90; elsewhere the two passes above): group g is
+ * tile g % nt of system g / nt, a cluster a system (nt <= 8 groups, the
+ * portable cluster size). Each tile's record goes to every group of its
+ * cluster, which merges them all and goes on with its own outside values:
+ * b is read once (saved first to bsave unless null) and x written once,
+ * where td_reg_fwd and td_reg_bwd read b twice. The exchange area (8 + 128
+ * scalars) starts at sm + xoff, past the tile's. */
+#ifdef TD_CLUSTER_SYNC
+#define TD_REG_CLU_KERNEL(name, sh)                                                                \
+  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, long nt, long xoff, GLOBAL scalar *b,             \
+                          GLOBAL scalar *bsave, GLOBAL int *flags) {                               \
+    LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
+    LOCAL_P scalar *cx = sm + xoff;                                                                \
+    LOCAL_P int *bad = (LOCAL_P int *)(cx + 6); /* four words in two scalars */                   \
+    TD_SRC_FIX(sh);                                                                                \
+    TD_SRC_AT_SYS0(b);                                                                             \
+    long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                 \
+    td_reg_body(TD_SRC_ARGS, sh, TD_REG_CLU, n, sys, r0, g, nt, b, bsave, 0, flags, sm, bad,       \
+                bad + 1, cx);                                                                      \
+  }
+TD_REG_CLU_KERNEL(td_reg_clu, 0)
+TD_REG_CLU_KERNEL(td_reg_clu_s, 1)
+#endif
 
 #endif

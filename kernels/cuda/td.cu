@@ -47,6 +47,37 @@ typedef unsigned char uchar;
                : "memory")
 #define TD_CP_WAIT() asm volatile("cp.async.wait_all;" ::: "memory")
 #endif
+#if __CUDA_ARCH__ >= 900
+/* thread-block clusters (sm_90+): a barrier of the cluster's groups (split
+ * into arrive and wait), and loads from a group's shared memory by its rank
+ * in the cluster (td_reg.h's one-pass multi-tile solve) */
+#define TD_CLUSTER_ARRIVE() asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory")
+#define TD_CLUSTER_WAIT() asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory")
+#define TD_CLUSTER_SYNC()                                                                          \
+  do {                                                                                             \
+    TD_CLUSTER_ARRIVE();                                                                           \
+    TD_CLUSTER_WAIT();                                                                             \
+  } while (0)
+static __device__ __forceinline__ unsigned td_cluster_addr(const void *p, int rank) {
+  unsigned a;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(a)
+               : "r"((unsigned)__cvta_generic_to_shared(p)), "r"(rank));
+  return a;
+}
+static __device__ __forceinline__ double td_cluster_ld_d(const double *p, int rank) {
+  double v;
+  asm volatile("ld.shared::cluster.f64 %0, [%1];" : "=d"(v) : "r"(td_cluster_addr(p, rank)) : "memory");
+  return v;
+}
+static __device__ __forceinline__ int td_cluster_ld_i(const int *p, int rank) {
+  int v;
+  asm volatile("ld.shared::cluster.s32 %0, [%1];" : "=r"(v) : "r"(td_cluster_addr(p, rank)) : "memory");
+  return v;
+}
+#define TD_CLUSTER_LD_D(p, rank) td_cluster_ld_d((p), (rank))
+#define TD_CLUSTER_LD_I(p, rank) td_cluster_ld_i((p), (rank))
+#endif
 #endif
 #endif
 

@@ -142,6 +142,38 @@ static unsigned long launches(const pscr_context *gpu, const char *kname) {
   return 0;
 }
 
+/* Systems of 2 .. 8 tiles of td_reg.h in one pass, a cluster of groups a
+ * system (td_reg_clu, sm_90+), and with tuning tile_clu 0 in the two passes
+ * (td_reg_fwd / bwd): shifted real tiles of 16 rows (at most 8192 rows a
+ * tile), complex of 8 (4096), plain real of 8 (4096), so these sizes give 2,
+ * 3, 5 and 8 tiles, or more (the two passes either way). Each multi-tile
+ * solve takes exactly one of the two ways; profile on (launch counts). */
+static void check_clusters(pscr_context *gpu, pscr_context *cpu, pt_rng *rng) {
+  static const size_t ns[] = {4097, 8193, 20000, 36000, 65536};
+  unsigned long clu[2] = {0, 0};
+  for (int on = 1; on >= 0; on--) {
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_clu", on ? 8 : 0), PSCR_OK);
+    for (int z = 0; z < 2; z++)
+      for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+        pscr_dtype t = z ? PSCR_C128 : PSCR_F64;
+        const char *ways[] = {"td_reg_clu_s", "td_reg_fwd_s", "td_reg_clu", "td_reg_fwd",
+                              "td_tile_fwd", "td_reg_solve_s", "td_reg_solve", "td_tile_solve"};
+        unsigned long before[8], after[8];
+        for (int w = 0; w < 8; w++) before[w] = launches(gpu, ways[w]);
+        check_shifted(gpu, cpu, rng, PSCR_TD_CR_PCR_THOMAS, t, ns[k], 3, (int)k % 2);
+        check_plain(gpu, cpu, rng, PSCR_TD_CR_PCR_THOMAS, t, ns[k], 3, ns[k] + 1, 1);
+        unsigned long sum = 0;
+        for (int w = 0; w < 8; w++) sum += (after[w] = launches(gpu, ways[w])) - before[w];
+        PT_CHECK(sum == 2, "dtype=%d n=%zu: %lu solves' launches, 2 solves", t, ns[k], sum);
+        clu[on] += after[0] - before[0] + after[2] - before[2];
+      }
+  }
+  PT_CHECK(clu[0] == 0, "tile_clu 0: %lu td_reg_clu launches", clu[0]);
+  /* (a GPU before sm_90 has no clusters: the two passes then) */
+  fprintf(stderr, "  td_reg_clu / td_reg_clu_s: %lu solves\n", clu[1]);
+  PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_clu", 8), PSCR_OK);
+}
+
 /* GSPIKE's residual check (kernels/common/td_gspike.h) on random rows: the
  * windows leave a backward error of at most 2^-53 a row plus rounding
  * (bound 3e-16); with gs_fix_tau 64 (terms above 2^-64 ||A|| ||x||) and
@@ -226,7 +258,9 @@ int main(void) {
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile_clear", 1), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile", 1), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 49152), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_clu", 0), PSCR_OK); /* the two passes */
     check_plain(gpu, cpu, &rng, PSCR_TD_CR_PCR_THOMAS, PSCR_F64, 2047, 5, 2047, 1);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_clu", 8), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 0), PSCR_OK);
     check_plain(gpu, cpu, &rng, PSCR_TD_CR_PCR_THOMAS, PSCR_F64, 2047, 5, 2047, 1);
     const char *name;
@@ -256,6 +290,7 @@ int main(void) {
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "merge_self", 1), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_reg", 1), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 0), PSCR_OK);
+    check_clusters(gpu, cpu, &rng);
     check_gspike_fix(gpu, &rng, PSCR_F64);
     check_gspike_fix(gpu, &rng, PSCR_C128);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile", 0), PSCR_OK);

@@ -24,7 +24,7 @@
 extern const emu_kernel emu_kernels_d[], emu_kernels_z[], emu_kernels_d16[], emu_kernels_z8[],
     emu_kernels_z16[];
 
-int emu_tid, emu_gid, emu_wg;
+int emu_tid, emu_gid, emu_wg, emu_rank;
 static char *g_local; /* exactly the launch's dynamic size: ASan sees overflows */
 static size_t g_local_limit;
 
@@ -68,9 +68,13 @@ void *emu_local(size_t bytes) {
 }
 
 /* ---- fibers ---- */
+/* A launch runs its clusters one at a time (a plain launch: clusters of one
+ * group); the work-items of a cluster's groups are fibers, fiber i item
+ * i % wg of the cluster's group i / wg, each group with its own local memory. */
 struct fiber {
   ucontext_t ctx;
-  int state; /* 0 running/ready, 1 at barrier, 2 done */
+  int state; /* 0 running/ready, 1 at the group's barrier, 2 done, 3 at a cluster wait */
+  int arrived, waits; /* cluster barrier phases arrived at, waited for */
   std::vector<char> stack;
 };
 static std::vector<fiber> g_fib;
@@ -80,12 +84,32 @@ static const emu_kernel *g_kern;
 static void **g_args;
 static int g_order;      /* 0 forward, 1 reverse, 2 random */
 static unsigned g_rng = 12345;
+static std::vector<char *> g_locals; /* the cluster's groups' local memory */
+static int g_gid0;                    /* the cluster's first group */
 
 void emu_barrier(void) {
   if (g_fib.empty()) die("BARRIER() in a kernel not marked as using barriers:", g_kern->name);
   fiber &f = g_fib[g_cur_fiber];
   f.state = 1;
   swapcontext(&f.ctx, &g_sched);
+}
+void emu_cluster_arrive(void) {
+  if (g_fib.empty()) die("a cluster barrier in a kernel not marked as using barriers:", g_kern->name);
+  g_fib[g_cur_fiber].arrived++;
+}
+void emu_cluster_wait(void) {
+  fiber &f = g_fib[g_cur_fiber];
+  if (f.arrived <= f.waits) die("a cluster wait without its arrive in", g_kern->name);
+  f.waits++;
+  f.state = 3;
+  swapcontext(&f.ctx, &g_sched);
+}
+const void *emu_cluster_map(const void *p, int rank) {
+  char *own = g_local;
+  size_t off = (size_t)((const char *)p - own);
+  if ((const char *)p < own || off >= g_local_limit || rank < 0 || rank >= (int)g_locals.size())
+    die("a cluster load outside the group's local memory in", g_kern->name);
+  return g_locals[rank] + off;
 }
 
 static void fiber_main(void) {
@@ -94,13 +118,23 @@ static void fiber_main(void) {
   swapcontext(&g_fib[g_cur_fiber].ctx, &g_sched);
 }
 
-static void run_group_fibers(int wg) {
+static void resume(int i, int wg) {
+  g_cur_fiber = i;
+  emu_tid = i % wg;
+  emu_rank = i / wg;
+  emu_gid = g_gid0 + emu_rank;
+  g_local = g_locals[emu_rank];
+  swapcontext(&g_sched, &g_fib[i].ctx);
+}
+
+static void run_group_fibers(int wg, int groups) {
   const size_t stack = 256 * 1024;
-  if ((int)g_fib.size() != wg) {
+  int nf = wg * groups;
+  if ((int)g_fib.size() != nf) {
     g_fib.clear();
-    g_fib.resize(wg);
+    g_fib.resize(nf);
   }
-  for (int t = 0; t < wg; t++) {
+  for (int t = 0; t < nf; t++) {
     fiber &f = g_fib[t];
     if (f.stack.size() != stack) f.stack.resize(stack);
     getcontext(&f.ctx);
@@ -109,32 +143,42 @@ static void run_group_fibers(int wg) {
     f.ctx.uc_link = NULL;
     makecontext(&f.ctx, fiber_main, 0);
     f.state = 0;
+    f.arrived = f.waits = 0;
   }
-  std::vector<int> order(wg);
+  std::vector<int> order(nf);
   for (;;) {
-    for (int t = 0; t < wg; t++) order[t] = g_order == 1 ? wg - 1 - t : t;
+    for (int t = 0; t < nf; t++) order[t] = g_order == 1 ? nf - 1 - t : t;
     if (g_order == 2)
-      for (int t = wg - 1; t > 0; t--) {
+      for (int t = nf - 1; t > 0; t--) {
         g_rng = g_rng * 1103515245u + 12345u;
         int k = (int)((g_rng >> 8) % (unsigned)(t + 1));
         std::swap(order[t], order[k]);
       }
-    int ran = 0;
-    for (int i = 0; i < wg; i++) {
-      int t = order[i];
-      if (g_fib[t].state != 0) continue;
-      g_cur_fiber = t;
-      emu_tid = t;
-      swapcontext(&g_sched, &g_fib[t].ctx);
-      ran++;
+    for (int i = 0; i < nf; i++)
+      if (g_fib[order[i]].state == 0) resume(order[i], wg);
+    /* every fiber waits or is done: release a group at its barrier, the
+     * cluster's waiters once every fiber has arrived at their phase */
+    int done = 0, released = 0, least = 1 << 30;
+    for (int t = 0; t < nf; t++) {
+      done += g_fib[t].state == 2;
+      if (g_fib[t].arrived < least) least = g_fib[t].arrived;
     }
-    int at = 0, done = 0;
-    for (int t = 0; t < wg; t++) at += g_fib[t].state == 1, done += g_fib[t].state == 2;
-    if (done == wg) break;
-    if (at + done != wg || ran == 0) die("scheduler stuck in", g_kern->name);
-    if (done > 0) die("divergent BARRIER() (some work-items returned) in", g_kern->name);
-    for (int t = 0; t < wg; t++) g_fib[t].state = 0;
+    if (done == nf) break;
+    for (int r = 0; r < groups; r++) {
+      int at = 0, gone = 0;
+      for (int t = r * wg; t < (r + 1) * wg; t++)
+        at += g_fib[t].state == 1, gone += g_fib[t].state == 2;
+      if (at > 0 && gone > 0) die("divergent BARRIER() (some work-items returned) in", g_kern->name);
+      if (at == wg)
+        for (int t = r * wg; t < (r + 1) * wg; t++) g_fib[t].state = 0, released++;
+    }
+    for (int t = 0; t < nf; t++)
+      if (g_fib[t].state == 3 && g_fib[t].waits <= least) g_fib[t].state = 0, released++;
+    if (released == 0) die("scheduler stuck in", g_kern->name);
   }
+  for (int t = 0; t < nf; t++)
+    if (g_fib[t].arrived != g_fib[0].arrived)
+      die("cluster barriers differ between work-items in", g_kern->name);
 }
 
 /* ---- the driver API ---- */
@@ -252,30 +296,33 @@ CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction) {
   *v = a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
   return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                        unsigned by, unsigned bz, unsigned smem, CUstream, void **args, void **) {
-  func_t *fn = (func_t *)f;
-  if (gy != 1 || gz != 1 || by != 1 || bz != 1 || bx == 0 || bx > 1024 || gx == 0)
-    return CUDA_ERROR_INVALID_VALUE;
+/* Groups of gx in clusters of cl (one cluster at a time). */
+static CUresult launch(func_t *fn, unsigned gx, unsigned bx, unsigned smem, unsigned cl,
+                       void **args) {
   if ((int)smem > fn->max_dyn) {
     fprintf(stderr, "cuda_emu: %s: %u bytes of dynamic shared memory over the limit %d\n",
             fn->k->name, smem, fn->max_dyn);
     return CUDA_ERROR_INVALID_VALUE;
   }
+  if (cl == 0 || cl > 8 || gx % cl != 0 || (cl > 1 && !fn->k->barrier)) return CUDA_ERROR_INVALID_VALUE;
   g_cur = fn->m;
   g_kern = fn->k;
   g_args = args;
   emu_wg = (int)bx;
   g_local_limit = smem;
-  g_local = (char *)malloc(smem ? smem : 1);
-  for (unsigned g = 0; g < gx; g++) {
-    emu_gid = (int)g;
+  g_locals.assign(cl, NULL);
+  for (unsigned r = 0; r < cl; r++) g_locals[r] = (char *)malloc(smem ? smem : 1);
+  for (unsigned g = 0; g < gx; g += cl) {
+    g_gid0 = (int)g;
     /* fresh garbage in local memory for every group */
-    memset(g_local, 0xfe, smem);
+    for (unsigned r = 0; r < cl; r++) memset(g_locals[r], 0xfe, smem);
     if (fn->k->barrier) {
-      run_group_fibers((int)bx);
+      run_group_fibers((int)bx, (int)cl);
     } else {
       g_fib.clear();
+      emu_gid = (int)g;
+      emu_rank = 0;
+      g_local = g_locals[0];
       for (unsigned t = 0; t < bx; t++) {
         emu_tid = (int)t;
         fn->k->run(args);
@@ -283,9 +330,30 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     }
   }
   g_fib.clear();
-  free(g_local);
+  for (char *l : g_locals) free(l);
+  g_locals.clear();
   g_local = NULL;
   return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                        unsigned by, unsigned bz, unsigned smem, CUstream, void **args, void **) {
+  if (gy != 1 || gz != 1 || by != 1 || bz != 1 || bx == 0 || bx > 1024 || gx == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  return launch((func_t *)f, gx, bx, smem, 1, args);
+}
+/* cuLaunchKernelEx: the cluster dimension the one attribute understood */
+CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **args, void **) {
+  unsigned cl = 1;
+  for (unsigned i = 0; i < c->numAttrs; i++) {
+    if (c->attrs[i].id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) return CUDA_ERROR_NOT_SUPPORTED;
+    const auto &d = c->attrs[i].value.clusterDim;
+    if (d.y != 1 || d.z != 1) return CUDA_ERROR_INVALID_VALUE;
+    cl = d.x;
+  }
+  if (c->gridDimY != 1 || c->gridDimZ != 1 || c->blockDimY != 1 || c->blockDimZ != 1 ||
+      c->blockDimX == 0 || c->blockDimX > 1024 || c->gridDimX == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  return launch((func_t *)f, c->gridDimX, c->blockDimX, c->sharedMemBytes, cl, args);
 }
 static double now_ms(void) {
   struct timeval tv;

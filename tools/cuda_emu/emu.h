@@ -9,8 +9,11 @@ struct emu_kernel {
   int barrier; /* uses BARRIER(): run work-items as fibers */
 };
 
-extern int emu_tid, emu_gid, emu_wg;
+extern int emu_tid, emu_gid, emu_wg, emu_rank; /* emu_rank: the group's in its cluster */
 void emu_barrier(void);
+void emu_cluster_arrive(void);
+void emu_cluster_wait(void);
+const void *emu_cluster_map(const void *p, int rank);
 void *emu_local(size_t bytes);
 long emu_param(int index, long def);
 int emu_atomic_add(int *p, int v);

@@ -73,9 +73,10 @@ static inline double emu_rsqrt_approx(double x) { return emu_top20(1.0 / sqrt(x)
 /* __shfl_down_sync / __shfl_up_sync of a double over warps of 32 work-items
  * (td_tile.h's record merges): every work-item of the group calls them at the
  * same points, so two group barriers exchange the values through one slot a
- * work-item (one group runs at a time, on one thread) */
+ * work-item (the groups of one cluster at a time, on one thread) */
 static inline double emu_shfl(double x, int s, int up) {
-  static double slot[1024];
+  static double slots[8][1024]; /* a cluster's groups run together */
+  double *slot = slots[emu_rank];
   int lane = emu_tid & 31, src = up ? lane - s : lane + s;
   slot[emu_tid] = x;
   emu_barrier();
@@ -85,6 +86,15 @@ static inline double emu_shfl(double x, int s, int up) {
 }
 #define TD_SHFL_DOWN_D(x, s) emu_shfl((x), (s), 0)
 #define TD_SHFL_UP_D(x, s) emu_shfl((x), (s), 1)
+
+/* thread-block clusters (td_reg.h's td_reg_clu): the cluster's groups run
+ * together as fibers (emu.cpp); a load from another group's local memory
+ * maps the address into that group's buffer */
+#define TD_CLUSTER_ARRIVE() emu_cluster_arrive()
+#define TD_CLUSTER_WAIT() emu_cluster_wait()
+#define TD_CLUSTER_SYNC() (emu_cluster_arrive(), emu_cluster_wait())
+#define TD_CLUSTER_LD_D(p, rank) (*(const double *)emu_cluster_map((p), (rank)))
+#define TD_CLUSTER_LD_I(p, rank) (*(const int *)emu_cluster_map((p), (rank)))
 
 /* the kernel files, as NVRTC sees them (td.cu skips its dialect) */
 #define PSCR_KERNEL_DIALECT 1

@@ -52,8 +52,9 @@ static int dev_kernel_wg(gpu_device *g, const char *name) {
   return v;
 }
 
-static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int wg,
-                              size_t local_bytes, int nargs, const gpu_arg *args) {
+/* A launch in clusters of `cluster` groups (1: cuLaunchKernel). */
+static pscr_status launch(gpu_device *g, const char *name, size_t items, int wg,
+                          size_t local_bytes, int cluster, int nargs, const gpu_arg *args) {
   cuda_state *s = g->impl;
   if (nargs > MAX_ARGS || wg <= 0 || wg > 1024 || s->current == NULL) return PSCR_ERR_DEVICE;
   if (items == 0) return PSCR_OK;
@@ -84,8 +85,25 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
                                  (int)local_bytes));
   s->flags_clean = 0; /* any kernel may raise a status word */
   if (s->tune.profile) CU(s->drv.cuEventRecord(s->evp[0], s->stream));
-  CU(s->drv.cuLaunchKernel(fn, (unsigned)groups, 1, 1, (unsigned)wg, 1, 1, (unsigned)local_bytes,
-                           s->stream, params, NULL));
+  if (cluster > 1) {
+    CUlaunchAttribute at = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+    at.value.clusterDim.x = (unsigned)cluster;
+    at.value.clusterDim.y = at.value.clusterDim.z = 1;
+    CUlaunchConfig cfg = {.gridDimX = (unsigned)groups, .gridDimY = 1, .gridDimZ = 1,
+                          .blockDimX = (unsigned)wg, .blockDimY = 1, .blockDimZ = 1,
+                          .sharedMemBytes = (unsigned)local_bytes, .hStream = s->stream,
+                          .attrs = &at, .numAttrs = 1};
+    /* a cluster the device cannot place (its groups' registers or shared
+     * memory): the caller takes another way */
+    if (groups % (size_t)cluster != 0 ||
+        s->drv.cuLaunchKernelEx(&cfg, fn, params, NULL) != CUDA_SUCCESS) {
+      st = PSCR_ERR_UNSUPPORTED;
+      goto cleanup;
+    }
+  } else {
+    CU(s->drv.cuLaunchKernel(fn, (unsigned)groups, 1, 1, (unsigned)wg, 1, 1,
+                             (unsigned)local_bytes, s->stream, params, NULL));
+  }
   if (s->tune.profile) { /* this launch alone: wait for it */
     float ms = 0;
     CU(s->drv.cuEventRecord(s->evp[1], s->stream));
@@ -96,6 +114,16 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
 cleanup:
   pop(s);
   return st;
+}
+
+static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int wg,
+                              size_t local_bytes, int nargs, const gpu_arg *args) {
+  return launch(g, name, items, wg, local_bytes, 1, nargs, args);
+}
+static pscr_status dev_launch_cluster(gpu_device *g, const char *name, size_t items, int wg,
+                                      size_t local_bytes, int cluster, int nargs,
+                                      const gpu_arg *args) {
+  return launch(g, name, items, wg, local_bytes, cluster, nargs, args);
 }
 
 static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
@@ -201,6 +229,9 @@ pscr_status cuda_gpu_device(pscr_context *ctx, gpu_device *g) {
                     .tune = s->tune,
                     .module = dev_module,
                     .launch = dev_launch,
+                    /* thread-block clusters (sm_90+: td.cu's TD_CLUSTER_*) */
+                    .launch_cluster = s->arch >= 90 ? dev_launch_cluster : NULL,
+                    .cluster_max = s->arch >= 90 ? 8 : 0,
                     .kernel_wg = dev_kernel_wg,
                     .work = dev_work,
                     .zero = dev_zero,

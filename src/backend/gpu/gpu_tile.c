@@ -154,6 +154,59 @@ static pscr_status reg_perm(td_job *j, gpu_td_src *src, gpu_ptr w, size_t off, l
   return PSCR_OK;
 }
 
+/* td_reg_clu's tiles for a system of n rows: the most (*nt >= 2, at most
+ * tune.tile_clu and the device's cluster) of at least tune.clu_w work-items
+ * *W each (more groups an SM hide a cluster's waits; H100, against 256 and
+ * 512 work-items: shifted C128 8192 x 8192 3.46x floor against 3.57 and
+ * 3.75 in 8 tiles of 128, C128 1024 x 16384 4.30x in 8 of 256 against 4.81
+ * in 4 of 512, plain F64 1024 x 16384 1.87 against 2.05). 0 where the device
+ * has no clusters or no such shape fits. */
+static int clu_shape(td_job *j, gpu_td_src src, long long n, int *W, int *ph, long long *nt) {
+  int sh = src.shift.mem != NULL, q = reg_q(j);
+  int most = j->g->tune.tile_clu < j->g->cluster_max ? j->g->tune.tile_clu : j->g->cluster_max;
+  /* the module of q rows current: its kernels' registers set the caps (reg_shape) */
+  if (j->g->launch_cluster == NULL || most < 2 || reg_module(j, sh, 32, 1) != PSCR_OK) return 0;
+  long long per = (n + most - 1) / most; /* rows a tile, at least */
+  if (per < (long long)j->g->tune.clu_w * q) per = (long long)j->g->tune.clu_w * q;
+  if (!reg_shape(j, src, per, W, ph) ||
+      *W > kernel_group(j, sh ? "td_reg_clu_s" : "td_reg_clu", NULL))
+    return 0;
+  *nt = (n + (long long)*W * q - 1) / ((long long)*W * q);
+  return *nt >= 2 && *nt <= most;
+}
+
+/* A system of nt tiles in one pass of td_reg_clu (a cluster of nt groups a
+ * system; td_reg.h): b is read once and x written once, b's rows saved on
+ * the way in where they must stay on error (as td_reg_solve's). UNSUPPORTED
+ * where the cluster does not fit (the caller takes the two passes). */
+static pscr_status solve_cluster(td_job *j, gpu_td_src src, long long n, long long batch,
+                                 gpu_ptr b, int W, int ph, long long nt) {
+  int sh = src.shift.mem != NULL;
+  long long T = (long long)W * reg_q(j);
+  size_t xoff = reg_scalars(j, sh, W, ph), local = (xoff + 8 + 128) * j->esize; /* td_reg_clu */
+  size_t len = j->keep_b && batch > 1 ? (size_t)n * (size_t)batch * j->esize : 0;
+  size_t lperm = sh ? perm_bytes(j, nt * T) : 0;
+  gpu_ptr saved = {0};
+  if (local > j->limit) return PSCR_ERR_UNSUPPORTED;
+  pscr_status st = reg_module(j, sh, W, ph);
+  if (st == PSCR_OK && len + lperm > 0) {
+    gpu_ptr w;
+    st = j->g->work(j->g, td_align(j, len) + lperm, &w);
+    if (st == PSCR_OK && len) saved = gpu_sub(w, 0, len);
+    if (st == PSCR_OK && lperm) st = reg_perm(j, &src, w, td_align(j, len), n, nt * T, W);
+  }
+  if (st != PSCR_OK) return st;
+  gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),     GPU_LONG(nt),        GPU_LONG((long long)xoff),
+                    GPU_PTR(b),       GPU_PTR(saved), GPU_PTR(j->g->flags)};
+  st = j->g->launch_cluster(j->g, sh ? "td_reg_clu_s" : "td_reg_clu",
+                            (size_t)(batch * nt) * (size_t)W, W, local, (int)nt, NARGS(args), args);
+  if (st == PSCR_OK) {
+    j->saved = saved;
+    j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
+  }
+  return st;
+}
+
 pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b,
                                int pivot) {
   pscr_status st = PSCR_OK;
@@ -207,6 +260,13 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
                   NARGS(args), args));
     goto cleanup;
   }
+  /* 2 .. 8 tiles a system in clusters of groups where the device has them */
+  long long nt;
+  if (!pivot && perm_ok && clu_shape(j, src, n, &W, &ph, &nt)) {
+    st = solve_cluster(j, src, n, batch, b, W, ph, nt);
+    if (st != PSCR_ERR_UNSUPPORTED) goto cleanup;
+    st = PSCR_OK;
+  }
   /* several tiles per system: td_reg_fwd / bwd (rows in registers) where they
    * fit, with the local-memory tiles' W (H100, NVIDIA's OpenCL, 2D Helmholtz
    * 2047^2: their 32 complex work-items at 48 KB, 128 rows a tile, took 1.29 ms
@@ -214,7 +274,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   multi_shape(j, pivot, &W, &lq, &MW);
   reg = !pivot && perm_ok && reg_shape(j, src, (long long)W * reg_q(j), &W, &ph);
   TRY(reg ? reg_module(j, sh, W, ph) : shape_module(j, W, lq));
-  long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq, nt = (n + T - 1) / T;
+  long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq;
+  nt = (n + T - 1) / T;
   int spg;
   gpu_merge_shape(MW, nt, j->g->static_local, j->g->tune.merge_multi, &MW, &spg);
   long long C = 2 * (long long)MW;

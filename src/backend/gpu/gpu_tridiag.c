@@ -82,7 +82,9 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_steps2z = 16384,
                        .pscr_lines = 1,
                        .pscr_ksplit = 264,
-                       .tile_reg = 1};
+                       .tile_reg = 1,
+                       .tile_clu = 8,
+                       .clu_w = 128};
 }
 
 int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2) {
@@ -166,6 +168,7 @@ static const struct {
     TUNE(gs_gp, 8, 32, TUNE_ANY),            TUNE(profile, 0, 1, TUNE_ANY),
     TUNE(gs_fix_k, 0, 1024, TUNE_ANY),       TUNE(gs_fix_tau, 40, 80, TUNE_ANY),
     TUNE(reg_q, 0, 16, TUNE_POW2_0),         TUNE(reg_ph, 0, 4, TUNE_POW2_0),
+    TUNE(tile_clu, 0, 8, TUNE_ANY),          TUNE(clu_w, 32, 512, TUNE_POW2),
 };
 #undef TUNE
 

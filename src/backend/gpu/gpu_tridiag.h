@@ -98,6 +98,10 @@ typedef struct {
                       * the fewest parts that fit) */
   int tile_reg;  /* 1 (default): one-tile CR_PCR_THOMAS systems with their rows in registers
                   * (td_reg.h), 0: on the local-memory tiles (td_tile.h) */
+  int tile_clu;  /* td_reg.h's systems of 2 .. tile_clu tiles in one pass, a cluster of
+                  * groups a system (td_reg_clu), where the device has clusters (default
+                  * 8; 0: never, the two passes) */
+  int clu_w;     /* work-items of td_reg_clu's tiles, at least (default 128) */
   int pscr_reg;  /* 1 (default): real PSCR innermost systems that need no pivoting on the
                   * fused kernels with rows in registers (pscr_reg.h), 0: pscr_tile.h's */
   int pscr_rsw;  /* pscr_reg.h: work-items per system (sub-group; x 8 rows: a tile) */
@@ -206,6 +210,13 @@ struct gpu_device {
    * with `local_bytes` of local memory (dynamic where not static_local). */
   pscr_status (*launch)(gpu_device *g, const char *name, size_t items, int wg, size_t local_bytes,
                         int nargs, const gpu_arg *args);
+  /* The same in clusters of `cluster` groups that read each other's local
+   * memory (td_reg_clu; ceil(items / wg) a multiple of cluster), where
+   * cluster_max > 1: NULL elsewhere. UNSUPPORTED where the device cannot
+   * place such a cluster (its groups' registers or local memory). */
+  pscr_status (*launch_cluster)(gpu_device *g, const char *name, size_t items, int wg,
+                                size_t local_bytes, int cluster, int nargs, const gpu_arg *args);
+  int cluster_max; /* groups a cluster may have (CUDA sm_90+: 8); 0: no clusters */
   /* The largest work-group kernel `name` of the current module can launch
    * with (its registers bound it: a fused PSCR kernel cannot run 1024 items
    * on the H100); 0 when unknown. */
