@@ -144,9 +144,10 @@ static unsigned long launches(const pscr_context *gpu, const char *kname) {
 
 /* Systems of 2 .. 8 tiles of td_reg.h in one pass, a cluster of groups a
  * system (td_reg_clu, sm_90+), and with tuning tile_clu 0 in the two passes
- * (td_reg_fwd / bwd): shifted real tiles of 16 rows (at most 8192 rows a
- * tile), complex of 8 (4096), plain real of 8 (4096), so these sizes give 2,
- * 3, 5 and 8 tiles, or more (the two passes either way). Each multi-tile
+ * (td_reg_fwd / bwd): shifted tiles of 16 rows (at most 8192 rows a tile
+ * real, 4096 complex; complex ones of 8 in the two passes), plain real of
+ * 8 (4096), so these sizes give 2 to 8 tiles, or more (the two passes
+ * either way). Each multi-tile
  * solve takes exactly one of the two ways; profile on (launch counts). */
 static void check_clusters(pscr_context *gpu, pscr_context *cpu, pt_rng *rng) {
   static const size_t ns[] = {4097, 8193, 20000, 36000, 65536};

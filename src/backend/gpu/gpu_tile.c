@@ -260,12 +260,21 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
                   NARGS(args), args));
     goto cleanup;
   }
-  /* 2 .. 8 tiles a system in clusters of groups where the device has them */
+  /* 2 .. 8 tiles a system in clusters of groups where the device has them;
+   * shifted complex rows too in tiles of 16 rows a work-item there (H100,
+   * against 8: C128 1024 x 16384 4.00-4.02x floor against 4.26-4.32, 8192 x
+   * 8192 3.42 against 3.48) */
   long long nt;
-  if (!pivot && perm_ok && clu_shape(j, src, n, &W, &ph, &nt)) {
-    st = solve_cluster(j, src, n, batch, b, W, ph, nt);
-    if (st != PSCR_ERR_UNSUPPORTED) goto cleanup;
-    st = PSCR_OK;
+  if (!pivot && perm_ok) {
+    int q0 = j->par.reg_q;
+    if (big) j->par.reg_q = 16;
+    if (clu_shape(j, src, n, &W, &ph, &nt)) {
+      st = solve_cluster(j, src, n, batch, b, W, ph, nt);
+      if (st != PSCR_ERR_UNSUPPORTED) goto cleanup;
+      st = PSCR_OK;
+    }
+    j->par.reg_q = q0;
+    TRY(td_module(j)); /* clu_shape may have made another module current */
   }
   /* several tiles per system: td_reg_fwd / bwd (rows in registers) where they
    * fit, with the local-memory tiles' W (H100, NVIDIA's OpenCL, 2D Helmholtz
