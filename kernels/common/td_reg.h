@@ -1,6 +1,7 @@
 /* CR_PCR_THOMAS tiles with their rows in registers: a system of one tile
- * (td_reg_solve), or the two tile passes of a longer one (td_reg_fwd,
- * td_reg_bwd).
+ * (td_reg_solve), the two tile passes of a longer one (td_reg_fwd,
+ * td_reg_bwd), or where the dialect has clusters of groups, a system of 2 .. 8
+ * tiles in one pass (td_reg_clu).
  *
  * The same SPIKE scheme as td_tile.h's kernels with pivot = 0 (Thomas
  * partitions of q rows with their spikes, seed 001 eqs. (3)-(7), merged by
@@ -69,7 +70,8 @@
 /* A scalar of the group of rank `rank` in the cluster (td_reg_clu) */
 #ifdef TD_CLUSTER_SYNC
 #if PSCR_COMPLEX
-#define TD_CLUSTER_LD(p, rank) MAKE_Z(TD_CLUSTER_LD_D(&(p)->x, rank), TD_CLUSTER_LD_D(&(p)->y, rank))
+#define TD_CLUSTER_LD(p, rank)                                                                     \
+  MAKE_Z(TD_CLUSTER_LD_D(&(p)->x, rank), TD_CLUSTER_LD_D(&(p)->y, rank))
 #else
 #define TD_CLUSTER_LD(p, rank) TD_CLUSTER_LD_D(p, rank)
 #endif

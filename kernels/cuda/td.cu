@@ -67,12 +67,18 @@ static __device__ __forceinline__ unsigned td_cluster_addr(const void *p, int ra
 }
 static __device__ __forceinline__ double td_cluster_ld_d(const double *p, int rank) {
   double v;
-  asm volatile("ld.shared::cluster.f64 %0, [%1];" : "=d"(v) : "r"(td_cluster_addr(p, rank)) : "memory");
+  asm volatile("ld.shared::cluster.f64 %0, [%1];"
+               : "=d"(v)
+               : "r"(td_cluster_addr(p, rank))
+               : "memory");
   return v;
 }
 static __device__ __forceinline__ int td_cluster_ld_i(const int *p, int rank) {
   int v;
-  asm volatile("ld.shared::cluster.s32 %0, [%1];" : "=r"(v) : "r"(td_cluster_addr(p, rank)) : "memory");
+  asm volatile("ld.shared::cluster.s32 %0, [%1];"
+               : "=r"(v)
+               : "r"(td_cluster_addr(p, rank))
+               : "memory");
   return v;
 }
 #define TD_CLUSTER_LD_D(p, rank) td_cluster_ld_d((p), (rank))

@@ -38,7 +38,8 @@ static int opencl_check_coverage(pscr_context *ctx, const char *prefix) {
     for (size_t k = 0; k < sizeof opencl_cuda_only / sizeof *opencl_cuda_only; k++)
       cuda_only |= strcmp(names[i], opencl_cuda_only[k]) == 0;
     if (cuda_only) {
-      PT_CHECK(pscr_opencl_launch_count(ctx, names[i]) == 0, "CUDA-only %s ran on OpenCL", names[i]);
+      PT_CHECK(pscr_opencl_launch_count(ctx, names[i]) == 0, "CUDA-only %s ran on OpenCL",
+               names[i]);
       continue;
     }
     unsigned long launches = pscr_opencl_launch_count(ctx, names[i]);

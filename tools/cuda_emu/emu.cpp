@@ -94,7 +94,8 @@ void emu_barrier(void) {
   swapcontext(&f.ctx, &g_sched);
 }
 void emu_cluster_arrive(void) {
-  if (g_fib.empty()) die("a cluster barrier in a kernel not marked as using barriers:", g_kern->name);
+  if (g_fib.empty())
+    die("a cluster barrier in a kernel not marked as using barriers:", g_kern->name);
   g_fib[g_cur_fiber].arrived++;
 }
 void emu_cluster_wait(void) {
@@ -168,7 +169,8 @@ static void run_group_fibers(int wg, int groups) {
       int at = 0, gone = 0;
       for (int t = r * wg; t < (r + 1) * wg; t++)
         at += g_fib[t].state == 1, gone += g_fib[t].state == 2;
-      if (at > 0 && gone > 0) die("divergent BARRIER() (some work-items returned) in", g_kern->name);
+      if (at > 0 && gone > 0)
+        die("divergent BARRIER() (some work-items returned) in", g_kern->name);
       if (at == wg)
         for (int t = r * wg; t < (r + 1) * wg; t++) g_fib[t].state = 0, released++;
     }
@@ -304,7 +306,8 @@ static CUresult launch(func_t *fn, unsigned gx, unsigned bx, unsigned smem, unsi
             fn->k->name, smem, fn->max_dyn);
     return CUDA_ERROR_INVALID_VALUE;
   }
-  if (cl == 0 || cl > 8 || gx % cl != 0 || (cl > 1 && !fn->k->barrier)) return CUDA_ERROR_INVALID_VALUE;
+  if (cl == 0 || cl > 8 || gx % cl != 0 || (cl > 1 && !fn->k->barrier))
+    return CUDA_ERROR_INVALID_VALUE;
   g_cur = fn->m;
   g_kern = fn->k;
   g_args = args;

@@ -18,8 +18,8 @@
   X(cuCtxPopCurrent) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuMemAlloc)   \
   X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoHAsync) X(cuMemsetD32Async)          \
   X(cuMemsetD8Async) X(cuMemAllocHost) X(cuMemFreeHost) X(cuModuleLoadData) X(cuModuleUnload)    \
-  X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuFuncGetAttribute) X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuEventCreate)                \
-  X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime)            \
+  X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuFuncGetAttribute) X(cuLaunchKernel)           \
+  X(cuLaunchKernelEx) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime)            \
   X(cuMemGetInfo)
 
 #define CUDA_DECLARE_PTR(name) __typeof__(&name) name;

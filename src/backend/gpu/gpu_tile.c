@@ -6,8 +6,11 @@
  * reduced system is merged up and down in groups of 2 merge_w records
  * (td_tile_gup / td_tile_gdown, one launch per level; a system of at most W
  * local-memory tiles is merged by td_tile_bwd itself), and td_tile_bwd solves
- * every tile with its outside values. Where local arrays are sized at
- * compile time (OpenCL) the module gets TD_TILE_LOCAL / TD_TW to match.
+ * every tile with its outside values. Where the device has thread-block
+ * clusters (CUDA sm_90), a system of 2 .. 8 td_reg.h tiles is one pass too,
+ * td_reg_clu: a cluster a system, the tiles' records merged in its groups'
+ * local memory. Where local arrays are sized at compile time (OpenCL) the
+ * module gets TD_TILE_LOCAL / TD_TW to match.
  * td_tile_solve writes x over b group by group, so a batch whose b must stay
  * untouched on error has b's rows saved on the way in (j->saved: one more
  * write per row; gpu_tridiag.c puts them back if a flag was raised). The
@@ -196,8 +199,8 @@ static pscr_status solve_cluster(td_job *j, gpu_td_src src, long long n, long lo
     if (st == PSCR_OK && lperm) st = reg_perm(j, &src, w, td_align(j, len), n, nt * T, W);
   }
   if (st != PSCR_OK) return st;
-  gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),     GPU_LONG(nt),        GPU_LONG((long long)xoff),
-                    GPU_PTR(b),       GPU_PTR(saved), GPU_PTR(j->g->flags)};
+  gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),    GPU_LONG(nt),        GPU_LONG((long long)xoff),
+                    GPU_PTR(b),    GPU_PTR(saved), GPU_PTR(j->g->flags)};
   st = j->g->launch_cluster(j->g, sh ? "td_reg_clu_s" : "td_reg_clu",
                             (size_t)(batch * nt) * (size_t)W, W, local, (int)nt, NARGS(args), args);
   if (st == PSCR_OK) {
