@@ -278,8 +278,9 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
     /* the system's tile records, one a group of the cluster: every group
      * reads them all from the groups' local memory (cx: the record, then the
      * error words, own ones at bad_nf[0..1], the others' at bad_nf[2..3])
-     * and merges them as td_merge_self does; its own words and record stay
-     * as they are until every group has read them (TD_CLUSTER_WAIT) */
+     * and merges them (td_merge_closed, as td_merge_self does); its own
+     * words and record stay as they are until every group has read them
+     * (TD_CLUSTER_WAIT) */
     int nt = (int)cnt, k = (int)(gi % cnt), NC = 16; /* the levels of 8 nodes: 8 + 4 + 2 + 1 */
     LOCAL_P int *cb = bad_nf + 2;
     LOCAL_P scalar *nc = cx + 8; /* field f of tile i at nc[f NC + i] */
@@ -295,10 +296,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
     if (t < nt && TD_CLUSTER_LD_I(bad_sg, t)) cb[1] = 1;
     TD_CLUSTER_ARRIVE();
     BARRIER();
-    int rc = td_merge_up(nc, NC, nt, cb + 1, 0);
-    if (t == 0) nc[6 * NC + rc] = nc[7 * NC + rc] = S_ZERO;
-    BARRIER();
-    td_merge_down(nc, NC, nt, 0);
+    td_merge_closed(nc, NC, nt, cb + 1);
     TD_CLUSTER_WAIT();
     if (t == 0) {
       nd[6 * M + root] = nc[6 * NC + k];

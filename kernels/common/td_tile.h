@@ -488,19 +488,26 @@ DEVICE void td_warp_down(int lane, const LOCAL_P scalar *J, int W, scalar *xl, s
  * outside values in xo[0], xo[1]. Every group of the system merges the same
  * records the same way, so all of them raise *bad on a singular junction.
  * It saves td_tile_gdown's launch and the outside values' round trip. */
+/* A whole system's nt node records at nd[f * NS + i] (in local memory for
+ * every work-item) merged up and down with nothing outside the root: each
+ * node's outside values at nd[6 NS + i], nd[7 NS + i]. */
+DEVICE void td_merge_closed(LOCAL_P scalar *nd, int NS, int nt, LOCAL_P int *bad) {
+  int root = td_merge_up(nd, NS, nt, bad, 0);
+  if (LOCAL_ID() == 0) {
+    nd[6 * NS + root] = S_ZERO;
+    nd[7 * NS + root] = S_ZERO;
+  }
+  BARRIER();
+  td_merge_down(nd, NS, nt, 0);
+}
+
 DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int nt, int k,
                           LOCAL_P scalar *nd, int NS, LOCAL_P int *bad, LOCAL_P scalar *xo) {
   int t = (int)LOCAL_ID();
   for (int i = t; i < nt; i += (int)LOCAL_SIZE())
     for (int f = 0; f < 6; f++) nd[f * NS + i] = recs[f * cnt + first + i];
   BARRIER();
-  int root = td_merge_up(nd, NS, nt, bad, 0);
-  if (t == 0) {
-    nd[6 * NS + root] = S_ZERO;
-    nd[7 * NS + root] = S_ZERO;
-  }
-  BARRIER();
-  td_merge_down(nd, NS, nt, 0);
+  td_merge_closed(nd, NS, nt, bad);
   if (t == 0) {
     xo[0] = nd[6 * NS + k];
     xo[1] = nd[7 * NS + k];

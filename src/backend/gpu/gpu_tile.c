@@ -157,8 +157,27 @@ static pscr_status reg_perm(td_job *j, gpu_td_src *src, gpu_ptr w, size_t off, l
   return PSCR_OK;
 }
 
-/* td_reg_clu's tiles for a system of n rows: the most (*nt >= 2, at most
- * tune.tile_clu and the device's cluster) of at least tune.clu_w work-items
+/* The work area of a one-pass solve (td_reg_solve, td_tile_solve,
+ * td_reg_clu): b's saved rows where b must stay untouched on error (*saved;
+ * one system writes nothing on error: no copy then), then for shifted
+ * td_reg.h tiles of T rows (T > 0) their coefficients in the tiles' order
+ * (reg_perm, nt T rows a diagonal; *src points to them). */
+static pscr_status one_pass_work(td_job *j, gpu_td_src *src, long long n, long long batch,
+                                 long long nt, long long T, int W, gpu_ptr *saved) {
+  size_t len = j->keep_b && batch > 1 ? (size_t)n * (size_t)batch * j->esize : 0;
+  size_t lperm = T > 0 ? perm_bytes(j, nt * T) : 0;
+  gpu_ptr w;
+  *saved = (gpu_ptr){0};
+  if (len + lperm == 0) return PSCR_OK;
+  pscr_status st = j->g->work(j->g, td_align(j, len) + lperm, &w);
+  if (st == PSCR_OK && len) *saved = gpu_sub(w, 0, len);
+  if (st == PSCR_OK && lperm) st = reg_perm(j, src, w, td_align(j, len), n, nt * T, W);
+  return st;
+}
+
+/* td_reg_clu's tiles for a system of n rows (a device with clusters): the
+ * most (*nt >= 2, at most tune.tile_clu and the device's cluster) of at least
+ * tune.clu_w work-items
  * *W each (more groups an SM hide a cluster's waits; H100, against 256 and
  * 512 work-items: shifted C128 8192 x 8192 3.46x floor against 3.57 and
  * 3.75 in 8 tiles of 128, C128 1024 x 16384 4.30x in 8 of 256 against 4.81
@@ -168,7 +187,7 @@ static int clu_shape(td_job *j, gpu_td_src src, long long n, int *W, int *ph, lo
   int sh = src.shift.mem != NULL, q = reg_q(j);
   int most = j->g->tune.tile_clu < j->g->cluster_max ? j->g->tune.tile_clu : j->g->cluster_max;
   /* the module of q rows current: its kernels' registers set the caps (reg_shape) */
-  if (j->g->launch_cluster == NULL || most < 2 || reg_module(j, sh, 32, 1) != PSCR_OK) return 0;
+  if (most < 2 || reg_module(j, sh, 32, 1) != PSCR_OK) return 0;
   long long per = (n + most - 1) / most; /* rows a tile, at least */
   if (per < (long long)j->g->tune.clu_w * q) per = (long long)j->g->tune.clu_w * q;
   if (!reg_shape(j, src, per, W, ph) ||
@@ -187,17 +206,10 @@ static pscr_status solve_cluster(td_job *j, gpu_td_src src, long long n, long lo
   int sh = src.shift.mem != NULL;
   long long T = (long long)W * reg_q(j);
   size_t xoff = reg_scalars(j, sh, W, ph), local = (xoff + 8 + 128) * j->esize; /* td_reg_clu */
-  size_t len = j->keep_b && batch > 1 ? (size_t)n * (size_t)batch * j->esize : 0;
-  size_t lperm = sh ? perm_bytes(j, nt * T) : 0;
-  gpu_ptr saved = {0};
+  gpu_ptr saved;
   if (local > j->limit) return PSCR_ERR_UNSUPPORTED;
   pscr_status st = reg_module(j, sh, W, ph);
-  if (st == PSCR_OK && len + lperm > 0) {
-    gpu_ptr w;
-    st = j->g->work(j->g, td_align(j, len) + lperm, &w);
-    if (st == PSCR_OK && len) saved = gpu_sub(w, 0, len);
-    if (st == PSCR_OK && lperm) st = reg_perm(j, &src, w, td_align(j, len), n, nt * T, W);
-  }
+  if (st == PSCR_OK) st = one_pass_work(j, &src, n, batch, nt, sh ? T : 0, W, &saved);
   if (st != PSCR_OK) return st;
   gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),    GPU_LONG(nt),        GPU_LONG((long long)xoff),
                     GPU_PTR(b),    GPU_PTR(saved), GPU_PTR(j->g->flags)};
@@ -239,16 +251,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   }
   if (reg || single_shape(j, n, &W, &lq)) {
     TRY(reg ? reg_module(j, sh, W, ph) : shape_module(j, W, lq));
-    /* the work area: b's saved rows (one system writes nothing on error: no
-     * copy then), then the shifted tile's coefficients */
-    size_t len = j->keep_b && batch > 1 ? (size_t)n * (size_t)batch * j->esize : 0;
-    size_t lperm = reg && sh ? perm_bytes(j, (long long)W * reg_q(j)) : 0;
-    if (len + lperm > 0) {
-      gpu_ptr w;
-      TRY(j->g->work(j->g, td_align(j, len) + lperm, &w));
-      if (len) j->saved = gpu_sub(w, 0, len);
-      if (lperm) TRY(reg_perm(j, &src, w, td_align(j, len), n, (long long)W * reg_q(j), W));
-    }
+    TRY(one_pass_work(j, &src, n, batch, 1, reg && sh ? (long long)W * reg_q(j) : 0, W,
+                      &j->saved));
     if (reg) {
       gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_PTR(b), GPU_PTR(j->saved), GPU_PTR(flags)};
       j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
@@ -268,7 +272,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * against 8: C128 1024 x 16384 4.00-4.02x floor against 4.26-4.32, 8192 x
    * 8192 3.42 against 3.48) */
   long long nt;
-  if (!pivot && perm_ok) {
+  if (!pivot && perm_ok && j->g->launch_cluster != NULL) {
     int q0 = j->par.reg_q;
     if (big) j->par.reg_q = 16;
     if (clu_shape(j, src, n, &W, &ph, &nt)) {
