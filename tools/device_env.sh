@@ -12,6 +12,8 @@ OUT=${OUT:-./device-out}; mkdir -p "$OUT"
   cmake --build $B -j16 --target ${TARGETS:-bench_pscr_gpu} >> "$OUT/build.log" 2>&1 ||
   { tail -20 "$OUT/build.log"; echo BUILD FAILED; }
 export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
+# compiled modules kept between processes (NVRTC: 10-15 s a module)
+export PSCR_CACHE_DIR=${PSCR_CACHE_DIR:-$PWD/.pscr-cache}; mkdir -p "$PSCR_CACHE_DIR"
 
 # One CUDA bench_pscr_gpu line per ROW problem:n:tune[:defines] (tune "-" = the
 # defaults; defines comma-separated, through PSCR_KERNEL_DEFINES): solve ms and

@@ -171,7 +171,7 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
     scalar xv = S_ZERO;
 #pragma unroll
     for (int k = PR_Q - 1; k >= 0; k--) {
-      xv = td_spike_x(k, PR_Q, u, y, v, vlast, xl, xr, xv);
+      xv = td_spike_x(k, PR_Q, u, y[k], v, vlast, xl, xr, xv);
       zx = S_FMA(zx, xv, S_ZERO);
 #pragma unroll
       for (int m = 0; m < PR_RD; m++) xa[m][k] = S_FMA(xa[m][k], wo[m], xv);

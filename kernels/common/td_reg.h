@@ -116,11 +116,34 @@ DEVICE void td_spike_record(int q, const scalar *u, const scalar *y, const scala
   rec[TD_NODE_VB] = vlast;
 }
 
+/* The record's tops row by row, for kernels whose y leaves the registers as
+ * it is made (TD_REG_YSM): td_spike_record's sums in row order, yt = sum_k
+ * p_k y_k and wt likewise, vt = p_(q-1) vlast, p_k = prod_(j<k) (-u_j) (*p
+ * carries p_(k+1) on). */
+DEVICE void td_spike_top(int k, int q, const scalar *u, const scalar *y, const scalar *w,
+                         scalar vlast, scalar *p, scalar *rec) {
+  if (k == 0) {
+    rec[TD_NODE_YT] = y[0];
+    rec[TD_NODE_WT] = w[0];
+    *p = S_ONE;
+  } else {
+    rec[TD_NODE_YT] = S_FMA(rec[TD_NODE_YT], *p, y[k]);
+    rec[TD_NODE_WT] = S_FMA(rec[TD_NODE_WT], *p, w[k]);
+  }
+  if (k + 1 < q) *p = S_NEG(S_MUL(*p, u[k]));
+  if (k + 1 == q) {
+    rec[TD_NODE_YB] = y[k];
+    rec[TD_NODE_WB] = w[k];
+    rec[TD_NODE_VT] = S_MUL(*p, vlast);
+    rec[TD_NODE_VB] = vlast;
+  }
+}
+
 /* x of row k from its outside values xl, xr and xn = x of row k + 1:
- * y - w xl - u xn (- v xr, the right spike, on the last row). */
-DEVICE scalar td_spike_x(int k, int q, const scalar *u, const scalar *y, const scalar *w,
+ * y - w xl - u xn (- v xr, the right spike, on the last row); yk = y[k]. */
+DEVICE scalar td_spike_x(int k, int q, const scalar *u, scalar yk, const scalar *w,
                          scalar vlast, scalar xl, scalar xr, scalar xn) {
-  scalar x = S_FMS(y[k], w[k], xl);
+  scalar x = S_FMS(yk, w[k], xl);
   return k + 1 == q ? S_FMS(x, vlast, xr) : S_FMS(x, u[k], xn);
 }
 
@@ -144,6 +167,30 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
     *z = S_FMA(S_FMA(S_FMA(*z, ka[k], S_ZERO), kd[k], S_ZERO), kc[k], S_ZERO);
   }
 }
+
+/* One-tile shifted solves (td_reg_solve_s) keep y in local memory where the
+ * host asks (TD_REG_YSM: where local memory is sized by the launch, CUDA):
+ * row k's y goes to the tile slot its f came from, the record's tops are
+ * summed as the rows go (td_spike_top), x later takes the same slot for its
+ * store, and the merge tree moves past the tile (gpu_tile.c's reg_scalars:
+ * (q + 1 + 16) W scalars). y leaves the registers row by row: at 16 real rows
+ * and the 128-register cap, 0 bytes of spills instead of 68. Real ones copy f
+ * by TD_CP_ASYNC where the dialect has it (CUDA sm_80+: the part's rows all
+ * in flight, no registers held; else TD_REG_LOAD_U rows a work-item at a time
+ * through registers). H100, floor ratio against neither in the same call:
+ * shifted 512 x 16384 2.49-2.58 against 2.77-2.90, 8192 x 8192 2.31 against
+ * 2.43, C128 (y alone; cp.async lost) 4096 x 4096 2.95-2.99 against
+ * 3.13-3.16; 2D Poisson 4095^2 1.367 ms against 1.462. The cluster kernels
+ * lost with either (shifted 1024 x 16384 3.26-3.45 against 3.12-3.26). */
+#ifndef TD_REG_YSM
+#define TD_REG_YSM 0
+#endif
+#define TD_REG_YL(sh, mode) (TD_REG_YSM && (sh) && (mode) == TD_REG_SOLVE && TD_REG_PH == 1)
+#if defined(TD_CP_ASYNC) && !defined(TD_REG_NO_CPF)
+#define TD_REG_CPF(sh, mode) (TD_REG_YL(sh, mode) && !PSCR_COMPLEX)
+#else
+#define TD_REG_CPF(sh, mode) 0
+#endif
 
 /* Which kernels merge by shuffles (below). H100 A/B against the tree alone:
  * real one-tile systems and shifted passes gain (shifted 16384 x 512 3.09 ->
@@ -181,15 +228,29 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
    * part, each work-item's own rows into registers. Entry i of a part is row
    * TD_REG_PQ h + i % TD_REG_PQ of partition i / TD_REG_PQ: coalesced runs of
    * TD_REG_PQ rows. */
-  int S = W * (TD_REG_PQ + 1);
-  scalar u[TD_RQ], y[TD_RQ], w[TD_RQ], vlast = S_ZERO, rec[6];
+  int S = W * (TD_REG_PQ + 1), ysm = TD_REG_YL(sh, mode), cpf = TD_REG_CPF(sh, mode);
+  scalar u[TD_RQ], y[TD_RQ], w[TD_RQ], vlast = S_ZERO, rec[6], p = S_ONE;
   scalar s = sh ? shift[sys] : S_ZERO;
 #pragma unroll
   for (int h = 0; h < TD_REG_PH; h++) {
     scalar ka[TD_REG_PQ], kd[TD_REG_PQ], kc[TD_REG_PQ];
+#if defined(TD_CP_ASYNC) && !defined(TD_REG_NO_CPF)
+    if (cpf) { /* f straight to local memory, the part's rows all in flight; b's copy below */
+      const GLOBAL scalar *gf = b + td_rhs_index(TD_SRC_ARGS, sys, r0);
+#pragma unroll
+      for (int u = 0; u < TD_REG_PQ; u++) {
+        int i = t + u * W;
+        long r = TD_REG_ROW(h, i);
+        if (r < n)
+          TD_CP_ASYNC(&sm[TD_BPAD(i, TD_REG_PLQ)], gf + (int)(r - r0));
+        else
+          sm[TD_BPAD(i, TD_REG_PLQ)] = S_ZERO;
+      }
+    }
+#endif
     if (sh) td_reg_coefs(TD_SRC_ARGS, s, r0 + (long)h * TD_REG_PQ * W + t, W, ka, kd, kc, &z);
 #pragma unroll
-    for (int u0 = 0; u0 < TD_REG_PQ; u0 += TD_REG_LOAD_U) { /* TD_REG_LOAD_U rows in flight */
+    for (int u0 = 0; u0 < (cpf ? 0 : TD_REG_PQ); u0 += TD_REG_LOAD_U) { /* TD_REG_LOAD_U rows in flight */
       scalar va[TD_REG_LOAD_U], vd[TD_REG_LOAD_U], vc[TD_REG_LOAD_U], vf[TD_REG_LOAD_U];
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++) {
@@ -220,34 +281,51 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
         }
       }
     }
+#if defined(TD_CP_ASYNC) && !defined(TD_REG_NO_CPF)
+    if (cpf) {
+      TD_CP_WAIT(); /* this work-item's copies */
+      if (save != 0)
+        for (int u = 0; u < TD_REG_PQ; u++) {
+          long r = TD_REG_ROW(h, t + u * W);
+          if (r < n) save[sys * n + r] = sm[TD_BPAD(t + u * W, TD_REG_PLQ)];
+        }
+    }
+#endif
     BARRIER();
     /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d,
      * c, f of the work-item's rows as it goes; u, y and w stay in registers.
      * The partition's own last super-diagonal is the right spike's. */
-    LOCAL_P const scalar *ra = sm + TD_BPAD(t * TD_REG_PQ, TD_REG_PLQ), *rd = ra + S,
-                         *rc = ra + 2 * S, *rf = sh ? ra : ra + 3 * S;
+    LOCAL_P scalar *ra = sm + TD_BPAD(t * TD_REG_PQ, TD_REG_PLQ), *rd = ra + S, *rc = ra + 2 * S,
+                   *rf = sh ? ra : ra + 3 * S;
 #pragma unroll
-    for (int k = 0; k < TD_REG_PQ; k++)
+    for (int k = 0; k < TD_REG_PQ; k++) {
+      if (cpf) z = S_FMA(z, rf[k], S_ZERO); /* f's NaN/Inf check, as at the load */
       td_spike_row(h * TD_REG_PQ + k, TD_RQ, sh ? ka[k] : ra[k], sh ? kd[k] : rd[k],
                    sh ? kc[k] : rc[k], rf[k], u, y, w, &vlast);
+      if (ysm) {
+        rf[k] = y[k];
+        td_spike_top(k, TD_RQ, u, y, w, vlast, &p, rec);
+      }
+    }
     if (TD_REG_PH > 1) BARRIER(); /* the part is read: the next one may come */
   }
-  td_spike_record(TD_RQ, u, y, w, vlast, rec);
+  if (!ysm) td_spike_record(TD_RQ, u, y, w, vlast, rec);
   if (t == 0) *bad_nf = *bad_sg = 0;
   if (t == 0 && mode == TD_REG_CLU) bad_nf[2] = bad_nf[3] = 0;
   if (TD_REG_PH == 1) BARRIER(); /* the tile is read: its memory takes the records */
   /* 3. the records' reduced system, outside values down the tree: nd
-   * holds the P records of td_merge_up (field f at nd[f * M + k]) */
+   * holds the P records of td_merge_up (field f at nd[f * M + k]), in mb
+   * (past the tile where it keeps y) */
   int P, M, lane = t & 31, warp = TD_REG_WARP(sh, mode);
-  LOCAL_P scalar *nd;
+  LOCAL_P scalar *nd, *mb = ysm ? sm + S : sm;
 #ifdef TD_SHFL_DOWN_D
   if (warp) {
     /* every partition, those past n too (identity rows: a zero record); the
      * warps' records to the tree */
     P = W / 32;
     M = 2 * P;
-    nd = sm + 6 * W;
-    td_warp_up(rec, lane, sm + (t - lane), W, bad_sg);
+    nd = mb + 6 * W;
+    td_warp_up(rec, lane, mb + (t - lane), W, bad_sg);
     if (lane == 0)
       for (int f = 0; f < 6; f++) nd[f * M + t / 32] = rec[f];
   } else
@@ -256,7 +334,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
     long rows = n - r0 < (long)W * TD_RQ ? n - r0 : (long)W * TD_RQ;
     P = (int)((rows + TD_RQ - 1) / TD_RQ);
     M = 2 * W;
-    nd = sm;
+    nd = mb;
     if (t < P)
       for (int f = 0; f < 6; f++) nd[f * M + t] = rec[f];
   }
@@ -317,7 +395,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
   if (warp) {
     xl = nd[6 * M + t / 32];
     xr = nd[7 * M + t / 32];
-    td_warp_down(lane, sm + (t - lane), W, &xl, &xr);
+    td_warp_down(lane, mb + (t - lane), W, &xl, &xr);
   } else
 #endif
       if (t < P) {
@@ -327,10 +405,11 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
   BARRIER();
   /* 4. x = y - w xl - u x_next (- v xr on the last row), stored coalesced */
   scalar x = S_ZERO, zx = S_ZERO;
+  LOCAL_P scalar *xs = sm + TD_BPAD(t * TD_RQ, TD_RLQ); /* y's slots where ysm */
 #pragma unroll
   for (int k = TD_RQ - 1; k >= 0; k--) {
-    x = td_spike_x(k, TD_RQ, u, y, w, vlast, xl, xr, x);
-    sm[TD_BPAD(t * TD_RQ, TD_RLQ) + k] = x;
+    x = td_spike_x(k, TD_RQ, u, ysm ? xs[k] : y[k], w, vlast, xl, xr, x);
+    xs[k] = x;
     zx = S_FMA(zx, x, S_ZERO);
   }
   if (!S_ISFINITE(z)) *bad_nf = 1;

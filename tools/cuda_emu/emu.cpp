@@ -41,7 +41,7 @@ struct func_t {
 };
 static module_t *g_cur;
 static std::string g_last_opts[64];
-static int g_nopts;
+static int g_nopts, g_fresh; /* g_fresh: a compile since the last module load */
 
 static void die(const char *msg, const char *what) {
   fprintf(stderr, "cuda_emu: %s %s\n", msg, what ? what : "");
@@ -237,7 +237,12 @@ CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream) { m
 CUresult cuMemAllocHost(void **p, size_t b) { *p = malloc(b); return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY; }
 CUresult cuMemFreeHost(void *p) { free(p); return CUDA_SUCCESS; }
 CUresult cuMemGetInfo(size_t *fr, size_t *tot) { *fr = (size_t)8 << 30; *tot = (size_t)80 << 30; return CUDA_SUCCESS; }
-CUresult cuModuleLoadData(CUmodule *m, const void *) {
+CUresult cuModuleLoadData(CUmodule *m, const void *image) {
+  /* the kernels are the host's, chosen by the options of the NVRTC compile just
+   * before: an image that compile did not make (one read from the library's
+   * disk cache) is refused, so the library compiles it again */
+  if (image == NULL || !g_fresh) return CUDA_ERROR_INVALID_IMAGE;
+  g_fresh = 0;
   module_t *mod = new module_t();
   static const char *names[] = EMU_PARAM_NAMES;
   for (int i = 0; i < g_nopts; i++) {
@@ -379,6 +384,7 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int n, const char *const *opt
   static fn_t real = (fn_t)dlsym(RTLD_NEXT, "nvrtcCompileProgram");
   g_nopts = n < 64 ? n : 64;
   for (int i = 0; i < g_nopts; i++) g_last_opts[i] = opts[i];
+  g_fresh = 1;
   if (getenv("EMU_SKIP_NVRTC")) return NVRTC_SUCCESS;
   return real(prog, n, opts);
 }

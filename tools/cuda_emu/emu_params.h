@@ -13,7 +13,9 @@
 #define TD_GS_LW emu_param(6, 64)
 #define TD_GS_RW emu_param(7, 64)
 #define TD_GS_DW emu_param(8, 8)
+#define TD_REG_YSM emu_param(9, 0)
 #define EMU_PARAM_NAMES                                                                            \
-  {"TD_TQ", "TD_TW", "TD_GQ", "TD_GW", "TD_GP", "TD_TILE_LOCAL", "TD_GS_LW", "TD_GS_RW", "TD_GS_DW"}
-#define EMU_NPARAMS 9
+  {"TD_TQ",    "TD_TW",    "TD_GQ",    "TD_GW",     "TD_GP",                                       \
+   "TD_TILE_LOCAL", "TD_GS_LW", "TD_GS_RW", "TD_GS_DW", "TD_REG_YSM"}
+#define EMU_NPARAMS 10
 #endif

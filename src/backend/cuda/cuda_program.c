@@ -1,10 +1,13 @@
 /* Run-time compilation of the single-source kernels with NVRTC (DESIGN.md
  * "Single-source kernels"): the embedded kernels/ tree is handed to NVRTC as
  * in-memory headers, the module parameters (gpu_td_params) as -D macros; one
- * module per parameter set, cached in the context. */
+ * module per parameter set, cached in the context (and on disk where
+ * PSCR_CACHE_DIR says). */
+#define _POSIX_C_SOURCE 200809L /* getpid */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/cuda/cuda_backend.h"
 
@@ -99,6 +102,62 @@ cleanup:
   return st;
 }
 
+/* The on-disk module cache (opt-in: PSCR_CACHE_DIR names a directory): NVRTC
+ * takes 10-15 s for a module, which every process would pay again. A CUBIN
+ * is stored as DIR/pscr-HASH.cubin, HASH a 64-bit FNV-1a of everything that
+ * makes it (the kernel sources, the options, the architecture, NVRTC's
+ * version), written to a temporary name and renamed so that readers see whole
+ * files only. A file that does not load is compiled again and replaced. */
+static unsigned long long fnv(unsigned long long h, const void *data, size_t len) {
+  const unsigned char *c = data;
+  for (size_t i = 0; i < len; i++) h = (h ^ c[i]) * 1099511628211ull;
+  return h;
+}
+
+static int cache_path(const char *key, int arch, char *path, size_t size) {
+  const char *dir = getenv("PSCR_CACHE_DIR");
+  int major = 0, minor = 0;
+  if (dir == NULL || *dir == '\0' || nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return 0;
+  int v[3] = {arch, major, minor};
+  unsigned long long h = fnv(14695981039346656037ull, v, sizeof v);
+  h = fnv(h, key, strlen(key) + 1);
+  for (int i = 0; pscr_kernel_files[i].path != NULL; i++) {
+    h = fnv(h, pscr_kernel_files[i].path, strlen(pscr_kernel_files[i].path) + 1);
+    h = fnv(h, pscr_kernel_files[i].text, strlen(pscr_kernel_files[i].text) + 1);
+  }
+  int n = snprintf(path, size, "%s/pscr-%016llx.cubin", dir, h);
+  return n > 0 && (size_t)n < size;
+}
+
+/* The file's CUBIN, NULL unless it is an ELF image (the driver would read
+ * anything else as PTX text); a NUL past the end all the same. */
+static char *cache_read(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  char *image = NULL;
+  long len = -1;
+  if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 4 && fseek(f, 0, SEEK_SET) == 0 &&
+      (image = malloc((size_t)len + 1)) != NULL &&
+      (fread(image, 1, (size_t)len, f) != (size_t)len || memcmp(image, "\x7f" "ELF", 4) != 0)) {
+    free(image);
+    image = NULL;
+  }
+  if (f) fclose(f);
+  if (image) image[len] = '\0';
+  *size = image ? (size_t)len : 0;
+  return image;
+}
+
+static void cache_write(const char *path, const char *image, size_t size) {
+  char tmp[1100];
+  int n = snprintf(tmp, sizeof tmp, "%s.%ld.%p.tmp", path, (long)getpid(), (const void *)image);
+  if (n < 0 || (size_t)n >= sizeof tmp) return;
+  FILE *f = fopen(tmp, "wb");
+  if (f == NULL) return;
+  int ok = fwrite(image, 1, size, f) == size;
+  ok = fclose(f) == 0 && ok;
+  if (!ok || rename(tmp, path) != 0) remove(tmp);
+}
+
 pscr_status cuda_module_get(cuda_state *s, const gpu_td_params *p, CUmodule *mod) {
   char key[CUDA_KEY_LEN];
   gpu_td_params_defines(p, key, sizeof key);
@@ -108,12 +167,22 @@ pscr_status cuda_module_get(cuda_state *s, const gpu_td_params *p, CUmodule *mod
       return PSCR_OK;
     }
   if (s->ncache == CUDA_CACHE_SIZE) return PSCR_ERR_UNSUPPORTED;
-  char *image = NULL;
+  char path[1024];
+  int cached = cache_path(key, s->arch, path, sizeof path);
   size_t size = 0;
-  pscr_status st = cuda_compile(p, s->arch, &image, &size, NULL);
-  if (st != PSCR_OK) return st;
-  st = cuda_status(s->drv.cuModuleLoadData(mod, image));
-  free(image);
+  char *image = cached ? cache_read(path, &size) : NULL;
+  pscr_status st = PSCR_ERR_DEVICE;
+  if (image) {
+    st = cuda_status(s->drv.cuModuleLoadData(mod, image));
+    free(image);
+  }
+  if (st != PSCR_OK) {
+    st = cuda_compile(p, s->arch, &image, &size, NULL);
+    if (st != PSCR_OK) return st;
+    st = cuda_status(s->drv.cuModuleLoadData(mod, image));
+    if (st == PSCR_OK && cached) cache_write(path, image, size);
+    free(image);
+  }
   if (st != PSCR_OK) return st;
   memcpy(s->cache[s->ncache].key, key, sizeof key);
   s->cache[s->ncache].module = *mod;

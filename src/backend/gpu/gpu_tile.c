@@ -94,8 +94,10 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
  * 384 complex work-items; 512 at 16 real or 8 complex rows, 256 at 16
  * complex: gpu_td_reg_maxw). */
 static int reg_q(const td_job *j) { return j->par.reg_q ? j->par.reg_q : j->par.complex_ ? 4 : 8; }
-static size_t reg_scalars(const td_job *j, int sh, int W, int ph) {
+static size_t reg_scalars(const td_job *j, int sh, int W, int ph, int one) {
   int q = reg_q(j), a = (sh ? 1 : 4) * (q / ph + 1);
+  if (j->par.reg_ysm && one && sh && ph == 1) /* td_reg_solve_s keeps y: the tree past it */
+    return (size_t)(q + 1 + 16) * (size_t)W;
   if (a < q + 1) a = q + 1; /* x staged for the store: W q rows and their pads */
   return (size_t)(a > 16 ? a : 16) * (size_t)W;
 }
@@ -120,7 +122,7 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
   if (sh) p0 = parts = 1;
   if (j->g->tune.reg_ph) p0 = parts = j->g->tune.reg_ph;
   for (*ph = p0; *ph <= parts; (*ph)++)
-    if (q % *ph == 0 && (q / *ph) % lu == 0 && reg_scalars(j, sh, w, *ph) * j->esize <= j->limit) {
+    if (q % *ph == 0 && (q / *ph) % lu == 0 && reg_scalars(j, sh, w, *ph, 1) * j->esize <= j->limit) {
       *W = w;
       return 1;
     }
@@ -131,7 +133,7 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
 static pscr_status reg_module(td_job *j, int sh, int W, int ph) {
   int fixed = j->g->static_local && j->g->shrink_local;
   if (!fixed && ph == 1 && !j->par.reg_q) return PSCR_OK;
-  if (fixed) j->par.tile_local = (int)reg_scalars(j, sh, W, ph);
+  if (fixed) j->par.tile_local = (int)reg_scalars(j, sh, W, ph, 1);
   j->par.reg_ph = ph;
   return td_module(j);
 }
@@ -205,7 +207,7 @@ static pscr_status solve_cluster(td_job *j, gpu_td_src src, long long n, long lo
                                  gpu_ptr b, int W, int ph, long long nt) {
   int sh = src.shift.mem != NULL;
   long long T = (long long)W * reg_q(j);
-  size_t xoff = reg_scalars(j, sh, W, ph), local = (xoff + 8 + 128) * j->esize; /* td_reg_clu */
+  size_t xoff = reg_scalars(j, sh, W, ph, 0), local = (xoff + 8 + 128) * j->esize; /* td_reg_clu */
   gpu_ptr saved;
   if (local > j->limit) return PSCR_ERR_UNSUPPORTED;
   pscr_status st = reg_module(j, sh, W, ph);
@@ -257,7 +259,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
       gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_PTR(b), GPU_PTR(j->saved), GPU_PTR(flags)};
       j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
       TRY(td_launch(j, sh ? "td_reg_solve_s" : "td_reg_solve", (size_t)batch * (size_t)W, W,
-                    reg_scalars(j, sh, W, ph) * j->esize, NARGS(args), args));
+                    reg_scalars(j, sh, W, ph, 1) * j->esize, NARGS(args), args));
       goto cleanup;
     }
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),       GPU_INT(lq),   GPU_INT(pivot),
@@ -320,7 +322,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     off_rec += td_align(j, 6 * (size_t)cnt[l] * es);
     off_out += td_align(j, 2 * (size_t)cnt[l] * es);
   }
-  size_t tb = reg ? reg_scalars(j, sh, W, ph) * es : tile_bytes(j, W, lq);
+  size_t tb = reg ? reg_scalars(j, sh, W, ph, 0) * es : tile_bytes(j, W, lq);
   size_t mb = (size_t)(32 * MW) * es;
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),

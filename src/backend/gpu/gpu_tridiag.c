@@ -35,6 +35,8 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
   if (p->reg_q > 0 && k > 0 && (size_t)k < size)
     k += snprintf(buf + k, size - (size_t)k, " -DTD_RQ=%d -DTD_REG_MAXW=%d", p->reg_q,
                   gpu_td_reg_maxw(p));
+  if (p->reg_ysm && k > 0 && (size_t)k < size)
+    k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_YSM=1");
   /* developers' sweeps of the kernels' compile-time defaults (e.g. "-DPSCR_LANE_R=8"),
    * without rebuilding the library: read once per module build */
   const char *extra = getenv("PSCR_KERNEL_DEFINES");
@@ -328,7 +330,9 @@ static void job_init(td_job *j, gpu_device *g, pscr_dtype dtype) {
   /* static local arrays: room for the kernels' other local variables */
   j->limit = g->static_local && g->local_bytes > 256 ? g->local_bytes - 256 : g->local_bytes;
   j->line_wg = g->max_wg < TD_LINE_WG ? (int)g->max_wg : TD_LINE_WG;
-  j->par = (gpu_td_params){.complex_ = dtype == PSCR_C128};
+  /* y in local memory where local arrays are sized by the launch (CUDA): a
+   * fixed 48 KiB (NVIDIA's OpenCL) would not hold 16-row tiles with it */
+  j->par = (gpu_td_params){.complex_ = dtype == PSCR_C128, .reg_ysm = !g->static_local};
   gpu_td_tile_params(j);
   gpu_td_gspike_params(j);
 }

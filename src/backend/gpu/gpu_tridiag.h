@@ -55,6 +55,7 @@ typedef struct {
   int glw, grw, gdw; /* TD_GS_LW, TD_GS_RW, TD_GS_DW: g-Spike reduced-level groups */
   int reg_ph;        /* TD_REG_PH where > 1: parts td_reg.h stages its tile in */
   int reg_q;         /* TD_RQ where set: rows a work-item of td_reg.h (0: 8 real, 4 complex) */
+  int reg_ysm;       /* TD_REG_YSM: one-tile shifted td_reg.h solves keep y in local memory */
 } gpu_td_params;
 
 /* Work-items a group of td_reg.h's kernels at most (TD_REG_MAXW: their registers' cap). */
