@@ -36,6 +36,10 @@ int pscr_backend_available(pscr_backend backend);
 typedef struct pscr_context pscr_context;
 
 /** Creates a context on device @p device_index of @p backend (ignored for the CPU).
+ * GPU kernels are compiled at run time, the first time a context needs them
+ * (CUDA: NVRTC, 10-15 s a kernel module). With the environment variable
+ * PSCR_CACHE_DIR naming a writable directory, CUDA keeps the compiled modules
+ * there and later processes load them at once.
  * @return PSCR_ERR_BACKEND_UNAVAILABLE when the backend is absent or has no such device. */
 pscr_status pscr_context_create(pscr_backend backend, int device_index, pscr_context **ctx);
 /** Releases everything the context holds. NULL is a no-op. */
