@@ -60,6 +60,25 @@ pscr_status pscr_tridiag_solve_arrays(pscr_context *ctx, pscr_td_algorithm alg, 
                                       const pscr_array *d, const pscr_array *du, pscr_array *b,
                                       pscr_td_report *report);
 
+/** Queued form of pscr_tridiag_solve_arrays (an addition to API.md): the
+ * solve goes onto the context's device queue, in order with its other work,
+ * and the call returns without waiting for it, so a pipeline of solves pays
+ * no host round trip each. Bad arguments are reported at once. Numerical
+ * failures are reported by the next pscr_context_finish (core.h), which waits
+ * for the queued solves: PSCR_ERR_NONFINITE if one met NaN/Inf, else
+ * PSCR_ERR_SINGULAR if one met a zero pivot; the b of such a solve then holds
+ * unspecified values (pscr_tridiag_solve_arrays leaves it untouched). GPUs
+ * queue CR_PCR_THOMAS, PCR_THOMAS and SPIKE_DIAG_PIVOT (AUTO: SPIKE_DIAG_PIVOT,
+ * the stable choice: proving dominance would wait); other algorithms, and
+ * every one on the CPU, are solved before the call returns, their failure kept
+ * for pscr_context_finish all the same. Every other solve of the context, and
+ * pscr_array_destroy, first waits for the queued ones. */
+pscr_status pscr_tridiag_solve_arrays_queued(pscr_context *ctx, pscr_td_algorithm alg,
+                                             pscr_dtype dtype, size_t n, size_t batch,
+                                             size_t stride, const pscr_array *dl,
+                                             const pscr_array *d, const pscr_array *du,
+                                             pscr_array *b);
+
 /** Shifted systems sharing one pair of tridiagonal matrices:
  * (A + shift[s] * M) x_s = b_s, s = 0..nshift-1, b_s = b[s*n .. s*n+n-1].
  * A and M are given by their three diagonals (layout as above, stride n).

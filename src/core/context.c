@@ -46,8 +46,24 @@ pscr_status pscr_context_create(pscr_backend backend, int device_index, pscr_con
   return PSCR_OK;
 }
 
+void pscr_context_settle(pscr_context *ctx) {
+  if (ctx == NULL || ctx->queued == 0) return;
+  pscr_status st = ctx->ops->finish ? ctx->ops->finish(ctx) : PSCR_OK;
+  ctx->queued = 0;
+  if (ctx->pending == PSCR_OK) ctx->pending = st;
+}
+
+pscr_status pscr_context_finish(pscr_context *ctx) {
+  if (ctx == NULL) return PSCR_ERR_INVALID_ARGUMENT;
+  pscr_context_settle(ctx);
+  pscr_status st = ctx->pending;
+  ctx->pending = PSCR_OK;
+  return st;
+}
+
 void pscr_context_destroy(pscr_context *ctx) {
   if (ctx == NULL) return;
+  pscr_context_settle(ctx);
   if (ctx->ops->fini) ctx->ops->fini(ctx);
   free(ctx);
 }
@@ -99,6 +115,7 @@ pscr_dtype pscr_array_dtype(const pscr_array *arr) { return arr ? arr->dtype : P
 
 void pscr_array_destroy(pscr_array *arr) {
   if (arr == NULL) return;
+  pscr_context_settle(arr->ctx); /* a queued solve may still use it */
   arr->ctx->ops->release(arr->ctx, arr->native);
   free(arr);
 }

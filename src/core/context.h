@@ -15,6 +15,8 @@ struct pscr_context {
   int device_index;
   int threads; /* CPU threads (0 = all) */
   void *impl;  /* backend-private state */
+  int queued;          /* solves queued since the last settle (pscr_tridiag_solve_arrays_queued) */
+  pscr_status pending; /* the first failure of queued solves, for pscr_context_finish */
 };
 
 struct pscr_array {
@@ -66,7 +68,18 @@ struct pscr_backend_ops {
    * src/tridiag/chunked.c): bytes the context can still allocate on its
    * device for one solve, and the device's memory size. */
   pscr_status (*mem_info)(pscr_context *ctx, size_t *free_bytes, size_t *total_bytes);
+  /* Optional (NULL: queued requests are solved at once): enqueues a plain
+   * request without waiting for it (first: the first since the last settle)
+   * or returns UNSUPPORTED for an algorithm it cannot queue; finish waits for
+   * the queued solves and returns their status. */
+  pscr_status (*tridiag_queued)(pscr_context *ctx, const pscr_td_request *req, int first);
+  pscr_status (*finish)(pscr_context *ctx);
 };
+
+/* Waits for the context's queued solves, if any, and keeps their failure
+ * for pscr_context_finish: called before any work that reuses their status
+ * words or memory (every solve entry, array destruction, context teardown). */
+void pscr_context_settle(pscr_context *ctx);
 
 /* The backends compiled into this build; NULL entries answer "not available". */
 const struct pscr_backend_ops *pscr_backend_lookup(pscr_backend backend);

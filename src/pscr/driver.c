@@ -147,6 +147,7 @@ pscr_status pscr_run_lines(const pscr_plan *lines, void *x, size_t x_stride, siz
 /* The solve of f (native to the plan's backend), timed to its end. */
 pscr_status pscr_run(pscr_plan *plan, void *f) {
   inner_ws ws = {plan->acc, plan->vbuf, plan->scratch, plan->threads};
+  pscr_context_settle(plan->ctx); /* the status words are shared with queued solves */
   double t0 = pscr_wtime();
   pscr_status st = plan->ops->begin ? plan->ops->begin(plan) : PSCR_OK;
   if (st == PSCR_OK)

@@ -47,6 +47,7 @@ pscr_status pscr_tridiag_solve(pscr_context *ctx, pscr_td_algorithm alg, pscr_dt
   if (st != PSCR_OK) return st;
   if (dl == NULL || d == NULL || du == NULL || b == NULL) return PSCR_ERR_INVALID_ARGUMENT;
   report_reset(report, alg);
+  pscr_context_settle(ctx);
   size_t count = span(n, batch, stride);
   if (ctx->backend == PSCR_BACKEND_CPU) {
     pscr_array adl = host_view(ctx, dtype, count, dl), ad = host_view(ctx, dtype, count, d),
@@ -88,8 +89,44 @@ pscr_status pscr_tridiag_solve_arrays(pscr_context *ctx, pscr_td_algorithm alg, 
       !array_ok(ctx, du, dtype, count) || !array_ok(ctx, b, dtype, count))
     return PSCR_ERR_INVALID_ARGUMENT;
   report_reset(report, alg);
+  pscr_context_settle(ctx);
   pscr_td_request req = {alg, dtype, n, batch, stride, dl, d, du, b};
   return ctx->ops->tridiag(ctx, &req, report);
+}
+
+/* Solvers a GPU backend queues: the tiled engine's (gpu_td_solve_queued). */
+static int queueable(pscr_td_algorithm alg) {
+  return alg == PSCR_TD_CR_PCR_THOMAS || alg == PSCR_TD_PCR_THOMAS ||
+         alg == PSCR_TD_SPIKE_DIAG_PIVOT;
+}
+
+pscr_status pscr_tridiag_solve_arrays_queued(pscr_context *ctx, pscr_td_algorithm alg,
+                                             pscr_dtype dtype, size_t n, size_t batch,
+                                             size_t stride, const pscr_array *dl,
+                                             const pscr_array *d, const pscr_array *du,
+                                             pscr_array *b) {
+  pscr_status st = check_request(ctx, alg, dtype, n, batch, stride);
+  if (st != PSCR_OK) return st;
+  size_t count = span(n, batch, stride);
+  if (!array_ok(ctx, dl, dtype, count) || !array_ok(ctx, d, dtype, count) ||
+      !array_ok(ctx, du, dtype, count) || !array_ok(ctx, b, dtype, count))
+    return PSCR_ERR_INVALID_ARGUMENT;
+  /* AUTO's stable choice without the dominance scan, which would wait */
+  if (alg == PSCR_TD_AUTO) alg = PSCR_TD_SPIKE_DIAG_PIVOT;
+  pscr_td_request req = {alg, dtype, n, batch, stride, dl, d, du, b};
+  if (ctx->ops->tridiag_queued && queueable(alg)) {
+    st = ctx->ops->tridiag_queued(ctx, &req, ctx->queued == 0);
+    if (st == PSCR_OK) ctx->queued++;
+    if (st != PSCR_ERR_UNSUPPORTED) return st;
+  }
+  /* solved at once (the CPU; solvers a device does not queue), its failure kept */
+  pscr_context_settle(ctx);
+  st = ctx->ops->tridiag(ctx, &req, NULL);
+  if (st == PSCR_ERR_NONFINITE || st == PSCR_ERR_SINGULAR) {
+    if (ctx->pending == PSCR_OK) ctx->pending = st;
+    st = PSCR_OK;
+  }
+  return st;
 }
 
 pscr_status pscr_tridiag_solve_shifted(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype,
@@ -103,6 +140,7 @@ pscr_status pscr_tridiag_solve_shifted(pscr_context *ctx, pscr_td_algorithm alg,
       (m_dl == NULL) != (m_du == NULL))
     return PSCR_ERR_INVALID_ARGUMENT;
   report_reset(report, alg);
+  pscr_context_settle(ctx);
   pscr_array *arr[8] = {NULL};
   const void *host[8] = {a_dl, a_d, a_du, m_dl, m_d, m_du, shift, b};
   size_t counts[8] = {n, n, n, n, n, n, nshift, n * nshift};

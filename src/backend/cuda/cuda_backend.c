@@ -242,4 +242,6 @@ const struct pscr_backend_ops pscr_cuda_ops = {
     .tridiag_shifted = cuda_tridiag_shifted,
     .gpu = cuda_gpu_device,
     .mem_info = cuda_mem_info,
+    .tridiag_queued = gpu_td_queue,
+    .finish = gpu_td_finish,
 };

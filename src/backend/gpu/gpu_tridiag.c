@@ -458,6 +458,27 @@ static gpu_ptr native(const pscr_array *a) {
   return p;
 }
 
+pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req, int first) {
+  gpu_device g;
+  pscr_status st = ctx->ops->gpu(ctx, &g);
+  if (st == PSCR_OK && first) st = g.flags_clear(&g);
+  if (st == PSCR_OK)
+    st = gpu_td_solve_queued(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req),
+                             native(req->b));
+  return st;
+}
+
+pscr_status gpu_td_finish(pscr_context *ctx) {
+  gpu_device g;
+  int fl[GPU_TD_FLAG_WORDS] = {0};
+  pscr_status st = ctx->ops->gpu(ctx, &g);
+  if (st == PSCR_OK) st = g.flags_read(&g, fl);
+  if (st != PSCR_OK) return st;
+  return fl[TD_FLAG_NONFINITE]  ? PSCR_ERR_NONFINITE
+         : fl[TD_FLAG_SINGULAR] ? PSCR_ERR_SINGULAR
+                                : PSCR_OK;
+}
+
 gpu_td_src gpu_td_src_plain(const pscr_td_request *r) {
   gpu_ptr none = {0};
   gpu_td_src s = {native(r->dl), native(r->d), native(r->du),        none, none,

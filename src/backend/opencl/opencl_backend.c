@@ -223,4 +223,6 @@ const struct pscr_backend_ops pscr_opencl_ops = {
     .tridiag_shifted = ocl_tridiag_shifted,
     .gpu = ocl_gpu_device,
     .mem_info = opencl_mem_info,
+    .tridiag_queued = gpu_td_queue,
+    .finish = gpu_td_finish,
 };
