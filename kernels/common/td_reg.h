@@ -250,7 +250,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
 #endif
     if (sh) td_reg_coefs(TD_SRC_ARGS, s, r0 + (long)h * TD_REG_PQ * W + t, W, ka, kd, kc, &z);
 #pragma unroll
-    for (int u0 = 0; u0 < (cpf ? 0 : TD_REG_PQ); u0 += TD_REG_LOAD_U) { /* TD_REG_LOAD_U rows in flight */
+    for (int u0 = 0; u0 < (cpf ? 0 : TD_REG_PQ); u0 += TD_REG_LOAD_U) { /* LOAD_U rows in flight */
       scalar va[TD_REG_LOAD_U], vd[TD_REG_LOAD_U], vc[TD_REG_LOAD_U], vf[TD_REG_LOAD_U];
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++) {
@@ -293,8 +293,9 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
 #endif
     BARRIER();
     /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d,
-     * c, f of the work-item's rows as it goes; u, y and w stay in registers.
-     * The partition's own last super-diagonal is the right spike's. */
+     * c, f of the work-item's rows as it goes; u and w stay in registers, y
+     * too unless ysm. The partition's own last super-diagonal is the right
+     * spike's. */
     LOCAL_P scalar *ra = sm + TD_BPAD(t * TD_REG_PQ, TD_REG_PLQ), *rd = ra + S, *rc = ra + 2 * S,
                    *rf = sh ? ra : ra + 3 * S;
 #pragma unroll

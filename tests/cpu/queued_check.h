@@ -52,7 +52,8 @@ static pscr_status q_queue(pscr_context *ctx, pscr_td_algorithm alg, q_problem *
  * same data by alg on the same context, and the matrices untouched. */
 static void q_compare(pscr_context *ctx, pscr_td_algorithm alg, q_problem *p, const char *what) {
   size_t es = pt_size(p->t), bytes = p->count * es;
-  void *xq = pt_alloc(p->t, p->count), *x = pt_alloc(p->t, p->count), *back = pt_alloc(p->t, p->count);
+  void *xq = pt_alloc(p->t, p->count), *x = pt_alloc(p->t, p->count);
+  void *back = pt_alloc(p->t, p->count);
   PT_CHECK_STATUS(pscr_array_read(p->a[3], xq), PSCR_OK);
   for (int i = 0; i < 3; i++) {
     PT_CHECK_STATUS(pscr_array_read(p->a[i], back), PSCR_OK);

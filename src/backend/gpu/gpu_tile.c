@@ -89,7 +89,8 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
 /* td_reg.h's kernels: q = TD_RQ rows per work-item in registers, local
  * memory for the tile's four arrays, f alone for shifted rows (m (q + 1)
  * scalars a work-item, m = 4 or 1, or m (q / ph + 1) staged in ph parts),
- * x staged for the store (q + 1), the merge tree (16). W at most 512
+ * x staged for the store (q + 1), the merge tree (16); one-tile shifted
+ * solves with y kept (par.reg_ysm, `one`) the tile and the tree side by side. W at most 512
  * and the kernel's own limit (set by its registers: TD_REG_MAXW, 640 real and
  * 384 complex work-items; 512 at 16 real or 8 complex rows, 256 at 16
  * complex: gpu_td_reg_maxw). */
@@ -122,7 +123,8 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
   if (sh) p0 = parts = 1;
   if (j->g->tune.reg_ph) p0 = parts = j->g->tune.reg_ph;
   for (*ph = p0; *ph <= parts; (*ph)++)
-    if (q % *ph == 0 && (q / *ph) % lu == 0 && reg_scalars(j, sh, w, *ph, 1) * j->esize <= j->limit) {
+    if (q % *ph == 0 && (q / *ph) % lu == 0 &&
+        reg_scalars(j, sh, w, *ph, 1) * j->esize <= j->limit) {
       *W = w;
       return 1;
     }
