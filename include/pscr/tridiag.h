@@ -72,7 +72,8 @@ pscr_status pscr_tridiag_solve_arrays(pscr_context *ctx, pscr_td_algorithm alg, 
  * the stable choice: proving dominance would wait); other algorithms, and
  * every one on the CPU, are solved before the call returns, their failure kept
  * for pscr_context_finish all the same. Every other solve of the context, and
- * pscr_array_destroy, first waits for the queued ones. */
+ * pscr_array_destroy, first waits for the queued ones, and so does the 33rd
+ * queued solve since the last finish (32 status slots a context). */
 pscr_status pscr_tridiag_solve_arrays_queued(pscr_context *ctx, pscr_td_algorithm alg,
                                              pscr_dtype dtype, size_t n, size_t batch,
                                              size_t stride, const pscr_array *dl,

@@ -64,6 +64,7 @@ pscr_status pscr_context_finish(pscr_context *ctx) {
 void pscr_context_destroy(pscr_context *ctx) {
   if (ctx == NULL) return;
   pscr_context_settle(ctx);
+  for (int i = 0; i < PSCR_QUEUE_SLOTS; i++) pscr_array_destroy(ctx->qflags[i]);
   if (ctx->ops->fini) ctx->ops->fini(ctx);
   free(ctx);
 }

@@ -9,6 +9,10 @@
 struct pscr_backend_ops;
 struct gpu_device; /* src/backend/gpu/gpu_tridiag.h */
 
+/* Solves a context queues before the next one waits for them (their status
+ * words: pscr_context_finish reads one small buffer a solve). */
+#define PSCR_QUEUE_SLOTS 32
+
 struct pscr_context {
   pscr_backend backend;
   const struct pscr_backend_ops *ops;
@@ -17,6 +21,8 @@ struct pscr_context {
   void *impl;  /* backend-private state */
   int queued;          /* solves queued since the last settle (pscr_tridiag_solve_arrays_queued) */
   pscr_status pending; /* the first failure of queued solves, for pscr_context_finish */
+  /* GPUs: the queued solves' status words, a buffer each (made on first use) */
+  struct pscr_array *qflags[PSCR_QUEUE_SLOTS];
 };
 
 struct pscr_array {
@@ -69,10 +75,11 @@ struct pscr_backend_ops {
    * device for one solve, and the device's memory size. */
   pscr_status (*mem_info)(pscr_context *ctx, size_t *free_bytes, size_t *total_bytes);
   /* Optional (NULL: queued requests are solved at once): enqueues a plain
-   * request without waiting for it (first: the first since the last settle)
-   * or returns UNSUPPORTED for an algorithm it cannot queue; finish waits for
-   * the queued solves and returns their status. */
-  pscr_status (*tridiag_queued)(pscr_context *ctx, const pscr_td_request *req, int first);
+   * request without waiting for it, as the context's solve number
+   * ctx->queued since the last settle, or returns UNSUPPORTED for an
+   * algorithm it cannot queue; finish waits for the queued solves and returns
+   * their status. */
+  pscr_status (*tridiag_queued)(pscr_context *ctx, const pscr_td_request *req);
   pscr_status (*finish)(pscr_context *ctx);
 };
 

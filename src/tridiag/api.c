@@ -115,7 +115,7 @@ pscr_status pscr_tridiag_solve_arrays_queued(pscr_context *ctx, pscr_td_algorith
   if (alg == PSCR_TD_AUTO) alg = PSCR_TD_SPIKE_DIAG_PIVOT;
   pscr_td_request req = {alg, dtype, n, batch, stride, dl, d, du, b};
   if (ctx->ops->tridiag_queued && queueable(alg)) {
-    st = ctx->ops->tridiag_queued(ctx, &req, ctx->queued == 0);
+    st = ctx->ops->tridiag_queued(ctx, &req);
     if (st == PSCR_OK) ctx->queued++;
     if (st != PSCR_ERR_UNSUPPORTED) return st;
   }

@@ -75,7 +75,7 @@ static void q_compare(pscr_context *ctx, pscr_td_algorithm alg, q_problem *p, co
 
 /* Every check on ctx (a context of the backend under test). */
 static void queued_checks(pscr_context *ctx, pt_rng *rng) {
-  static const size_t sizes[] = {1, 33, 1000, 5000};
+  static const size_t sizes[] = {1, 33, 1000, 5000, 70000}; /* 70000: multi-tile everywhere */
   PT_CHECK_STATUS(pscr_context_finish(NULL), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_context_finish(ctx), PSCR_OK); /* nothing queued */
   for (int z = 0; z < 2; z++) {
@@ -136,7 +136,17 @@ static void queued_checks(pscr_context *ctx, pt_rng *rng) {
                                                        p1.a[0], p1.a[1], p1.a[2], p1.a[3]),
                       PSCR_ERR_INVALID_ARGUMENT);
       PT_CHECK_STATUS(pscr_context_finish(ctx), PSCR_OK);
-      /* 6. a queued solve, then its arrays destroyed: destruction waits for it */
+      /* 6. more solves than the status slots (PSCR_QUEUE_SLOTS, 32): the
+       * 33rd waits for the others, a failure past it still reported */
+      if (n == 33) {
+        for (int i = 0; i < 40; i++)
+          PT_CHECK_STATUS(q_queue(ctx, PSCR_TD_CR_PCR_THOMAS, i == 35 ? &bad : &p1), PSCR_OK);
+        PT_CHECK_STATUS(pscr_context_finish(ctx), PSCR_ERR_NONFINITE);
+        for (int i = 0; i < 40; i++)
+          PT_CHECK_STATUS(q_queue(ctx, PSCR_TD_CR_PCR_THOMAS, &p1), PSCR_OK);
+        PT_CHECK_STATUS(pscr_context_finish(ctx), PSCR_OK);
+      }
+      /* 7. a queued solve, then its arrays destroyed: destruction waits for it */
       PT_CHECK_STATUS(q_queue(ctx, PSCR_TD_CR_PCR_THOMAS, &bad), PSCR_OK);
       free(zero);
       q_free(&p1), q_free(&p2), q_free(&p3), q_free(&bad), q_free(&sing);

@@ -458,25 +458,47 @@ static gpu_ptr native(const pscr_array *a) {
   return p;
 }
 
-pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req, int first) {
+/* A queued solve's status words: a buffer of their own (plain buffers, since
+ * OpenCL carves sub-buffers of the work buffer alone), GPU_TD_FLAG_WORDS
+ * ints in one double each. */
+#define SLOT_DOUBLES GPU_TD_FLAG_WORDS
+
+pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req) {
   gpu_device g;
   pscr_status st = ctx->ops->gpu(ctx, &g);
-  if (st == PSCR_OK && first) st = g.flags_clear(&g);
-  if (st == PSCR_OK)
-    st = gpu_td_solve_queued(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req),
+  if (st != PSCR_OK) return st;
+  if (ctx->queued >= PSCR_QUEUE_SLOTS) pscr_context_settle(ctx); /* every slot in use */
+  pscr_array **slot = &ctx->qflags[ctx->queued];
+  if (*slot == NULL) {
+    static const double zero[SLOT_DOUBLES];
+    st = pscr_array_create(ctx, PSCR_F64, SLOT_DOUBLES, slot);
+    if (st == PSCR_OK) st = pscr_array_write(*slot, zero);
+    if (st != PSCR_OK) {
+      pscr_array_destroy(*slot);
+      *slot = NULL;
+      return st;
+    }
+  }
+  g.flags = native(*slot);
+  return gpu_td_solve_queued(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req),
                              native(req->b));
-  return st;
 }
 
 pscr_status gpu_td_finish(pscr_context *ctx) {
-  gpu_device g;
-  int fl[GPU_TD_FLAG_WORDS] = {0};
-  pscr_status st = ctx->ops->gpu(ctx, &g);
-  if (st == PSCR_OK) st = g.flags_read(&g, fl);
+  pscr_status st = PSCR_OK;
+  int nonfinite = 0, singular = 0;
+  for (int k = 0; k < ctx->queued && k < PSCR_QUEUE_SLOTS && st == PSCR_OK; k++) {
+    int w[2 * SLOT_DOUBLES] = {0};
+    st = pscr_array_read(ctx->qflags[k], w); /* the first waits for the queue */
+    if (st == PSCR_OK && (w[TD_FLAG_NONFINITE] || w[TD_FLAG_SINGULAR])) {
+      nonfinite |= w[TD_FLAG_NONFINITE] != 0;
+      singular |= w[TD_FLAG_SINGULAR] != 0;
+      memset(w, 0, sizeof w);
+      st = pscr_array_write(ctx->qflags[k], w);
+    }
+  }
   if (st != PSCR_OK) return st;
-  return fl[TD_FLAG_NONFINITE]  ? PSCR_ERR_NONFINITE
-         : fl[TD_FLAG_SINGULAR] ? PSCR_ERR_SINGULAR
-                                : PSCR_OK;
+  return nonfinite ? PSCR_ERR_NONFINITE : singular ? PSCR_ERR_SINGULAR : PSCR_OK;
 }
 
 gpu_td_src gpu_td_src_plain(const pscr_td_request *r) {

@@ -285,10 +285,12 @@ pscr_status gpu_td_solve_scratch(gpu_device *g, pscr_td_algorithm alg, pscr_dtyp
 pscr_status gpu_td_solve_queued(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype, size_t n,
                                 size_t batch, gpu_td_src src, gpu_ptr b);
 /* The backends' tridiag_queued and finish (core/context.h) on any GPU context
- * (ctx->ops->gpu): a plain request queued by gpu_td_solve_queued, the status
- * words cleared before the first; finish reads them (NONFINITE before
- * SINGULAR). */
-pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req, int first);
+ * (ctx->ops->gpu): a plain request queued by gpu_td_solve_queued with status
+ * words of its own (ctx->qflags[ctx->queued]: a multi-tile pass skips its
+ * stores when its solve's words are raised, and must not see another
+ * solve's); finish reads the words used (NONFINITE before SINGULAR) and
+ * clears those raised. */
+pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req);
 pscr_status gpu_td_finish(pscr_context *ctx);
 /* out[k] (ints, device) = 1 where system k of src has a row that is not
  * strictly dominant or not finite, else 0: AUTO's test (td_scan) system by
