@@ -126,12 +126,13 @@ static pscr_status qr_kernel(JOB *job, void *scratch) {
 
   /* Singularity detection (sec. 2.2). Inside a block a small R_kk, k < m, means a
    * reducible, singular leading part the rank-1 modification cannot mend. The
-   * threshold delta for R_mm is SPIKE_MODIFY: modifying a merely ill-conditioned
-   * block costs nothing and keeps its spikes small. A modification that leaves
+   * threshold delta for R_mm is job->modify (SPIKE_MODIFY, or SPIKE_MODIFY_SHORT
+   * for short partitions): modifying a merely ill-conditioned block costs
+   * nothing and keeps its spikes small. A modification that leaves
    * |R~_mm| below it too (Q^T A not rank revealing, or a tiny coupling alpha)
    * is refused, and the driver solves with one partition: measured, the error
    * grows like eps scale / |R~_mm| (1e-9 at |R~_mm| = 1e-5 scale). */
-  R rmm = S_ABS(a), thr = job->direct ? 0 : SPIKE_MODIFY * scale;
+  R rmm = S_ABS(a), thr = job->direct ? 0 : (job->modify > 0 ? job->modify : SPIKE_MODIFY) * scale;
   job->pmin = (rmin < rmm ? rmin : rmm) / scale;
   job->scale = scale;
   if (m > 1 && !(rmin > (job->direct ? 0 : SPIKE_DELTA * scale))) return PSCR_ERR_SINGULAR;

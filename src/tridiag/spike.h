@@ -24,6 +24,13 @@
 #define SPIKE_GROUP_PAIRS 32  /* blocks of a reduced system hold this many pairs (x2 unknowns) */
 #define SPIKE_DELTA 1.0e-8    /* a block pivot below SPIKE_DELTA * block scale is "singular" */
 #define SPIKE_MODIFY 1.0e-4   /* g-Spike modifies a block when |R_mm| < SPIKE_MODIFY * scale */
+/* ... and a partition shorter than SPIKE_MIN_ROWS (partitions asked for)
+ * below this, the GPU's TD_SPIKE_MODIFY, so that the driver refines: 256
+ * partitions of 12 random rows (cond 1.2e4), one at |R_mm| = 4.9e-4 scale,
+ * gave a backward error of 2.8e-12 unmodified (so unrefined); bench/RESULTS.md
+ * has the GPU's 2^22-row case. Reduced levels keep SPIKE_MODIFY: their
+ * modifications are not refined. */
+#define SPIKE_MODIFY_SHORT 1.0e-3
 #define SPIKE_COND 1.0e11     /* ||A|| ||x|| / ||b|| above this: (near) singular, one partition */
 #define SPIKE_BIG 1.0e150     /* spikes above this may overflow the recovery: solve safely */
 
@@ -65,6 +72,7 @@ static inline void *spike_take(spike_arena *a, size_t bytes) {
     const T *dl, *d, *du, *f; /* the block and its right-hand side */                            \
     int left, right;          /* coupling columns present */                                     \
     int direct;               /* whole system: no couplings, only a ~zero pivot is singular */   \
+    double modify;            /* g-Spike's threshold for R_mm / scale (0: SPIKE_MODIFY) */       \
     T cl[2], cr[2];           /* left coupling (rows 0, 1), right (rows m-2, m-1) */             \
     T *y, *w, *v;             /* out: Y, W (if left), V (if right), m entries each */            \
     T zeta;                   /* out (g-Spike): welcome fill-in factor, 0 if none */             \

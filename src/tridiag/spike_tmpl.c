@@ -298,7 +298,9 @@ static void top_solve(void *ctx, size_t j, int tid) {
              .right = j + 1 < c->p,
              .y = c->Y + s,
              .w = c->W + s,
-             .v = c->V + s};
+             .v = c->V + s,
+             /* short partitions: modified sooner, so refined (spike.h) */
+             .modify = e - s < SPIKE_MIN_ROWS ? SPIKE_MODIFY_SHORT : 0};
   if (job.left) job.cl[0] = c->dl[s];
   if (job.right) job.cr[1] = c->du[e - 1];
   pscr_status st = c->kernel(&job, c->scratch + (size_t)tid * c->stride);
