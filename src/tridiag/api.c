@@ -78,26 +78,29 @@ static int array_ok(const pscr_context *ctx, const pscr_array *a, pscr_dtype dty
   return a != NULL && a->ctx == ctx && a->dtype == dtype && a->count >= count;
 }
 
-pscr_status pscr_tridiag_solve_arrays(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype,
-                                      size_t n, size_t batch, size_t stride, const pscr_array *dl,
-                                      const pscr_array *d, const pscr_array *du, pscr_array *b,
-                                      pscr_td_report *report) {
+/* check_request, and the four arrays of ctx, of dtype and long enough. */
+static pscr_status check_arrays(const pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype,
+                                size_t n, size_t batch, size_t stride, const pscr_array *dl,
+                                const pscr_array *d, const pscr_array *du, const pscr_array *b) {
   pscr_status st = check_request(ctx, alg, dtype, n, batch, stride);
   if (st != PSCR_OK) return st;
   size_t count = span(n, batch, stride);
   if (!array_ok(ctx, dl, dtype, count) || !array_ok(ctx, d, dtype, count) ||
       !array_ok(ctx, du, dtype, count) || !array_ok(ctx, b, dtype, count))
     return PSCR_ERR_INVALID_ARGUMENT;
+  return PSCR_OK;
+}
+
+pscr_status pscr_tridiag_solve_arrays(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype,
+                                      size_t n, size_t batch, size_t stride, const pscr_array *dl,
+                                      const pscr_array *d, const pscr_array *du, pscr_array *b,
+                                      pscr_td_report *report) {
+  pscr_status st = check_arrays(ctx, alg, dtype, n, batch, stride, dl, d, du, b);
+  if (st != PSCR_OK) return st;
   report_reset(report, alg);
   pscr_context_settle(ctx);
   pscr_td_request req = {alg, dtype, n, batch, stride, dl, d, du, b};
   return ctx->ops->tridiag(ctx, &req, report);
-}
-
-/* Solvers a GPU backend queues: the tiled engine's (gpu_td_solve_queued). */
-static int queueable(pscr_td_algorithm alg) {
-  return alg == PSCR_TD_CR_PCR_THOMAS || alg == PSCR_TD_PCR_THOMAS ||
-         alg == PSCR_TD_SPIKE_DIAG_PIVOT;
 }
 
 pscr_status pscr_tridiag_solve_arrays_queued(pscr_context *ctx, pscr_td_algorithm alg,
@@ -105,16 +108,12 @@ pscr_status pscr_tridiag_solve_arrays_queued(pscr_context *ctx, pscr_td_algorith
                                              size_t stride, const pscr_array *dl,
                                              const pscr_array *d, const pscr_array *du,
                                              pscr_array *b) {
-  pscr_status st = check_request(ctx, alg, dtype, n, batch, stride);
+  pscr_status st = check_arrays(ctx, alg, dtype, n, batch, stride, dl, d, du, b);
   if (st != PSCR_OK) return st;
-  size_t count = span(n, batch, stride);
-  if (!array_ok(ctx, dl, dtype, count) || !array_ok(ctx, d, dtype, count) ||
-      !array_ok(ctx, du, dtype, count) || !array_ok(ctx, b, dtype, count))
-    return PSCR_ERR_INVALID_ARGUMENT;
   /* AUTO's stable choice without the dominance scan, which would wait */
   if (alg == PSCR_TD_AUTO) alg = PSCR_TD_SPIKE_DIAG_PIVOT;
   pscr_td_request req = {alg, dtype, n, batch, stride, dl, d, du, b};
-  if (ctx->ops->tridiag_queued && queueable(alg)) {
+  if (ctx->ops->tridiag_queued) { /* UNSUPPORTED: a solver the device does not queue */
     st = ctx->ops->tridiag_queued(ctx, &req);
     if (st == PSCR_OK) ctx->queued++;
     if (st != PSCR_ERR_UNSUPPORTED) return st;

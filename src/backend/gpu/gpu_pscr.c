@@ -638,8 +638,7 @@ static pscr_status finish(pscr_plan *p) {
   int fl[GPU_TD_FLAG_WORDS] = {0};
   pscr_status st = p->ctx->ops->gpu ? p->ctx->ops->gpu(p->ctx, &g) : PSCR_ERR_UNSUPPORTED;
   if (st == PSCR_OK) st = g.flags_read(&g, fl);
-  if (st == PSCR_OK && fl[0]) st = PSCR_ERR_NONFINITE;   /* TD_FLAG_NONFINITE: queued solves */
-  if (st == PSCR_OK && fl[1]) st = PSCR_ERR_SINGULAR;    /* TD_FLAG_SINGULAR */
+  if (st == PSCR_OK) st = gpu_td_flags_status(fl);      /* the queued solves' */
   if (st == PSCR_OK && fl[6]) st = PSCR_ERR_UNSUPPORTED; /* TD_FLAG_CONFIG */
   return st;
 }

@@ -43,6 +43,12 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
   if (extra && *extra && k > 0 && (size_t)k < size) snprintf(buf + k, size - (size_t)k, " %s", extra);
 }
 
+pscr_status gpu_td_flags_status(const int fl[GPU_TD_FLAG_WORDS]) {
+  return fl[TD_FLAG_NONFINITE]  ? PSCR_ERR_NONFINITE
+         : fl[TD_FLAG_SINGULAR] ? PSCR_ERR_SINGULAR
+                                : PSCR_OK;
+}
+
 /* Defaults from the H100 sweeps of bench/RESULTS.md (q = 8 beat 16 and 32). */
 void gpu_td_tuning_default(gpu_td_tuning *t) {
   *t = (gpu_td_tuning){.thomas_wg = 128,
@@ -416,9 +422,10 @@ static pscr_status solve(gpu_device *g, pscr_td_algorithm alg, pscr_dtype dtype,
   TRY(g->timer_stop(g));
   TRY(g->flags_read(g, fl));
   TRY(g->timer_seconds(g, &seconds));
-  if (fl[TD_FLAG_NONFINITE] || fl[TD_FLAG_SINGULAR]) {
-    if (job.saved.mem) TRY(restore(&job, src, n, batch, b));
-    st = fl[TD_FLAG_NONFINITE] ? PSCR_ERR_NONFINITE : PSCR_ERR_SINGULAR;
+  st = gpu_td_flags_status(fl);
+  if (st != PSCR_OK && job.saved.mem) {
+    pscr_status rs = restore(&job, src, n, batch, b);
+    if (rs != PSCR_OK) return rs;
   }
   if (rep) {
     rep->seconds = seconds;
@@ -486,19 +493,17 @@ pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req) {
 
 pscr_status gpu_td_finish(pscr_context *ctx) {
   pscr_status st = PSCR_OK;
-  int nonfinite = 0, singular = 0;
+  int fl[GPU_TD_FLAG_WORDS] = {0};
   for (int k = 0; k < ctx->queued && k < PSCR_QUEUE_SLOTS && st == PSCR_OK; k++) {
     int w[2 * SLOT_DOUBLES] = {0};
     st = pscr_array_read(ctx->qflags[k], w); /* the first waits for the queue */
-    if (st == PSCR_OK && (w[TD_FLAG_NONFINITE] || w[TD_FLAG_SINGULAR])) {
-      nonfinite |= w[TD_FLAG_NONFINITE] != 0;
-      singular |= w[TD_FLAG_SINGULAR] != 0;
+    if (st == PSCR_OK && gpu_td_flags_status(w) != PSCR_OK) {
+      for (int i = 0; i < GPU_TD_FLAG_WORDS; i++) fl[i] |= w[i];
       memset(w, 0, sizeof w);
       st = pscr_array_write(ctx->qflags[k], w);
     }
   }
-  if (st != PSCR_OK) return st;
-  return nonfinite ? PSCR_ERR_NONFINITE : singular ? PSCR_ERR_SINGULAR : PSCR_OK;
+  return st != PSCR_OK ? st : gpu_td_flags_status(fl);
 }
 
 gpu_td_src gpu_td_src_plain(const pscr_td_request *r) {

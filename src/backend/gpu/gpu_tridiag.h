@@ -291,6 +291,8 @@ pscr_status gpu_td_solve_queued(gpu_device *g, pscr_td_algorithm alg, pscr_dtype
  * solve's); finish reads the words used (NONFINITE before SINGULAR) and
  * clears those raised. */
 pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req);
+/* A solve's status from its status words: NONFINITE before SINGULAR, else OK. */
+pscr_status gpu_td_flags_status(const int fl[GPU_TD_FLAG_WORDS]);
 pscr_status gpu_td_finish(pscr_context *ctx);
 /* out[k] (ints, device) = 1 where system k of src has a row that is not
  * strictly dominant or not finite, else 0: AUTO's test (td_scan) system by
