@@ -263,6 +263,54 @@ static void check_tuning(pt_rng *r) {
   pscr_context_destroy(ctx);
 }
 
+/* tune reg_min (2^20 on OpenCL GPUs, whose driver enqueues td_reg.h's kernels
+ * slowly): shifted batches of fewer rows in all take td_tile_solve, more take
+ * td_reg_perm + td_reg_solve_s; both ways match the CPU's solve. */
+static void check_reg_min(pt_rng *r) {
+  pscr_context *ctx = NULL, *cpu = NULL;
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &cpu), PSCR_OK);
+  if (ctx == NULL || cpu == NULL) {
+    pscr_context_destroy(ctx), pscr_context_destroy(cpu);
+    return;
+  }
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "reg_min", -1), PSCR_ERR_INVALID_ARGUMENT);
+  const size_t n = 300, ns = 4;
+  for (int t = 0; t < 2; t++) {
+    pscr_dtype dt = (pscr_dtype)t;
+    void *a[3], *m = pt_alloc(dt, n), *sh = pt_alloc(dt, ns), *b = pt_alloc(dt, n * ns);
+    void *ref = pt_alloc(dt, n * ns), *x = pt_alloc(dt, n * ns);
+    for (int i = 0; i < 3; i++) a[i] = pt_alloc(dt, n);
+    pt_fill_dominant(r, dt, n, 1, n, a[0], a[1], a[2], 0.5);
+    for (size_t i = 0; i < n; i++) pt_set(dt, m, i, 1); /* M = I: A + s I stays dominant */
+    pt_fill_uniform(r, dt, sh, ns, 0, 0.05);
+    pt_fill_uniform(r, dt, b, n * ns, -1, 1);
+    memcpy(ref, b, n * ns * pt_size(dt));
+    PT_CHECK_STATUS(pscr_tridiag_solve_shifted(cpu, PSCR_TD_THOMAS, dt, n, ns, a[0], a[1], a[2],
+                                               NULL, m, NULL, sh, ref, NULL),
+                    PSCR_OK);
+    for (int small = 0; small < 2; small++) {
+      PT_CHECK_STATUS(pscr_opencl_tune(ctx, "reg_min", small ? 1 << 20 : 0), PSCR_OK);
+      unsigned long tile = pscr_opencl_launch_count(ctx, "td_tile_solve");
+      unsigned long reg = pscr_opencl_launch_count(ctx, "td_reg_solve_s");
+      memcpy(x, b, n * ns * pt_size(dt));
+      PT_CHECK_STATUS(pscr_tridiag_solve_shifted(ctx, PSCR_TD_CR_PCR_THOMAS, dt, n, ns, a[0],
+                                                 a[1], a[2], NULL, m, NULL, sh, x, NULL),
+                      PSCR_OK);
+      PT_CHECK_LE(pt_rel_error(dt, n * ns, x, ref), 1e-13, "reg_min %s, dtype %d",
+                  small ? "2^20" : "0", t);
+      PT_CHECK(pscr_opencl_launch_count(ctx, "td_tile_solve") - tile == (unsigned long)small &&
+                   pscr_opencl_launch_count(ctx, "td_reg_solve_s") - reg == (unsigned long)!small,
+               "reg_min %s, dtype %d: td_tile_solve %lu, td_reg_solve_s %lu launches",
+               small ? "2^20" : "0", t, pscr_opencl_launch_count(ctx, "td_tile_solve") - tile,
+               pscr_opencl_launch_count(ctx, "td_reg_solve_s") - reg);
+    }
+    for (int i = 0; i < 3; i++) free(a[i]);
+    free(m), free(sh), free(b), free(ref), free(x);
+  }
+  pscr_context_destroy(ctx), pscr_context_destroy(cpu);
+}
+
 /* A GPU's local memory on PoCL: with local_mem = 48 KiB (NVIDIA's OpenCL
  * limit) and local arrays sized per request (shrink_local, as on GPUs) every
  * algorithm runs right for both dtypes at sizes that take every kernel (one
@@ -366,6 +414,7 @@ int main(void) {
     check_embedded(ctx);
   }
   check_tuning(&r);
+  check_reg_min(&r);
   check_local_limit(&r);
   pscr_context_destroy(ctx);
   return pt_exit("opencl_basics");

@@ -176,6 +176,7 @@ static const struct {
     TUNE(gs_gp, 8, 32, TUNE_ANY),            TUNE(profile, 0, 1, TUNE_ANY),
     TUNE(gs_fix_k, 0, 1024, TUNE_ANY),       TUNE(gs_fix_tau, 40, 80, TUNE_ANY),
     TUNE(reg_q, 0, 16, TUNE_POW2_0),         TUNE(reg_ph, 0, 4, TUNE_POW2_0),
+    TUNE(reg_min, 0, INT_MAX, TUNE_ANY),
     TUNE(tile_clu, 0, 8, TUNE_ANY),          TUNE(clu_w, 32, 512, TUNE_POW2),
 };
 #undef TUNE

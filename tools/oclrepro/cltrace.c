@@ -1,0 +1,107 @@
+/* LD_PRELOAD shim: calls and host time of the OpenCL entry points a solve
+ * makes, printed to stderr at exit (which of them a small solve waits in).
+ * cc -O2 -shared -fPIC -o cltrace.so cltrace.c -ldl
+ * LD_PRELOAD=./cltrace.so ./build/bench_pscr_gpu --backends opencl ... */
+#define _GNU_SOURCE
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+enum { F_ENQ, F_ARG, F_FINISH, F_READ, F_WRITE, F_FILL, F_COPY, F_SUB, F_BUF, F_WGINFO, F_WAIT,
+       F_MARK, F_PROF, F_FLUSH, F_N };
+static const char *names[F_N] = {"clEnqueueNDRangeKernel", "clSetKernelArg", "clFinish",
+                                 "clEnqueueReadBuffer", "clEnqueueWriteBuffer",
+                                 "clEnqueueFillBuffer", "clEnqueueCopyBuffer", "clCreateSubBuffer",
+                                 "clCreateBuffer", "clGetKernelWorkGroupInfo", "clWaitForEvents",
+                                 "clEnqueueMarkerWithWaitList", "clGetEventProfilingInfo",
+                                 "clFlush"};
+static double spent[F_N], kspent[32];
+static long calls[F_N], kcalls[32];
+static char knames[32][64];
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+__attribute__((destructor)) static void report(void) {
+  for (int i = 0; i < F_N; i++)
+    if (calls[i])
+      fprintf(stderr, "cltrace %-28s %8ld calls %10.1f us total %8.2f us each\n", names[i],
+              calls[i], 1e6 * spent[i], 1e6 * spent[i] / calls[i]);
+  for (int i = 0; i < 32 && knames[i][0]; i++)
+    fprintf(stderr, "cltrace   enqueue %-20s %8ld calls %10.1f us total %8.2f us each\n",
+            knames[i], kcalls[i], 1e6 * kspent[i], 1e6 * kspent[i] / kcalls[i]);
+}
+
+#define WRAP(id, ret, name, params, args)                                                          \
+  ret name params {                                                                                \
+    static ret(*real) params = NULL;                                                               \
+    if (!real) *(void **)&real = dlsym(RTLD_NEXT, #name);                                          \
+    double t0_ = now();                                                                            \
+    ret r_ = real args;                                                                            \
+    spent[id] += now() - t0_;                                                                      \
+    calls[id]++;                                                                                   \
+    return r_;                                                                                     \
+  }
+
+/* clEnqueueNDRangeKernel by kernel name too */
+cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o,
+                              const size_t *g, const size_t *l, cl_uint n, const cl_event *w,
+                              cl_event *e) {
+  static cl_int (*real)(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,
+                        const size_t *, cl_uint, const cl_event *, cl_event *) = NULL;
+  if (!real) *(void **)&real = dlsym(RTLD_NEXT, "clEnqueueNDRangeKernel");
+  char name[64] = {0};
+  clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, NULL);
+  double t0 = now();
+  cl_int r = real(q, k, d, o, g, l, n, w, e);
+  double dt = now() - t0;
+  spent[F_ENQ] += dt;
+  calls[F_ENQ]++;
+  int i = 0;
+  while (i < 32 && knames[i][0] && strcmp(knames[i], name) != 0) i++;
+  if (i < 32) {
+    if (!knames[i][0]) strcpy(knames[i], name);
+    kspent[i] += dt;
+    kcalls[i]++;
+  }
+  return r;
+}
+WRAP(F_ARG, cl_int, clSetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v),
+     (k, i, s, v))
+WRAP(F_FINISH, cl_int, clFinish, (cl_command_queue q), (q))
+WRAP(F_READ, cl_int, clEnqueueReadBuffer,
+     (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, void *p, cl_uint n,
+      const cl_event *w, cl_event *e),
+     (q, m, b, o, s, p, n, w, e))
+WRAP(F_WRITE, cl_int, clEnqueueWriteBuffer,
+     (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, const void *p, cl_uint n,
+      const cl_event *w, cl_event *e),
+     (q, m, b, o, s, p, n, w, e))
+WRAP(F_FILL, cl_int, clEnqueueFillBuffer,
+     (cl_command_queue q, cl_mem m, const void *p, size_t ps, size_t o, size_t s, cl_uint n,
+      const cl_event *w, cl_event *e),
+     (q, m, p, ps, o, s, n, w, e))
+WRAP(F_COPY, cl_int, clEnqueueCopyBuffer,
+     (cl_command_queue q, cl_mem a, cl_mem b, size_t oa, size_t ob, size_t s, cl_uint n,
+      const cl_event *w, cl_event *e),
+     (q, a, b, oa, ob, s, n, w, e))
+WRAP(F_SUB, cl_mem, clCreateSubBuffer,
+     (cl_mem m, cl_mem_flags f, cl_buffer_create_type t, const void *i, cl_int *e),
+     (m, f, t, i, e))
+WRAP(F_BUF, cl_mem, clCreateBuffer, (cl_context c, cl_mem_flags f, size_t s, void *h, cl_int *e),
+     (c, f, s, h, e))
+WRAP(F_WGINFO, cl_int, clGetKernelWorkGroupInfo,
+     (cl_kernel k, cl_device_id d, cl_kernel_work_group_info p, size_t s, void *v, size_t *r),
+     (k, d, p, s, v, r))
+WRAP(F_WAIT, cl_int, clWaitForEvents, (cl_uint n, const cl_event *e), (n, e))
+WRAP(F_MARK, cl_int, clEnqueueMarkerWithWaitList,
+     (cl_command_queue q, cl_uint n, const cl_event *w, cl_event *e), (q, n, w, e))
+WRAP(F_PROF, cl_int, clGetEventProfilingInfo,
+     (cl_event e, cl_profiling_info p, size_t s, void *v, size_t *r), (e, p, s, v, r))
+WRAP(F_FLUSH, cl_int, clFlush, (cl_command_queue q), (q))
