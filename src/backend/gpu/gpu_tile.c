@@ -247,14 +247,15 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   /* Small batches on the local-memory tiles where a td_reg.h launch costs the
    * host more than the kernel saves (tune.reg_min). NVIDIA's OpenCL, H100:
    * ~30 us to enqueue td_reg_perm or td_reg_solve_s against 15 for
-   * td_tile_solve (CUDA 3.3 a launch); PSCR 2D Poisson 31^2 0.045-0.052 ms
-   * against 0.087-0.104, 511^2 0.123 against 0.143, 1023^2 0.205 either way,
-   * 2047^2 0.78 against 0.62; 3D 31^3 0.062-0.071 against 0.103. */
-  int one = n * batch >= j->g->tune.reg_min;
+   * td_tile_solve (CUDA 3.3 a launch); PSCR on the tiles against td_reg.h:
+   * 2D Poisson 31^2 0.045-0.052 ms against 0.087-0.104, 511^2 0.123 against
+   * 0.143, 1023^2 0.205 either way, 2047^2 0.78 against 0.62; 3D 31^3
+   * 0.062-0.071 against 0.103. */
+  int reg_ok = n * batch >= j->g->tune.reg_min;
   j->par.reg_q = j->g->tune.reg_q;
-  int big = one && !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 1024);
+  int big = reg_ok && !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 1024);
   if (big) j->par.reg_q = 16;
-  reg = one && !pivot && perm_ok && reg_shape(j, src, n, &W, &ph);
+  reg = reg_ok && !pivot && perm_ok && reg_shape(j, src, n, &W, &ph);
   if (!reg && big) { /* no one tile of 16 rows: of the default ones, else several */
     j->par.reg_q = 0;
     reg = reg_shape(j, src, n, &W, &ph);
@@ -283,7 +284,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * against 8: C128 1024 x 16384 4.00-4.02x floor against 4.26-4.32, 8192 x
    * 8192 3.42 against 3.48) */
   long long nt;
-  if (one && !pivot && perm_ok && j->g->launch_cluster != NULL) {
+  if (reg_ok && !pivot && perm_ok && j->g->launch_cluster != NULL) {
     int q0 = j->par.reg_q;
     if (big) j->par.reg_q = 16;
     if (clu_shape(j, src, n, &W, &ph, &nt)) {
