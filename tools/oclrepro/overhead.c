@@ -100,7 +100,8 @@ int main(void) {
     for (int r = 0; r < L; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
     te = now() - t;
     clFinish(q);
-    printf("queue prof %d: enqueue with a NULL buffer argument  %7.3f us (host)\n", prof, 1e6 * te / L);
+    printf("queue prof %d: enqueue with a NULL buffer argument  %7.3f us (host)\n", prof,
+           1e6 * te / L);
     for (int kb = 1; kb <= 40; kb *= 4) {
       char text[512];
       snprintf(text, sizeof text,
@@ -126,7 +127,8 @@ int main(void) {
       }
       ta = now() - ta;
       clFinish(q);
-      printf("queue prof %d: enqueue, %2d KB static local: %7.3f us; alternating with k: %7.3f us a pair\n",
+      printf("queue prof %d: enqueue, %2d KB static local: %7.3f us;"
+             " alternating with k: %7.3f us a pair\n",
              prof, kb, 1e6 * te / L, 1e6 * ta / L);
       clReleaseKernel(sk);
       clReleaseProgram(sp);
@@ -148,7 +150,8 @@ int main(void) {
         sum += dt;
         if (dt < best) best = dt;
       }
-      printf("queue prof %d: 4 launches (%s buffer args) + blocking read: mean %7.2f us, best %7.2f\n",
+      printf("queue prof %d: 4 launches (%s buffer args) + blocking read:"
+             " mean %7.2f us, best %7.2f\n",
              prof, set ? "36" : "no", 1e6 * sum / S, 1e6 * best);
     }
     clReleaseCommandQueue(q);
