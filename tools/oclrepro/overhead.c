@@ -9,10 +9,26 @@
 #include <string.h>
 #include <time.h>
 
+#include "nvidia.h"
+
 static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* Host microseconds an enqueue of k (one group of 64) takes, after 50 to
+ * warm up; *drain_us (unless NULL): per kernel until the queue has run them. */
+static double enqueue_us(cl_command_queue q, cl_kernel k, int L, double *drain_us) {
+  size_t g = 64;
+  for (int r = 0; r < 50; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL);
+  clFinish(q);
+  double t = now();
+  for (int r = 0; r < L; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL);
+  double te = now() - t;
+  clFinish(q);
+  if (drain_us) *drain_us = 1e6 * (now() - t) / L;
+  return 1e6 * te / L;
 }
 
 static const char *src =
@@ -22,14 +38,7 @@ static const char *src =
     " size_t i = get_global_id(0); if (i < n) a0[i] += a1[i] * (double)(m + w); }";
 
 int main(void) {
-  cl_platform_id ps[8], p = 0;
-  cl_uint np = 0;
-  clGetPlatformIDs(8, ps, &np);
-  for (cl_uint i = 0; i < np; i++) {
-    char n[256] = {0};
-    clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof n - 1, n, NULL);
-    if (strstr(n, "NVIDIA")) p = ps[i];
-  }
+  cl_platform_id p = nvidia_platform();
   if (!p) return printf("no NVIDIA platform\n"), 77;
   cl_device_id d;
   cl_int e;
@@ -65,16 +74,10 @@ int main(void) {
     clSetKernelArg(k, 10, sizeof m, &m);
     clSetKernelArg(k, 11, sizeof w, &w);
     size_t g = 64, l = 64;
-    for (int r = 0; r < 100; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
-    clFinish(q);
     int L = 2000;
-    t = now();
-    for (int r = 0; r < L; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
-    double te = now() - t;
-    clFinish(q);
-    double tf = now() - t;
-    printf("queue prof %d: enqueue %7.3f us (host), %7.3f us a kernel to drain\n", prof,
-           1e6 * te / L, 1e6 * tf / L);
+    double drain, te = enqueue_us(q, k, L, &drain);
+    printf("queue prof %d: enqueue %7.3f us (host), %7.3f us a kernel to drain\n", prof, te,
+           drain);
     /* what an enqueue's cost follows: its buffer arguments' kinds */
     cl_mem many[9], subs[9];
     for (int i = 0; i < 9; i++) {
@@ -86,22 +89,13 @@ int main(void) {
     for (int v = 0; v < 3; v++) {
       for (int i = 0; i < 9; i++)
         clSetKernelArg(k, i, sizeof(cl_mem), v == 0 ? &b[0] : v == 1 ? &many[i] : &subs[i]);
-      for (int r = 0; r < 50; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
-      clFinish(q);
-      t = now();
-      for (int r = 0; r < L; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
-      te = now() - t;
-      clFinish(q);
-      printf("queue prof %d: enqueue with %-22s %7.3f us (host)\n", prof, kinds[v], 1e6 * te / L);
+      printf("queue prof %d: enqueue with %-22s %7.3f us (host)\n", prof, kinds[v],
+             enqueue_us(q, k, L, NULL));
     }
     /* a NULL buffer argument; kernels with static local arrays (td.cl's tiles) */
     clSetKernelArg(k, 3, sizeof(cl_mem), NULL);
-    t = now();
-    for (int r = 0; r < L; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL);
-    te = now() - t;
-    clFinish(q);
     printf("queue prof %d: enqueue with a NULL buffer argument  %7.3f us (host)\n", prof,
-           1e6 * te / L);
+           enqueue_us(q, k, L, NULL));
     for (int kb = 1; kb <= 40; kb *= 4) {
       char text[512];
       snprintf(text, sizeof text,
@@ -114,12 +108,7 @@ int main(void) {
       cl_kernel sk = clCreateKernel(sp, "s", &e);
       clSetKernelArg(sk, 0, sizeof(cl_mem), &b[0]);
       clSetKernelArg(sk, 1, sizeof n, &n);
-      for (int r = 0; r < 50; r++) clEnqueueNDRangeKernel(q, sk, 1, NULL, &g, &l, 0, NULL, NULL);
-      clFinish(q);
-      t = now();
-      for (int r = 0; r < L; r++) clEnqueueNDRangeKernel(q, sk, 1, NULL, &g, &l, 0, NULL, NULL);
-      te = now() - t;
-      clFinish(q);
+      te = enqueue_us(q, sk, L, NULL);
       double ta = now();
       for (int r = 0; r < L; r++) { /* alternating with the 9-argument kernel */
         clEnqueueNDRangeKernel(q, sk, 1, NULL, &g, &l, 0, NULL, NULL);
@@ -129,7 +118,7 @@ int main(void) {
       clFinish(q);
       printf("queue prof %d: enqueue, %2d KB static local: %7.3f us;"
              " alternating with k: %7.3f us a pair\n",
-             prof, kb, 1e6 * te / L, 1e6 * ta / L);
+             prof, kb, te, 1e6 * ta / L);
       clReleaseKernel(sk);
       clReleaseProgram(sp);
     }

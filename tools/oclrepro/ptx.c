@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nvidia.h"
+
 static const char *fmt =
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
     "__kernel void k(__global double *x) { size_t i = get_global_id(0); double r, v = x[i];\n"
@@ -15,14 +17,7 @@ static const char *fmt =
     "  double e = fma(-v, r, 1.0); x[i] = fma(r, fma(e, e, e), r); }\n";
 
 int main(void) {
-  cl_platform_id ps[8], p = 0;
-  cl_uint np = 0;
-  clGetPlatformIDs(8, ps, &np);
-  for (cl_uint i = 0; i < np; i++) {
-    char n[256] = {0};
-    clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof n - 1, n, NULL);
-    if (strstr(n, "NVIDIA")) p = ps[i];
-  }
+  cl_platform_id p = nvidia_platform();
   if (!p) {
     printf("no NVIDIA platform\n");
     return 77;

@@ -4,12 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "nvidia.h"
 static const char *src = "__kernel void k(__global double *a, __global double *b) { size_t i = get_global_id(0); a[i] += b[i]; }";
 int main(int argc, char **argv) {
   int variant = argc > 1 ? atoi(argv[1]) : 0;
-  cl_platform_id ps[8]; cl_uint np = 0; clGetPlatformIDs(8, ps, &np);
-  cl_platform_id p = 0;
-  for (cl_uint i = 0; i < np; i++) { char n[256]; clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, 256, n, NULL); if (strstr(n, "NVIDIA")) p = ps[i]; }
+  cl_platform_id p = nvidia_platform();
   if (!p) { printf("no NVIDIA platform\n"); return 77; }
   cl_device_id d; clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL);
   cl_uint align = 0; clGetDeviceInfo(d, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align, &align, NULL);
