@@ -299,11 +299,11 @@ static void check_reg_min(pt_rng *r) {
                       PSCR_OK);
       PT_CHECK_LE(pt_rel_error(dt, n * ns, x, ref), 1e-13, "reg_min %s, dtype %d",
                   small ? "2^20" : "0", t);
-      PT_CHECK(pscr_opencl_launch_count(ctx, "td_tile_solve") - tile == (unsigned long)small &&
-                   pscr_opencl_launch_count(ctx, "td_reg_solve_s") - reg == (unsigned long)!small,
+      tile = pscr_opencl_launch_count(ctx, "td_tile_solve") - tile;
+      reg = pscr_opencl_launch_count(ctx, "td_reg_solve_s") - reg;
+      PT_CHECK(tile == (unsigned long)small && reg == (unsigned long)!small,
                "reg_min %s, dtype %d: td_tile_solve %lu, td_reg_solve_s %lu launches",
-               small ? "2^20" : "0", t, pscr_opencl_launch_count(ctx, "td_tile_solve") - tile,
-               pscr_opencl_launch_count(ctx, "td_reg_solve_s") - reg);
+               small ? "2^20" : "0", t, tile, reg);
     }
     for (int i = 0; i < 3; i++) free(a[i]);
     free(m), free(sh), free(b), free(ref), free(x);
