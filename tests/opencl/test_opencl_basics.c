@@ -325,6 +325,8 @@ static void check_local_limit(pt_rng *r) {
   if (ctx == NULL) return;
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "local_mem", (int)limit), PSCR_OK);
   PT_CHECK_STATUS(pscr_opencl_tune(ctx, "shrink_local", 1), PSCR_OK);
+  /* td_reg.h's kernels at every size, as PoCL takes them (OpenCL GPUs: large batches) */
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "reg_min", 0), PSCR_OK);
   static const pscr_td_algorithm algs[] = {
       PSCR_TD_AUTO,          PSCR_TD_THOMAS,        PSCR_TD_CR,
       PSCR_TD_PCR,           PSCR_TD_CR_PCR_THOMAS, PSCR_TD_PCR_THOMAS,

@@ -43,6 +43,10 @@ int main(void) {
     gc_close(&E);
     return pt_checks ? pt_exit("opencl_pscr") : PT_SKIP;
   }
+  /* the kernel counts below are those of td_reg.h's one-pass solves, which
+   * OpenCL GPUs take only for large batches (reg_min, test_opencl_basics):
+   * the same choices on every platform */
+  PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "reg_min", 0), PSCR_OK);
   gc_small_suite(&E);
   gc_helmholtz_residual(&E, 3);
   gc_dense_suite(&E, 0);

@@ -166,6 +166,7 @@ static void program_free(ocl_program *p) {
   free(p->kernels);
   free(p->names);
   free(p->local);
+  free(p->wg);
   free(p->memo);
   if (p->program) clReleaseProgram(p->program);
   free(p->key);
@@ -245,8 +246,10 @@ static pscr_status create_kernels(ocl_state *s, ocl_program *p) {
   p->kernels = calloc(n, sizeof *p->kernels);
   p->names = calloc(n, sizeof *p->names);
   p->local = calloc(n, sizeof *p->local);
+  p->wg = calloc(n, sizeof *p->wg);
   p->memo = calloc((size_t)n * OCL_ARG_CACHED, sizeof *p->memo);
-  if (p->kernels == NULL || p->names == NULL || p->local == NULL || p->memo == NULL)
+  if (p->kernels == NULL || p->names == NULL || p->local == NULL || p->wg == NULL ||
+      p->memo == NULL)
     return PSCR_ERR_OUT_OF_MEMORY;
   err = clCreateKernelsInProgram(p->program, n, p->kernels, NULL);
   if (err != CL_SUCCESS) return ocl_status(err);
@@ -261,6 +264,9 @@ static pscr_status create_kernels(ocl_state *s, ocl_program *p) {
     if (err == CL_SUCCESS)
       err = clGetKernelWorkGroupInfo(p->kernels[k], s->device, CL_KERNEL_LOCAL_MEM_SIZE,
                                      sizeof p->local[k], &p->local[k], NULL);
+    if (err == CL_SUCCESS)
+      err = clGetKernelWorkGroupInfo(p->kernels[k], s->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                     sizeof p->wg[k], &p->wg[k], NULL);
     if (err != CL_SUCCESS) return ocl_status(err);
   }
   return PSCR_OK;

@@ -47,7 +47,11 @@ void ocl_tridiag_free(ocl_state *s) {
   s->nretired = 0;
   if (s->work) clReleaseMemObject(s->work);
   if (s->flags) clReleaseMemObject(s->flags);
-  s->work = s->flags = NULL;
+  if (s->flags_pinned)
+    clEnqueueUnmapMemObject(s->queue, s->flags_host, s->flags_pinned, 0, NULL, NULL);
+  if (s->flags_host) clFinish(s->queue), clReleaseMemObject(s->flags_host);
+  s->work = s->flags = s->flags_host = NULL;
+  s->flags_pinned = NULL;
   s->work_bytes = 0;
 }
 
@@ -101,10 +105,7 @@ static int dev_kernel_wg(gpu_device *g, const char *name) {
   ocl_program *prog = s->current;
   size_t v = 0;
   for (cl_uint i = 0; prog && i < prog->nkernels; i++)
-    if (strcmp(prog->names[i], name) == 0 &&
-        clGetKernelWorkGroupInfo(prog->kernels[i], s->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof v,
-                                 &v, NULL) != CL_SUCCESS)
-      v = 0;
+    if (strcmp(prog->names[i], name) == 0) v = prog->wg[i];
   return v > 1024 ? 1024 : (int)v;
 }
 
@@ -188,8 +189,11 @@ static pscr_status dev_flags_clear(gpu_device *g) {
 
 static pscr_status dev_flags_read(gpu_device *g, int out[GPU_TD_FLAG_WORDS]) {
   ocl_state *s = g->impl;
-  cl_int f[GPU_TD_FLAG_WORDS] = {0};
-  cl_int err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
+  cl_int f[GPU_TD_FLAG_WORDS] = {0}, *dst = s->flags_pinned ? s->flags_pinned : f;
+  cl_int err = clEnqueueReadBuffer(s->queue, s->flags, !s->flags_pinned, 0, sizeof f, dst, 0,
+                                   NULL, NULL);
+  if (err == CL_SUCCESS && s->flags_pinned) err = clFinish(s->queue);
+  if (err == CL_SUCCESS && s->flags_pinned) memcpy(f, dst, sizeof f);
   s->flags_clean = err == CL_SUCCESS;
   for (int i = 0; i < GPU_TD_FLAG_WORDS; i++) out[i] = f[i], s->flags_clean &= f[i] == 0;
   return ocl_status(err);
@@ -245,6 +249,14 @@ pscr_status ocl_gpu_device(pscr_context *ctx, gpu_device *g) {
       s->flags = NULL;
       return ocl_status(err);
     }
+    /* pinned memory for the status read; without it, a blocking read */
+    s->flags_host = clCreateBuffer(s->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes,
+                                   NULL, &err);
+    if (err == CL_SUCCESS)
+      s->flags_pinned = clEnqueueMapBuffer(s->queue, s->flags_host, CL_TRUE,
+                                           CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL, NULL,
+                                           &err);
+    if (err != CL_SUCCESS) s->flags_pinned = NULL;
   }
   *g = (gpu_device){.impl = s,
                     .align = s->base_align > 256 ? s->base_align : 256,
