@@ -43,7 +43,7 @@
 #else
 #define TD_DMMA_M 8
 #define TD_DMMA(c, a, b)                                                                           \
-  TD_ASM("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"        \
+  TD_ASM("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"         \
          : "+d"(c[0]), "+d"(c[1])                                                                  \
          : "d"(a[0]), "d"(b))
 #endif
@@ -93,8 +93,10 @@ DEVICE void pd_put(long M, long N, long gi, long gj, scalar r, const GLOBAL scal
 /* A product split along its inner index (pscr_gemm with ktot > 0, chunk z
  * of K into t + z M N): C = the sum of the S chunks, taken in the order of
  * the product's inner index (with rev, from the largest lambda down). */
-KERNEL void pscr_ksum(long M, long N, long S, const GLOBAL scalar *t, GLOBAL scalar *c, long co,
+KERNEL void pscr_ksum(long M, long N, long S, GPTR(const scalar, t), GPTR(scalar, c), long co,
                       long ldc) {
+  GPTR_AT(const scalar, t);
+  GPTR_AT(scalar, c);
   long gid = TD_GID();
   if (gid >= M * N) return;
   long i = gid / N, j = gid - i * N;
@@ -120,11 +122,18 @@ KERNEL void pscr_ksum(long M, long N, long S, const GLOBAL scalar *t, GLOBAL sca
 #define PD_MINB (PSCR_COMPLEX ? 1 : 2)
 #endif
 KERNEL_BOUNDED(PD_WG, PD_MINB)
-void pscr_gemm(long M, long N, long K, const GLOBAL scalar *a, long ao, long ars, long acs,
-               long abs, const GLOBAL scalar *b, long bo, long ldb, const GLOBAL scalar *cin,
-               long cio, GLOBAL scalar *c, long co, long ldc, long bbs, long cbs,
-               const GLOBAL scalar *lambda, long l0, long ls, const GLOBAL scalar *shift, long ss,
-               GLOBAL scalar *sout, long so, long ktot) {
+void pscr_gemm(long M, long N, long K, GPTR(const scalar, a), long ao, long ars, long acs,
+               long abs, GPTR(const scalar, b), long bo, long ldb, GPTR(const scalar, cin),
+               long cio, GPTR(scalar, c), long co, long ldc, long bbs, long cbs,
+               GPTR(const scalar, lambda), long l0, long ls, GPTR(const scalar, shift), long ss,
+               GPTR(scalar, sout), long so, long ktot) {
+  GPTR_AT(const scalar, a);
+  GPTR_AT(const scalar, b);
+  GPTR_AT(const scalar, cin);
+  GPTR_AT(scalar, c);
+  GPTR_AT(const scalar, lambda);
+  GPTR_AT(const scalar, shift);
+  GPTR_AT(scalar, sout);
   LOCAL scalar sa[PD_BK * PD_LA];
   LOCAL scalar sb[PD_BK * PD_LB];
   long nmb = (M + PD_BM - 1) / PD_BM, nt = nmb * ((N + PD_BN - 1) / PD_BN), g = GROUP_ID();

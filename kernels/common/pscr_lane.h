@@ -289,7 +289,7 @@ typedef struct {
  * rows x W lanes), each lane's block, its outputs, and per segment (the
  * lanes of one block) its destinations. */
 #define PSCR_LANE_TABLES                                                                           \
-  LOCAL_P scalar *sred, LOCAL_P long *sblk, LOCAL_P long *snout, LOCAL_P long *soff,              \
+  LOCAL_P scalar *sred, LOCAL_P long *sblk, LOCAL_P long *snout, LOCAL_P long *soff,               \
       LOCAL_P int *sseg, LOCAL_P int *sone
 #define PSCR_LANE_TABLE_ARGS sred, sblk, snout, soff, sseg, sone
 #define PSCR_LANE_LOCALS                                                                           \
@@ -304,10 +304,24 @@ typedef struct {
 #define PSCR_LANE_PARAMS                                                                           \
   long n, const GLOBAL scalar *ad, const GLOBAL scalar *ao, const GLOBAL scalar *md,               \
       const GLOBAL scalar *mo, int check, const GLOBAL scalar *exc, GLOBAL scalar *x, long xs,     \
-      long lev_n, const GLOBAL long *gd, long blk, long eblk, long ne, long nwin,                 \
-      const GLOBAL scalar *comp, const GLOBAL scalar *lambda, const GLOBAL scalar *shift,         \
-      int back, GLOBAL scalar *bnd, long bps, long qmax, GLOBAL scalar *ckp, long ckn, long nsys, \
+      long lev_n, const GLOBAL long *gd, long blk, long eblk, long ne, long nwin,                  \
+      const GLOBAL scalar *comp, const GLOBAL scalar *lambda, const GLOBAL scalar *shift,          \
+      int back, GLOBAL scalar *bnd, long bps, long qmax, GLOBAL scalar *ckp, long ckn, long nsys,  \
       GLOBAL scalar *acc, long nacc, long accq, GLOBAL int *flags, int lines
+/* PSCR_LANE_PARAMS as a kernel takes them (GPTR), and their offsets applied */
+#define PSCR_LANE_KPARAMS                                                                          \
+  long n, GPTR(const scalar, ad), GPTR(const scalar, ao), GPTR(const scalar, md),                  \
+      GPTR(const scalar, mo), int check, GPTR(const scalar, exc), GPTR(scalar, x), long xs,        \
+      long lev_n, GPTR(const long, gd), long blk, long eblk, long ne, long nwin,                   \
+      GPTR(const scalar, comp), GPTR(const scalar, lambda), GPTR(const scalar, shift),             \
+      int back, GPTR(scalar, bnd), long bps, long qmax, GPTR(scalar, ckp), long ckn, long nsys,    \
+      GPTR(scalar, acc), long nacc, long accq, GPTR(int, flags), int lines
+#define PSCR_LANE_KAT()                                                                            \
+  GPTR_AT(const scalar, ad); GPTR_AT(const scalar, ao); GPTR_AT(const scalar, md);                 \
+      GPTR_AT(const scalar, mo); GPTR_AT(const scalar, exc); GPTR_AT(scalar, x);                   \
+      GPTR_AT(const long, gd); GPTR_AT(const scalar, comp); GPTR_AT(const scalar, lambda);         \
+      GPTR_AT(const scalar, shift); GPTR_AT(scalar, bnd); GPTR_AT(scalar, ckp);                    \
+      GPTR_AT(scalar, acc); GPTR_AT(int, flags)
 
 /* The lane's sources and shift, and the work-group's segments with, once for
  * the whole sweep, where each writes its outputs: the lookups through gd are
@@ -443,7 +457,8 @@ DEVICE void pscr_lane_sums(const scalar *Z, long ib, long n, const pscr_lane_src
  * few eps |A|: Higham, Thm 9.3); a lane whose system fails it solves it
  * again with diagonal pivoting (pscr_lane_d1 / d2), checkpoints and all;
  * check = 2 (tests): every system takes the pivoting. */
-KERNEL void pscr_lane_task(PSCR_LANE_PARAMS) {
+KERNEL void pscr_lane_task(PSCR_LANE_KPARAMS) {
+  PSCR_LANE_KAT();
   PSCR_LANE_LOCALS;
   const int R = PSCR_LANE_R;
   pscr_lane_ctx q;
@@ -747,14 +762,16 @@ DEVICE void pscr_plain_sweep(PSCR_LANE_PARAMS, int ns, PSCR_LANE_TABLES) {
 /* The two instances: reduction (26) and back substitution (28), as kernels of
  * their own rather than one kernel's branches, so that no barrier lies under
  * a condition. */
-KERNEL_BOUNDED(PSCR_LANE_W, PSCR_LANE_PLAIN_GROUPS) void pscr_lane_plain(PSCR_LANE_PARAMS) {
+KERNEL_BOUNDED(PSCR_LANE_W, PSCR_LANE_PLAIN_GROUPS) void pscr_lane_plain(PSCR_LANE_KPARAMS) {
+  PSCR_LANE_KAT();
   PSCR_LANE_LOCALS;
   pscr_plain_sweep(n, ad, ao, md, mo, check, exc, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp,
                    lambda, shift, 0, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags, 0,
                    PSCR_LANE_RD, PSCR_LANE_TABLE_ARGS);
 }
 
-KERNEL_BOUNDED(PSCR_LANE_W, PSCR_LANE_PLAIN_GROUPS) void pscr_lane_plain_back(PSCR_LANE_PARAMS) {
+KERNEL_BOUNDED(PSCR_LANE_W, PSCR_LANE_PLAIN_GROUPS) void pscr_lane_plain_back(PSCR_LANE_KPARAMS) {
+  PSCR_LANE_KAT();
   PSCR_LANE_LOCALS;
   pscr_plain_sweep(n, ad, ao, md, mo, check, exc, x, xs, lev_n, gd, blk, eblk, ne, nwin, comp,
                    lambda, shift, 1, bnd, bps, qmax, ckp, ckn, nsys, acc, nacc, accq, flags, 0,

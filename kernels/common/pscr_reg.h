@@ -207,8 +207,11 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
 #define PSCR_REG_KERNEL KERNEL_MAXW(PSCR_REG_MAXW)
 
 /* A system of one tile (n <= SW PR_Q): group g = task t0 + g % nt of vector g / nt. */
-PSCR_REG_KERNEL void pscr_reg_task(PSCR_TILE_PARAMS, int lsw, GLOBAL scalar *acc, long nacc,
-                                   long accq, GLOBAL int *flags) {
+PSCR_REG_KERNEL void pscr_reg_task(PSCR_TILE_KPARAMS, int lsw, GPTR(scalar, acc), long nacc,
+                                   long accq, GPTR(int, flags)) {
+  PSCR_TILE_KAT();
+  GPTR_AT(scalar, acc);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
   pscr_reg_body(PSCR_TILE_ARGS, lsw, PR_ONE, 1, 0, 0, 0, 0, acc, nacc, accq, flags, sm, &bad);
@@ -217,17 +220,24 @@ PSCR_REG_KERNEL void pscr_reg_task(PSCR_TILE_PARAMS, int lsw, GLOBAL scalar *acc
 /* Passes 1 and 3 of systems of ntile tiles of 8 x 32 rows (pscr_tile_fwd
  * / pscr_tile_bwd's groups, records and outside values). */
 #define PR_TLSW 5 /* 32 work-items: one warp a system (H100: 64 was 12 % slower) */
-PSCR_REG_KERNEL void pscr_reg_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                                  GLOBAL scalar *recs, GLOBAL int *flags) {
+PSCR_REG_KERNEL void pscr_reg_fwd(PSCR_TILE_KPARAMS, long e0, long ne, long ntile, long cnt,
+                                  GPTR(scalar, recs), GPTR(int, flags)) {
+  PSCR_TILE_KAT();
+  GPTR_AT(scalar, recs);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
   pscr_reg_body(PSCR_TILE_ARGS, PR_TLSW, PR_FWD, ntile, e0, ne, cnt, recs, 0, 0, 0, flags, sm,
                 &bad);
 }
 
-PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                                  GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
-                                  GLOBAL int *flags) {
+PSCR_REG_KERNEL void pscr_reg_bwd(PSCR_TILE_KPARAMS, long e0, long ne, long ntile, long cnt,
+                                  GPTR(scalar, outs), GPTR(scalar, acc), long nacc, long accq,
+                                  GPTR(int, flags)) {
+  PSCR_TILE_KAT();
+  GPTR_AT(scalar, outs);
+  GPTR_AT(scalar, acc);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
   pscr_reg_body(PSCR_TILE_ARGS, PR_TLSW, PR_BWD, ntile, e0, ne, cnt, outs, acc, nacc, accq, flags,
@@ -309,8 +319,11 @@ DEVICE void pscr_reg_sweep_put(const pscr_reg_sweep *z, GLOBAL scalar *recs, lon
   if (!S_ISFINITE(v)) flags[TD_FLAG_SINGULAR] = 1;
 }
 
-PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                                   GLOBAL scalar *recs, GLOBAL int *flags) {
+PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_KPARAMS, long e0, long ne, long ntile, long cnt,
+                                   GPTR(scalar, recs), GPTR(int, flags)) {
+  PSCR_TILE_KAT();
+  GPTR_AT(scalar, recs);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, r0 = kt * PR_T;
   int WG = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), S2 = PR_T + (PR_T >> PR_LQ);
@@ -348,9 +361,14 @@ PSCR_REG_KERNEL void pscr_reg_fwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntil
  * (PR_RD S2), the chunk's x (PR_BR (WG + 1)), the weights and the parts
  * (2 PR_RD WG). */
 #define PR_NCH (PR_T / PR_BR)    /* chunks of a tile */
-PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                                   GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
-                                   GLOBAL scalar *ckp, GLOBAL int *flags) {
+PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_KPARAMS, long e0, long ne, long ntile, long cnt,
+                                   GPTR(scalar, outs), GPTR(scalar, acc), long nacc, long accq,
+                                   GPTR(scalar, ckp), GPTR(int, flags)) {
+  PSCR_TILE_KAT();
+  GPTR_AT(scalar, outs);
+  GPTR_AT(scalar, acc);
+  GPTR_AT(scalar, ckp);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
   long g = GROUP_ID(), kt = g % ntile, p = g / ntile / nt, r0 = kt * PR_T;
@@ -521,8 +539,11 @@ DEVICE void pscr_reg_mload(long n, const GLOBAL scalar *ad, const GLOBAL scalar 
   PR_PAIR(l);                                                                                      \
   const LOCAL_P scalar *rj = rx + jt * PR_MX
 
-PSCR_REG_KERNEL void pscr_reg_fwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                                   int tm, GLOBAL scalar *recs, GLOBAL int *flags) {
+PSCR_REG_KERNEL void pscr_reg_fwdm(PSCR_TILE_KPARAMS, long e0, long ne, long ntile, long cnt,
+                                   int tm, GPTR(scalar, recs), GPTR(int, flags)) {
+  PSCR_TILE_KAT();
+  GPTR_AT(scalar, recs);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   PR_MTASK;
   pscr_reg_mtasks(n, lev_n, xs, bps, gd, blk, task, t0, nt, back, p, tg * G, G, 0, 0, fo, 0);
@@ -549,9 +570,13 @@ PSCR_REG_KERNEL void pscr_reg_fwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntil
  * chunks streamed twice; a chunk's x go through local memory to the task's
  * sums (24) / (27), added over its lanes and stored (pscr_tile_put's
  * destinations) chunk by chunk. */
-PSCR_REG_KERNEL void pscr_reg_bwdm(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                                   int tm, GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc,
-                                   long accq, GLOBAL int *flags) {
+PSCR_REG_KERNEL void pscr_reg_bwdm(PSCR_TILE_KPARAMS, long e0, long ne, long ntile, long cnt,
+                                   int tm, GPTR(scalar, outs), GPTR(scalar, acc), long nacc,
+                                   long accq, GPTR(int, flags)) {
+  PSCR_TILE_KAT();
+  GPTR_AT(scalar, outs);
+  GPTR_AT(scalar, acc);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
   PR_MTASK;

@@ -49,6 +49,15 @@ DEVICE scalar pscr_tri(const GLOBAL scalar *d, const GLOBAL scalar *o, long n, l
       const GLOBAL scalar *md0, const GLOBAL scalar *mo0, const GLOBAL scalar *ad1,                \
       const GLOBAL scalar *ao1, const GLOBAL scalar *md1, const GLOBAL scalar *mo1
 #define PSCR_KRON_ARGS kd, k0, k1, ad0, ao0, md0, mo0, ad1, ao1, md1, mo1
+/* PSCR_KRON_PARAMS as a kernel takes them (GPTR), and their offsets applied */
+#define PSCR_KRON_KPARAMS                                                                          \
+  int kd, long k0, long k1, GPTR(const scalar, ad0), GPTR(const scalar, ao0),                      \
+      GPTR(const scalar, md0), GPTR(const scalar, mo0), GPTR(const scalar, ad1),                   \
+      GPTR(const scalar, ao1), GPTR(const scalar, md1), GPTR(const scalar, mo1)
+#define PSCR_KRON_KAT()                                                                            \
+  GPTR_AT(const scalar, ad0); GPTR_AT(const scalar, ao0); GPTR_AT(const scalar, md0);              \
+      GPTR_AT(const scalar, mo0); GPTR_AT(const scalar, ad1); GPTR_AT(const scalar, ao1);          \
+      GPTR_AT(const scalar, md1); GPTR_AT(const scalar, mo1)
 
 /* Element i of (alpha Mb + beta Ab) v, Mb = (x) M_d, Ab = sum A_d (x) other M's:
  * one dimension (alpha M0 + beta A0) v; two (alpha M0 + beta A0) (x) M1 + beta M0 (x) A1. */
@@ -88,11 +97,19 @@ DEVICE scalar pscr_kron_at(PSCR_KRON_PARAMS, scalar alpha, scalar beta, const GL
  *   out_k = sum_r w[2+r] x_p(s + D_r) [- w[0] K̂ u_{s-1} - w[1] Ǩ u_{s+m} when back]
  * and its shift oshift_k = shift_p + lambda (the inner systems' A + (c + lambda) M).
  * bnd: the boundary terms at rows PB_BS, PB_BS + 1 (+ p * bps). */
-KERNEL void pscr_rhs(const GLOBAL scalar *x, long xs, long len, long lev_n, const GLOBAL long *gd,
-                     long blk, long eblk, long e0, long ne, long nvec, const GLOBAL scalar *comp,
-                     const GLOBAL scalar *lambda, const GLOBAL scalar *shift, int back,
-                     const GLOBAL scalar *bnd, long bps, GLOBAL scalar *out,
-                     GLOBAL scalar *oshift) {
+KERNEL void pscr_rhs(GPTR(const scalar, x), long xs, long len, long lev_n, GPTR(const long, gd),
+                     long blk, long eblk, long e0, long ne, long nvec, GPTR(const scalar, comp),
+                     GPTR(const scalar, lambda), GPTR(const scalar, shift), int back,
+                     GPTR(const scalar, bnd), long bps, GPTR(scalar, out),
+                     GPTR(scalar, oshift)) {
+  GPTR_AT(const scalar, x);
+  GPTR_AT(const long, gd);
+  GPTR_AT(const scalar, comp);
+  GPTR_AT(const scalar, lambda);
+  GPTR_AT(const scalar, shift);
+  GPTR_AT(const scalar, bnd);
+  GPTR_AT(scalar, out);
+  GPTR_AT(scalar, oshift);
   long gid = TD_GID();
   if (gid >= nvec * ne * len) return;
   long k = gid / len, i = gid - k * len, p = k / ne, e = e0 + k - p * ne;
@@ -114,10 +131,17 @@ KERNEL void pscr_rhs(const GLOBAL scalar *x, long xs, long len, long lev_n, cons
 
 /* (28)-(29): K̂ u_{s-1} (side 0) and Ǩ u_{s+m} (side 1) of blocks b0 .. b0+nb-1
  * that open in the group (first eigenpair >= ebeg), into bnd rows PB_BS + side. */
-KERNEL void pscr_bnd(PSCR_KRON_PARAMS, const GLOBAL scalar *lao, const GLOBAL scalar *lmo,
-                     long lev_n, const GLOBAL scalar *x, long xs, long len, const GLOBAL long *gd,
-                     long blk, long b0, long nb, long ebeg, long nvec, const GLOBAL scalar *shift,
-                     GLOBAL scalar *bnd, long bps) {
+KERNEL void pscr_bnd(PSCR_KRON_KPARAMS, GPTR(const scalar, lao), GPTR(const scalar, lmo),
+                     long lev_n, GPTR(const scalar, x), long xs, long len, GPTR(const long, gd),
+                     long blk, long b0, long nb, long ebeg, long nvec, GPTR(const scalar, shift),
+                     GPTR(scalar, bnd), long bps) {
+  PSCR_KRON_KAT();
+  GPTR_AT(const scalar, lao);
+  GPTR_AT(const scalar, lmo);
+  GPTR_AT(const scalar, x);
+  GPTR_AT(const long, gd);
+  GPTR_AT(const scalar, shift);
+  GPTR_AT(scalar, bnd);
   long gid = TD_GID(), lb = PSCR_EPW_LEN(len);
   if (gid >= nvec * nb * 2 * lb) return;
   long k = gid / lb, i0 = gid - k * lb, side = k % 2, bi = (k / 2) % nb, p = k / 2 / nb;
@@ -142,8 +166,11 @@ KERNEL void pscr_bnd(PSCR_KRON_PARAMS, const GLOBAL scalar *lao, const GLOBAL sc
  * the block's first and last rows of x, which are rows of D there, so that
  * W^T x alone is (28): sum_r w[2+r] x(D_r) - w[0] K̂ u_{s-1} - w[1] Ǩ u_{s+m}.
  * Those rows are overwritten by u (27) in the same step. */
-KERNEL void pscr_bsub(long len, long lev_n, const GLOBAL long *gd, long blk, long b0, long nb,
-                      long nvec, GLOBAL scalar *x, long xs, const GLOBAL scalar *bnd, long bps) {
+KERNEL void pscr_bsub(long len, long lev_n, GPTR(const long, gd), long blk, long b0, long nb,
+                      long nvec, GPTR(scalar, x), long xs, GPTR(const scalar, bnd), long bps) {
+  GPTR_AT(const long, gd);
+  GPTR_AT(scalar, x);
+  GPTR_AT(const scalar, bnd);
   long gid = TD_GID();
   if (gid >= nvec * nb * len) return;
   long k = gid / len, i = gid - k * len, p = k / nb;
@@ -172,10 +199,16 @@ DEVICE GLOBAL scalar *pscr_dst(const GLOBAL long *gd, const GLOBAL long *b, int 
  * l0, l1, partial-sum slot or -1) over the solutions y of the group's systems
  * (p * ne + e - e0); outputs PSCR_QG at a time. A block of one task writes its
  * destination, the others their slot of acc (nacc slots of accq rows per vector). */
-KERNEL void pscr_sums(const GLOBAL scalar *y, long len, const GLOBAL long *gd, long blk, long task,
+KERNEL void pscr_sums(GPTR(const scalar, y), long len, GPTR(const long, gd), long blk, long task,
                       long t0, long nt, long e0, long ne, long nvec, long nqg,
-                      const GLOBAL scalar *comp, int back, GLOBAL scalar *x, long xs,
-                      GLOBAL scalar *vs, long vps, GLOBAL scalar *acc, long nacc, long accq) {
+                      GPTR(const scalar, comp), int back, GPTR(scalar, x), long xs,
+                      GPTR(scalar, vs), long vps, GPTR(scalar, acc), long nacc, long accq) {
+  GPTR_AT(const scalar, y);
+  GPTR_AT(const long, gd);
+  GPTR_AT(const scalar, comp);
+  GPTR_AT(scalar, x);
+  GPTR_AT(scalar, vs);
+  GPTR_AT(scalar, acc);
   long gid = TD_GID();
   if (gid >= nvec * nt * nqg * len) return;
   long k = gid / len, i = gid - k * len, qg = k % nqg, t = t0 + (k / nqg) % nt, p = k / nqg / nt;
@@ -205,9 +238,13 @@ KERNEL void pscr_sums(const GLOBAL scalar *y, long len, const GLOBAL long *gd, l
 
 /* Innermost: the partial sums of the blocks of several tasks (gd[mblk ..
  * mblk+nmb-1]) added into their destinations (pscr_dst). */
-KERNEL void pscr_y2b(long len, const GLOBAL long *gd, long blk, long mblk, long nmb, long nvec,
-                     long qmax, int back, const GLOBAL scalar *acc, long nacc, long accq,
-                     GLOBAL scalar *x, long xs, GLOBAL scalar *vs, long vps) {
+KERNEL void pscr_y2b(long len, GPTR(const long, gd), long blk, long mblk, long nmb, long nvec,
+                     long qmax, int back, GPTR(const scalar, acc), long nacc, long accq,
+                     GPTR(scalar, x), long xs, GPTR(scalar, vs), long vps) {
+  GPTR_AT(const long, gd);
+  GPTR_AT(const scalar, acc);
+  GPTR_AT(scalar, x);
+  GPTR_AT(scalar, vs);
   long gid = TD_GID();
   if (gid >= nvec * nmb * qmax * len) return;
   long k = gid / len, i = gid - k * len, q = k % qmax, mb = (k / qmax) % nmb, p = k / qmax / nmb;
@@ -221,10 +258,17 @@ KERNEL void pscr_y2b(long len, const GLOBAL long *gd, long blk, long mblk, long 
 
 /* (24)-(25): f(i+1)_j = f(i)_j - T̂_j v_last(left) - Ť_j v_first(right) for the
  * row updates r0 .. r0+nu-1 (row, left block, right block; -1: none). */
-KERNEL void pscr_upd(PSCR_KRON_PARAMS, const GLOBAL scalar *lao, const GLOBAL scalar *lmo,
-                     GLOBAL scalar *x, long xs, long len, const GLOBAL long *gd, long blk, long upd,
-                     long r0, long nu, long nvec, const GLOBAL scalar *shift,
-                     const GLOBAL scalar *vs, long vps) {
+KERNEL void pscr_upd(PSCR_KRON_KPARAMS, GPTR(const scalar, lao), GPTR(const scalar, lmo),
+                     GPTR(scalar, x), long xs, long len, GPTR(const long, gd), long blk, long upd,
+                     long r0, long nu, long nvec, GPTR(const scalar, shift),
+                     GPTR(const scalar, vs), long vps) {
+  PSCR_KRON_KAT();
+  GPTR_AT(const scalar, lao);
+  GPTR_AT(const scalar, lmo);
+  GPTR_AT(scalar, x);
+  GPTR_AT(const long, gd);
+  GPTR_AT(const scalar, shift);
+  GPTR_AT(const scalar, vs);
   long gid = TD_GID();
   if (gid >= nvec * nu * len) return;
   long k = gid / len, i = gid - k * len, u = k % nu, p = k / nu;
@@ -250,9 +294,14 @@ KERNEL void pscr_upd(PSCR_KRON_PARAMS, const GLOBAL scalar *lao, const GLOBAL sc
  * e0 .. e1-1) into the slots (rows PB_VS + q), continuing a block opened by an
  * earlier group; back: a block that closes here writes u into its rows D of x
  * (stage 22c fused). */
-KERNEL void pscr_osums(const GLOBAL scalar *y, long len, const GLOBAL long *gd, long blk, long b0,
-                       long nb, long e0, long e1, long nqg, const GLOBAL scalar *comp, int back,
-                       GLOBAL scalar *slots, GLOBAL scalar *x) {
+KERNEL void pscr_osums(GPTR(const scalar, y), long len, GPTR(const long, gd), long blk, long b0,
+                       long nb, long e0, long e1, long nqg, GPTR(const scalar, comp), int back,
+                       GPTR(scalar, slots), GPTR(scalar, x)) {
+  GPTR_AT(const scalar, y);
+  GPTR_AT(const long, gd);
+  GPTR_AT(const scalar, comp);
+  GPTR_AT(scalar, slots);
+  GPTR_AT(scalar, x);
   long gid = TD_GID();
   if (gid >= nb * nqg * len) return;
   long k = gid / len, i = gid - k * len, qg = k % nqg, bi = k / nqg;

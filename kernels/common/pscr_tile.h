@@ -30,7 +30,8 @@
 
 /* TD_TILE_LOCAL and TD_TW of this module (static local arrays: the host
  * sizes tiles and record merges by them). */
-KERNEL void pscr_probe(GLOBAL scalar *out) {
+KERNEL void pscr_probe(GPTR(scalar, out)) {
+  GPTR_AT(scalar, out);
   if (TD_GID() == 0) {
     out[0] = S_REAL((double)TD_TILE_LOCAL);
     out[1] = S_REAL((double)TD_TW);
@@ -66,6 +67,19 @@ KERNEL void pscr_probe(GLOBAL scalar *out) {
       long blk, long task, long t0, long nt, const GLOBAL scalar *comp,                            \
       const GLOBAL scalar *lambda, const GLOBAL scalar *shift, int back, GLOBAL scalar *bnd,       \
       long bps
+/* PSCR_TILE_PARAMS as a kernel takes them (GPTR), and their offsets applied */
+#define PSCR_TILE_KPARAMS                                                                          \
+  long n, int lqx, int pivot, GPTR(const scalar, asub), GPTR(const scalar, ad),                    \
+      GPTR(const scalar, ao), GPTR(const scalar, msub), GPTR(const scalar, md),                    \
+      GPTR(const scalar, mo), GPTR(scalar, x), long xs, long lev_n, GPTR(const long, gd),          \
+      long blk, long task, long t0, long nt, GPTR(const scalar, comp),                             \
+      GPTR(const scalar, lambda), GPTR(const scalar, shift), int back, GPTR(scalar, bnd),          \
+      long bps
+#define PSCR_TILE_KAT()                                                                            \
+  GPTR_AT(const scalar, asub); GPTR_AT(const scalar, ad); GPTR_AT(const scalar, ao);               \
+      GPTR_AT(const scalar, msub); GPTR_AT(const scalar, md); GPTR_AT(const scalar, mo);           \
+      GPTR_AT(scalar, x); GPTR_AT(const long, gd); GPTR_AT(const scalar, comp);                    \
+      GPTR_AT(const scalar, lambda); GPTR_AT(const scalar, shift); GPTR_AT(scalar, bnd)
 
 #define PSCR_TILE_ARGS                                                                             \
   n, lqx, pivot, asub, ad, ao, msub, md, mo, x, xs, lev_n, gd, blk, task, t0, nt, comp, lambda,    \
@@ -378,8 +392,11 @@ DEVICE void pscr_tile_put(const GLOBAL long *gd, const GLOBAL long *b, const GLO
                rows, exs, sm, &bad, &nodom, &piv, &vlast, &v2, &pm)
 
 /* A system of one tile: group g = task t0 + g % nt of vector g / nt. */
-KERNEL void pscr_tile_task(PSCR_TILE_PARAMS, GLOBAL scalar *acc, long nacc, long accq,
-                           GLOBAL int *flags) {
+KERNEL void pscr_tile_task(PSCR_TILE_KPARAMS, GPTR(scalar, acc), long nacc, long accq,
+                           GPTR(int, flags)) {
+  PSCR_TILE_KAT();
+  GPTR_AT(scalar, acc);
+  GPTR_AT(int, flags);
   PSCR_TILE_LQ;
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
@@ -418,8 +435,11 @@ KERNEL void pscr_tile_task(PSCR_TILE_PARAMS, GLOBAL scalar *acc, long nacc, long
  * task t0 + (g / ntile) % nt of vector g / ntile / nt writes, per eigenpair,
  * its tile's record (field f at recs[f * cnt + sys * ntile + tile], system
  * sys = p * ne + eigenpair - e0, the group's order). */
-PSCR_TILE_KERNEL void pscr_tile_fwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                          GLOBAL scalar *recs, GLOBAL int *flags) {
+PSCR_TILE_KERNEL void pscr_tile_fwd(PSCR_TILE_KPARAMS, long e0, long ne, long ntile, long cnt,
+                          GPTR(scalar, recs), GPTR(int, flags)) {
+  PSCR_TILE_KAT();
+  GPTR_AT(scalar, recs);
+  GPTR_AT(int, flags);
   PSCR_TILE_LQ;
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;
@@ -445,9 +465,13 @@ PSCR_TILE_KERNEL void pscr_tile_fwd(PSCR_TILE_PARAMS, long e0, long ne, long nti
 
 /* Pass 3: every tile again with its outside values (xl at outs[gi], xr at
  * outs[cnt + gi]), the sums of its rows accumulated and stored. */
-PSCR_TILE_KERNEL void pscr_tile_bwd(PSCR_TILE_PARAMS, long e0, long ne, long ntile, long cnt,
-                          const GLOBAL scalar *outs, GLOBAL scalar *acc, long nacc, long accq,
-                          GLOBAL int *flags) {
+PSCR_TILE_KERNEL void pscr_tile_bwd(PSCR_TILE_KPARAMS, long e0, long ne, long ntile, long cnt,
+                          GPTR(const scalar, outs), GPTR(scalar, acc), long nacc, long accq,
+                          GPTR(int, flags)) {
+  PSCR_TILE_KAT();
+  GPTR_AT(const scalar, outs);
+  GPTR_AT(scalar, acc);
+  GPTR_AT(int, flags);
   PSCR_TILE_LQ;
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;

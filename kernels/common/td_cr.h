@@ -10,8 +10,15 @@
 
 /* Compact copies a, d, c, x of `total` = batch * n rows (coefficients formed
  * on the fly for shifted systems). */
-KERNEL void td_gen(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *b, GLOBAL scalar *a,
-                   GLOBAL scalar *d, GLOBAL scalar *c, GLOBAL scalar *x, GLOBAL int *flags) {
+KERNEL void td_gen(TD_SRC_KPARAMS, long n, long total, GPTR(const scalar, b), GPTR(scalar, a),
+                   GPTR(scalar, d), GPTR(scalar, c), GPTR(scalar, x), GPTR(int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(const scalar, b);
+  GPTR_AT(scalar, a);
+  GPTR_AT(scalar, d);
+  GPTR_AT(scalar, c);
+  GPTR_AT(scalar, x);
+  GPTR_AT(int, flags);
   long g = TD_GID();
   if (g >= total) return;
   long sys = g / n, r = g - sys * n;
@@ -25,8 +32,13 @@ KERNEL void td_gen(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *b, GL
 
 /* Writes the compact solution back, only when no flag was raised (b stays
  * untouched on error). div != 0: x / d first (the end of PCR). */
-KERNEL void td_put(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *x,
-                   const GLOBAL scalar *d, int div, GLOBAL scalar *b, const GLOBAL int *flags) {
+KERNEL void td_put(TD_SRC_KPARAMS, long n, long total, GPTR(const scalar, x),
+                   GPTR(const scalar, d), int div, GPTR(scalar, b), GPTR(const int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(const scalar, x);
+  GPTR_AT(const scalar, d);
+  GPTR_AT(scalar, b);
+  GPTR_AT(const int, flags);
   long g = TD_GID();
   if (g >= total || flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR]) return;
   long sys = g / n, r = g - sys * n;
@@ -37,8 +49,12 @@ KERNEL void td_put(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *x,
 
 /* The right-hand sides saved by a one-pass solve (td_tile_solve's bsave,
  * compact) written back after a flag was raised: b as it was before the solve. */
-KERNEL void td_restore(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *saved,
-                       GLOBAL scalar *b, const GLOBAL int *flags) {
+KERNEL void td_restore(TD_SRC_KPARAMS, long n, long total, GPTR(const scalar, saved),
+                       GPTR(scalar, b), GPTR(const int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(const scalar, saved);
+  GPTR_AT(scalar, b);
+  GPTR_AT(const int, flags);
   long g = TD_GID();
   if (g >= total || !(flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR])) return;
   long sys = g / n, r = g - sys * n;
@@ -49,7 +65,9 @@ KERNEL void td_restore(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *s
  * (|z|_1 >= |z|, so this is a proof), and every entry finite. */
 DEVICE int td_dominant(scalar a, scalar d, scalar c) { return S_ABS(d) > S_ABS1(a) + S_ABS1(c); }
 
-KERNEL void td_scan(TD_SRC_PARAMS, long n, long total, GLOBAL int *flags) {
+KERNEL void td_scan(TD_SRC_KPARAMS, long n, long total, GPTR(int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(int, flags);
   long g = TD_GID();
   if (g >= total) return;
   long sys = g / n, r = g - sys * n;
@@ -61,7 +79,9 @@ KERNEL void td_scan(TD_SRC_PARAMS, long n, long total, GLOBAL int *flags) {
 /* td_scan per system, for a PSCR plan routing its systems (hence the name:
  * the PSCR tests cover it): out[sys] = 1 where system sys has a row that is
  * not strictly dominant or not finite (out cleared before). */
-KERNEL void pscr_scan_sys(TD_SRC_PARAMS, long n, long total, GLOBAL int *out) {
+KERNEL void pscr_scan_sys(TD_SRC_KPARAMS, long n, long total, GPTR(int, out)) {
+  TD_SRC_KAT();
+  GPTR_AT(int, out);
   long g = TD_GID();
   if (g >= total) return;
   long sys = g / n, r = g - sys * n;
@@ -73,8 +93,13 @@ KERNEL void pscr_scan_sys(TD_SRC_PARAMS, long n, long total, GLOBAL int *out) {
 /* One CR reduction level at stride s: rows j = (2k+2)s - 1 absorb rows j -+ s.
  * nk = n / (2s) reduced rows per system, total = batch * nk. Rows j -+ s are
  * not written at this level, so the update is race-free in place. */
-KERNEL void td_cr_reduce(long n, long s, long nk, long total, GLOBAL scalar *a, GLOBAL scalar *d,
-                         GLOBAL scalar *c, GLOBAL scalar *x, GLOBAL int *flags) {
+KERNEL void td_cr_reduce(long n, long s, long nk, long total, GPTR(scalar, a), GPTR(scalar, d),
+                         GPTR(scalar, c), GPTR(scalar, x), GPTR(int, flags)) {
+  GPTR_AT(scalar, a);
+  GPTR_AT(scalar, d);
+  GPTR_AT(scalar, c);
+  GPTR_AT(scalar, x);
+  GPTR_AT(int, flags);
   long g = TD_GID();
   if (g >= total) return;
   long sys = g / nk, k = g - sys * nk;
@@ -101,9 +126,14 @@ KERNEL void td_cr_reduce(long n, long s, long nk, long total, GLOBAL scalar *a, 
 
 /* One CR back-substitution level at stride s: rows j = (2k+1)s - 1 from their
  * solved neighbours j -+ s. nk = (n - s) / (2s) + 1 rows per system. */
-KERNEL void td_cr_backsub(long n, long s, long nk, long total, const GLOBAL scalar *a,
-                          const GLOBAL scalar *d, const GLOBAL scalar *c, GLOBAL scalar *x,
-                          GLOBAL int *flags) {
+KERNEL void td_cr_backsub(long n, long s, long nk, long total, GPTR(const scalar, a),
+                          GPTR(const scalar, d), GPTR(const scalar, c), GPTR(scalar, x),
+                          GPTR(int, flags)) {
+  GPTR_AT(const scalar, a);
+  GPTR_AT(const scalar, d);
+  GPTR_AT(const scalar, c);
+  GPTR_AT(scalar, x);
+  GPTR_AT(int, flags);
   long g = TD_GID();
   if (g >= total) return;
   long sys = g / nk, k = g - sys * nk;
@@ -119,10 +149,19 @@ KERNEL void td_cr_backsub(long n, long s, long nk, long total, const GLOBAL scal
 }
 
 /* One PCR level at stride s: every row absorbs rows i -+ s (double-buffered). */
-KERNEL void td_pcr_step(long n, long s, long total, const GLOBAL scalar *a,
-                        const GLOBAL scalar *d, const GLOBAL scalar *c, const GLOBAL scalar *x,
-                        GLOBAL scalar *a2, GLOBAL scalar *d2, GLOBAL scalar *c2, GLOBAL scalar *x2,
-                        GLOBAL int *flags) {
+KERNEL void td_pcr_step(long n, long s, long total, GPTR(const scalar, a),
+                        GPTR(const scalar, d), GPTR(const scalar, c), GPTR(const scalar, x),
+                        GPTR(scalar, a2), GPTR(scalar, d2), GPTR(scalar, c2), GPTR(scalar, x2),
+                        GPTR(int, flags)) {
+  GPTR_AT(const scalar, a);
+  GPTR_AT(const scalar, d);
+  GPTR_AT(const scalar, c);
+  GPTR_AT(const scalar, x);
+  GPTR_AT(scalar, a2);
+  GPTR_AT(scalar, d2);
+  GPTR_AT(scalar, c2);
+  GPTR_AT(scalar, x2);
+  GPTR_AT(int, flags);
   long g = TD_GID();
   if (g >= total) return;
   long r = g % n;

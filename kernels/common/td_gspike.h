@@ -587,18 +587,32 @@ DEVICE void td_gs_tile(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, 
   }
 }
 
-KERNEL void td_gs_up(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt, GLOBAL scalar *pr,
-                     long cnt, GLOBAL scalar *b, const GLOBAL scalar *xin, GLOBAL int *fx,
-                     GLOBAL int *flags) {
+KERNEL void td_gs_up(TD_SRC_KPARAMS, long n, long sh, int lq, long P, long nt, GPTR(scalar, pr),
+                     long cnt, GPTR(scalar, b), GPTR(const scalar, xin), GPTR(int, fx),
+                     GPTR(int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(scalar, pr);
+  GPTR_AT(scalar, b);
+  GPTR_AT(const scalar, xin);
+  GPTR_AT(int, fx);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
   LOCAL int lw[4];
   td_gs_tile(TD_SRC_ARGS, n, sh, lq, P, nt, 0, pr, cnt, b, 0, xin, fx, 0, 0, flags, sm, lw);
 }
 
-KERNEL void td_gs_down(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
-                       GLOBAL scalar *pr, long cnt, GLOBAL scalar *b, GLOBAL scalar *xout,
-                       const GLOBAL scalar *xin, GLOBAL int *fx, GLOBAL scalar *slot, int te,
-                       GLOBAL int *flags) {
+KERNEL void td_gs_down(TD_SRC_KPARAMS, long n, long sh, int lq, long P, long nt,
+                       GPTR(scalar, pr), long cnt, GPTR(scalar, b), GPTR(scalar, xout),
+                       GPTR(const scalar, xin), GPTR(int, fx), GPTR(scalar, slot), int te,
+                       GPTR(int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(scalar, pr);
+  GPTR_AT(scalar, b);
+  GPTR_AT(scalar, xout);
+  GPTR_AT(const scalar, xin);
+  GPTR_AT(int, fx);
+  GPTR_AT(scalar, slot);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, 4 * TD_GW * (TD_GQ + 1));
   LOCAL int lw[4];
   td_gs_tile(TD_SRC_ARGS, n, sh, lq, P, nt, 1, pr, cnt, b, xout, xin, fx, slot, te, flags, sm, lw);
@@ -616,7 +630,7 @@ KERNEL void td_gs_down(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
     const GLOBAL int *mk_ = td_gs_mask(fx, T, W);                                                  \
     for (long w_ = 0; w_ * 16 * q < rows; w_++) {                                                  \
       int m_ = mk_[w_];                                                                            \
-      for (long t_ = w_ * 16; m_ != 0 && t_ * q < rows; t_++, m_ >>= 1)                           \
+      for (long t_ = w_ * 16; m_ != 0 && t_ * q < rows; t_++, m_ >>= 1)                            \
         if (m_ & 1) {                                                                              \
           TD_GS_EACH(r0 + t_ * q, sl_[2 * t_]);                                                    \
           TD_GS_EACH(r0 + (t_ * q + q < rows ? t_ * q + q : rows) - 1, sl_[2 * t_ + 1]);           \
@@ -636,9 +650,14 @@ KERNEL void td_gs_down(TD_SRC_PARAMS, long n, long sh, int lq, long P, long nt,
 /* After td_gs_down's first pass, one work-item per tile T: the terms of the
  * seam between T and T + 1 (x of both tiles is in b now), then T joins list
  * T % 2 if a term of T's slots is above tau ||A|| ||x|| of its system. */
-KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
-                       const GLOBAL scalar *b, GLOBAL int *fx, GLOBAL scalar *slot, int te,
-                       const GLOBAL int *flags) {
+KERNEL void td_gs_seam(TD_SRC_KPARAMS, long n, long sh, int lq, long nt, long tiles, long W,
+                       GPTR(const scalar, b), GPTR(int, fx), GPTR(scalar, slot), int te,
+                       GPTR(const int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(const scalar, b);
+  GPTR_AT(int, fx);
+  GPTR_AT(scalar, slot);
+  GPTR_AT(const int, flags);
   long T = TD_GID();
   if (T >= tiles || td_gs_bad(flags)) return;
   TD_GS_TILE_AT(T);
@@ -674,10 +693,16 @@ KERNEL void td_gs_seam(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long til
  * another were a random solve's longest launch); the group adds them to x
  * one window after another, rows spread over its work-items, so windows
  * that overlap (a cluster cut at span) add up. */
-KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
-                      int color, long K, long span, long WL, long G, GLOBAL scalar *scr,
-                      GLOBAL scalar *b, GLOBAL int *fx, GLOBAL scalar *slot, int te,
-                      GLOBAL int *flags) {
+KERNEL void td_gs_fix(TD_SRC_KPARAMS, long n, long sh, int lq, long nt, long tiles, long W,
+                      int color, long K, long span, long WL, long G, GPTR(scalar, scr),
+                      GPTR(scalar, b), GPTR(int, fx), GPTR(scalar, slot), int te,
+                      GPTR(int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(scalar, scr);
+  GPTR_AT(scalar, b);
+  GPTR_AT(int, fx);
+  GPTR_AT(scalar, slot);
+  GPTR_AT(int, flags);
   LOCAL long clo[TD_GS_CL], chi[TD_GS_CL], wlo[TD_GS_CL], wlen[TD_GS_CL];
   LOCAL int okc[TD_GS_CL], lv[2]; /* lv: clusters this round, 1 if more follow */
   int t = (int)LOCAL_ID(), NW = (int)LOCAL_SIZE(); /* a round: one window a work-item */
@@ -701,7 +726,7 @@ KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tile
         int nc = 0, more = 0;
 #define TD_GS_CLUSTER(row, term)                                                                   \
   if (S_ABS(term) > thr && (row) > from && !more) {                                                \
-    if (nc > 0 && (row) - chi[nc - 1] <= 2 * K + 1 && (row) - clo[nc - 1] < span)                \
+    if (nc > 0 && (row) - chi[nc - 1] <= 2 * K + 1 && (row) - clo[nc - 1] < span)                  \
       chi[nc - 1] = (row);                                                                         \
     else if (nc < TD_GS_CL && nc < NW) {                                                           \
       clo[nc] = chi[nc] = (row);                                                                   \
@@ -795,8 +820,12 @@ KERNEL void td_gs_fix(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tile
 /* A window failed: the terms of every failed tile that no window mended
  * into z (zero, b's layout) for a full solve of A d = z; G work-items over
  * both lists. */
-KERNEL void td_gs_unfixed(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long tiles, long W,
-                          long G, GLOBAL scalar *z, GLOBAL int *fx, GLOBAL scalar *slot) {
+KERNEL void td_gs_unfixed(TD_SRC_KPARAMS, long n, long sh, int lq, long nt, long tiles, long W,
+                          long G, GPTR(scalar, z), GPTR(int, fx), GPTR(scalar, slot)) {
+  TD_SRC_KAT();
+  GPTR_AT(scalar, z);
+  GPTR_AT(int, fx);
+  GPTR_AT(scalar, slot);
   long count = fx[0] + fx[1];
   for (long k = TD_GID(); k < count && TD_GID() < G; k += G) {
     long e = k < fx[0] ? td_gs_list(fx, tiles, W, 0)[k] : td_gs_list(fx, tiles, W, 1)[k - fx[0]];
@@ -814,7 +843,10 @@ KERNEL void td_gs_unfixed(TD_SRC_PARAMS, long n, long sh, int lq, long nt, long 
 }
 
 /* b += z, one work-item per row. */
-KERNEL void td_gs_add(TD_SRC_PARAMS, long n, long total, const GLOBAL scalar *z, GLOBAL scalar *b) {
+KERNEL void td_gs_add(TD_SRC_KPARAMS, long n, long total, GPTR(const scalar, z), GPTR(scalar, b)) {
+  TD_SRC_KAT();
+  GPTR_AT(const scalar, z);
+  GPTR_AT(scalar, b);
   long k = TD_GID();
   if (k >= total) return;
   long sys = k / n, ix = td_rhs_index(TD_SRC_ARGS, sys, k - sys * n);
@@ -952,9 +984,13 @@ DEVICE void td_gs_scatter(GLOBAL scalar *pr, long cnt, long j0, long m, const LO
  * consecutive pairs, so their rows come in and Y, W, V of the block rows go
  * out (yb, field f of row r at yb[f * 2 cnt + r], for td_gs_recover) with
  * coalesced accesses through local memory, as td_tile_load does. */
-KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scalar *pr,
-                        long cnt, GLOBAL scalar *nx, long ncnt, GLOBAL scalar *yb,
-                        GLOBAL int *flags) {
+KERNEL void td_gs_level(long np, long GP, long G, long blocks, GPTR(const scalar, pr),
+                        long cnt, GPTR(scalar, nx), long ncnt, GPTR(scalar, yb),
+                        GPTR(int, flags)) {
+  GPTR_AT(const scalar, pr);
+  GPTR_AT(scalar, nx);
+  GPTR_AT(scalar, yb);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, 6 * TD_GS_LW * (2 * TD_GP + 1));
   TD_GS_SLOT(2 * GP);
   long gi0 = GROUP_ID() * (long)W, gi = gi0 + t, p0, p1, c2 = 2 * cnt;
@@ -1002,8 +1038,11 @@ KERNEL void td_gs_level(long np, long GP, long G, long blocks, const GLOBAL scal
 
 /* Level k from level k + 1's solution (spike_tmpl.c level_recover); rows in
  * and pairs out coalesced, as in td_gs_level. */
-KERNEL void td_gs_recover(long np, long GP, long G, long blocks, GLOBAL scalar *pr, long cnt,
-                          const GLOBAL scalar *nx, long ncnt, const GLOBAL scalar *yb) {
+KERNEL void td_gs_recover(long np, long GP, long G, long blocks, GPTR(scalar, pr), long cnt,
+                          GPTR(const scalar, nx), long ncnt, GPTR(const scalar, yb)) {
+  GPTR_AT(scalar, pr);
+  GPTR_AT(const scalar, nx);
+  GPTR_AT(const scalar, yb);
   LOCAL_ARRAY(scalar, sm, 3 * TD_GS_RW * (2 * TD_GP + 1));
   int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), R = 2 * (int)GP + 1, S = W * R, o = t * R;
   LOCAL_P scalar *sx = sm, *sw = sm + S, *sv = sm + 2 * S;
@@ -1048,7 +1087,9 @@ KERNEL void td_gs_recover(long np, long GP, long G, long blocks, GLOBAL scalar *
 }
 
 /* The last level (np <= TD_GS_DIRECT pairs per system): one work-item per system. */
-KERNEL void td_gs_direct(long np, long batch, GLOBAL scalar *pr, long cnt, GLOBAL int *flags) {
+KERNEL void td_gs_direct(long np, long batch, GPTR(scalar, pr), long cnt, GPTR(int, flags)) {
+  GPTR_AT(scalar, pr);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, sm, 6 * TD_GS_DW * (2 * TD_GS_DIRECT + 1));
   TD_GS_SLOT(2 * TD_GS_DIRECT);
   long sys = GROUP_ID() * W + t;
@@ -1066,8 +1107,12 @@ KERNEL void td_gs_direct(long np, long batch, GLOBAL scalar *pr, long cnt, GLOBA
 /* Fallback: every system as one partition (gspike_tmpl.c with p = 1), one
  * work-item per system, R and the spikes in global scratch: six arrays of
  * batch n (compact) at scr + k ld. x is left in the fourth (f), for td_put. */
-KERNEL void td_gs_whole(TD_SRC_PARAMS, long n, long batch, long ld, GLOBAL scalar *scr,
-                        const GLOBAL scalar *b, GLOBAL int *flags) {
+KERNEL void td_gs_whole(TD_SRC_KPARAMS, long n, long batch, long ld, GPTR(scalar, scr),
+                        GPTR(const scalar, b), GPTR(int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(scalar, scr);
+  GPTR_AT(const scalar, b);
+  GPTR_AT(int, flags);
   long sys = TD_GID();
   if (sys >= batch) return;
   long o = sys * n;

@@ -435,7 +435,9 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
  * (len = tiles T each, A's three then M's; a null M diagonal stays
  * unwritten). The couplings outside the system are zero and rows past n
  * identity rows (A: d = 1; M: 0), so the kernels read without bounds. */
-KERNEL void td_reg_perm(TD_SRC_PARAMS, long n, long len, int W, GLOBAL scalar *out) {
+KERNEL void td_reg_perm(TD_SRC_KPARAMS, long n, long len, int W, GPTR(scalar, out)) {
+  TD_SRC_KAT();
+  GPTR_AT(scalar, out);
   long i = TD_GID();
   if (i >= len) return;
   /* int division (len < 2^31, the host's check): 64-bit took most of the kernel */
@@ -464,8 +466,12 @@ KERNEL void td_reg_perm(TD_SRC_PARAMS, long n, long len, int W, GLOBAL scalar *o
 /* One group of W work-items per system of n <= W TD_RQ rows: every input read
  * once, x written once (b's rows first to bsave unless it is null). */
 #define TD_REG_SOLVE_KERNEL(name, sh)                                                              \
-  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, GLOBAL scalar *b, GLOBAL scalar *bsave,           \
-                          GLOBAL int *flags) {                                                     \
+  TD_REG_KERNEL void name(TD_SRC_KPARAMS, long n, GPTR(scalar, b), GPTR(scalar, bsave),            \
+                          GPTR(int, flags)) {                                                      \
+    TD_SRC_KAT();                                                                                  \
+    GPTR_AT(scalar, b);                                                                            \
+    GPTR_AT(scalar, bsave);                                                                        \
+    GPTR_AT(int, flags);                                                                           \
     LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
     LOCAL int bad_nf, bad_sg;                                                                      \
     TD_SRC_FIX(sh);                                                                                \
@@ -481,8 +487,12 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
  * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt.
  * io: the records stored (TD_REG_FWD) or the outside values read (TD_REG_BWD). */
 #define TD_REG_PASS_KERNEL(name, sh, mode)                                                         \
-  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, long nt, long cnt, GLOBAL scalar *b,              \
-                          GLOBAL scalar *io, GLOBAL int *flags) {                                  \
+  TD_REG_KERNEL void name(TD_SRC_KPARAMS, long n, long nt, long cnt, GPTR(scalar, b),              \
+                          GPTR(scalar, io), GPTR(int, flags)) {                                    \
+    TD_SRC_KAT();                                                                                  \
+    GPTR_AT(scalar, b);                                                                            \
+    GPTR_AT(scalar, io);                                                                           \
+    GPTR_AT(int, flags);                                                                           \
     LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
     LOCAL int bad_nf, bad_sg;                                                                      \
     TD_SRC_FIX(sh);                                                                                \
@@ -508,11 +518,15 @@ TD_REG_PASS_KERNEL(td_reg_bwd_s, 1, TD_REG_BWD)
  * scalars) starts at sm + xoff, past the tile's. */
 #ifdef TD_CLUSTER_SYNC
 #define TD_REG_CLU_KERNEL(name, sh)                                                                \
-  TD_REG_KERNEL void name(TD_SRC_PARAMS, long n, long nt, long xoff, GLOBAL scalar *b,             \
-                          GLOBAL scalar *bsave, GLOBAL int *flags) {                               \
+  TD_REG_KERNEL void name(TD_SRC_KPARAMS, long n, long nt, long xoff, GPTR(scalar, b),             \
+                          GPTR(scalar, bsave), GPTR(int, flags)) {                                 \
+    TD_SRC_KAT();                                                                                  \
+    GPTR_AT(scalar, b);                                                                            \
+    GPTR_AT(scalar, bsave);                                                                        \
+    GPTR_AT(int, flags);                                                                           \
     LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
     LOCAL_P scalar *cx = sm + xoff;                                                                \
-    LOCAL_P int *bad = (LOCAL_P int *)(cx + 6); /* four words in two scalars */                   \
+    LOCAL_P int *bad = (LOCAL_P int *)(cx + 6); /* four words in two scalars */                    \
     TD_SRC_FIX(sh);                                                                                \
     TD_SRC_AT_SYS0(b);                                                                             \
     long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                 \

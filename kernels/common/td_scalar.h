@@ -13,7 +13,10 @@
  *   memory, max on global or local memory: atomicAdd / atomic_add,
  *   atomicMax / atomic_max; used only by the g-Spike kernels of td_gspike.h),
  *   D_AS_LONG(x) / D_OF_LONG(l) (a double's bits as a 64-bit integer and
- *   back: __double_as_longlong / as_long; td_gspike.h's row scaling).
+ *   back: __double_as_longlong / as_long; td_gspike.h's row scaling),
+ *   GPTR(T, p) / GPTR_AT(T, p) (a kernel's pointer parameter p to GLOBAL T
+ *   and, first in the kernel's body, its offset applied: OpenCL passes every
+ *   pointer as a buffer and a byte offset, CUDA as the pointer itself).
  * Optional: TD_SHFL_DOWN_D(x, s) / TD_SHFL_UP_D(x, s) (a double from lane
  * + s / - s of a warp of 32 work-items in local-id order: CUDA, NVIDIA's
  * OpenCL; without them td_tile.h's record merges take the local-memory tree),

@@ -18,8 +18,13 @@ DEVICE scalar td_thomas_row(scalar a, scalar d, scalar c, scalar f, scalar *u, s
   return den;
 }
 
-KERNEL void td_thomas_fwd(TD_SRC_PARAMS, long n, long batch, const GLOBAL scalar *b,
-                          GLOBAL scalar *wu, GLOBAL scalar *wy, GLOBAL int *flags) {
+KERNEL void td_thomas_fwd(TD_SRC_KPARAMS, long n, long batch, GPTR(const scalar, b),
+                          GPTR(scalar, wu), GPTR(scalar, wy), GPTR(int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(const scalar, b);
+  GPTR_AT(scalar, wu);
+  GPTR_AT(scalar, wy);
+  GPTR_AT(int, flags);
   long sys = TD_GID();
   if (sys >= batch) return;
   scalar u = S_ZERO, y = S_ZERO;
@@ -36,8 +41,13 @@ KERNEL void td_thomas_fwd(TD_SRC_PARAMS, long n, long batch, const GLOBAL scalar
 }
 
 /* x_i = y_i - u_i x_{i+1} (u_{n-1} = 0). */
-KERNEL void td_thomas_bwd(TD_SRC_PARAMS, long n, long batch, const GLOBAL scalar *wu,
-                          const GLOBAL scalar *wy, GLOBAL scalar *b, const GLOBAL int *flags) {
+KERNEL void td_thomas_bwd(TD_SRC_KPARAMS, long n, long batch, GPTR(const scalar, wu),
+                          GPTR(const scalar, wy), GPTR(scalar, b), GPTR(const int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(const scalar, wu);
+  GPTR_AT(const scalar, wy);
+  GPTR_AT(scalar, b);
+  GPTR_AT(const int, flags);
   long sys = TD_GID();
   if (sys >= batch || flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR]) return;
   scalar x = S_ZERO;

@@ -521,9 +521,9 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
 #define TD_TILE_DECL(bad0)                                                                         \
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                          \
   LOCAL int bad;                                                                                   \
-  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1), NS = 2 * W;       \
-  int plq = lq > TD_LB ? lq : TD_LB; /* the tile padded as TD_BPAD(i, lq) = TD_PAD(i, plq) */     \
-  LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;    \
+  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), q = 1 << lq, S = W * (q + 1), NS = 2 * W;        \
+  int plq = lq > TD_LB ? lq : TD_LB; /* the tile padded as TD_BPAD(i, lq) = TD_PAD(i, plq) */      \
+  LOCAL_P scalar *sa = sm, *sd = sm + S, *sc = sm + 2 * S, *sx = sm + 3 * S, *nd = sm + 4 * S;     \
   if (t == 0) bad = (bad0)
 
 /* Where the dialect has shuffles (TD_SHFL_DOWN_D), real tiles merge
@@ -598,8 +598,12 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
 
 /* One group per system of n <= W q rows: every input read once, x written
  * once (and b's rows to bsave unless it is null). */
-KERNEL void td_tile_solve(TD_SRC_PARAMS, long n, int lq, int pivot, GLOBAL scalar *b,
-                          GLOBAL scalar *bsave, GLOBAL int *flags) {
+KERNEL void td_tile_solve(TD_SRC_KPARAMS, long n, int lq, int pivot, GPTR(scalar, b),
+                          GPTR(scalar, bsave), GPTR(int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(scalar, b);
+  GPTR_AT(scalar, bsave);
+  GPTR_AT(int, flags);
   long sys = GROUP_ID(), r0 = 0;
   int rows = (int)n;
   TD_TILE_DECL(0);
@@ -614,8 +618,12 @@ KERNEL void td_tile_solve(TD_SRC_PARAMS, long n, int lq, int pivot, GLOBAL scala
 
 /* Pass 1 of a system of nt tiles of T rows: group g = tile g % nt of system
  * g / nt writes its tile's record (field f at rec[f * cnt + g], cnt = groups). */
-KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
-                        const GLOBAL scalar *b, GLOBAL scalar *recs, GLOBAL int *flags) {
+KERNEL void td_tile_fwd(TD_SRC_KPARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
+                        GPTR(const scalar, b), GPTR(scalar, recs), GPTR(int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(const scalar, b);
+  GPTR_AT(scalar, recs);
+  GPTR_AT(int, flags);
   long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   TD_TILE_DECL(0);
@@ -629,8 +637,12 @@ KERNEL void td_tile_fwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long n
 /* Pass 3: the tile again, with its outside values (xl at io[g], xr at
  * io[cnt + g]; self = 1: io holds td_tile_fwd's records, merged here by
  * td_merge_self, nt <= W). */
-KERNEL void td_tile_bwd(TD_SRC_PARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
-                        const GLOBAL scalar *io, int self, GLOBAL scalar *b, GLOBAL int *flags) {
+KERNEL void td_tile_bwd(TD_SRC_KPARAMS, long n, int lq, int pivot, long T, long nt, long cnt,
+                        GPTR(const scalar, io), int self, GPTR(scalar, b), GPTR(int, flags)) {
+  TD_SRC_KAT();
+  GPTR_AT(const scalar, io);
+  GPTR_AT(scalar, b);
+  GPTR_AT(int, flags);
   long g = TD_BWD_GROUP(cnt), sys = g / nt, r0 = (g - sys * nt) * T;
   int rows = (int)(n - r0 < T ? n - r0 : T);
   /* an earlier pass failed: compute (barriers stay uniform), store nothing */
@@ -668,8 +680,11 @@ DEVICE int td_gmerge_load(long Pc, long cc, const GLOBAL scalar *vc, long Pp, in
 /* A group merges 2 W records of one system (spg = 1: the records of group
  * g = sys Pp + k), or the records of spg whole systems g spg .. at once (one
  * level, Pp = 1, Pc a power of 2: their trees side by side, td_merge_up_n). */
-KERNEL void td_tile_gup(long Pc, long cc, const GLOBAL scalar *vc, long Pp, long cp,
-                        GLOBAL scalar *vp, GLOBAL int *flags, int ex, int spg) {
+KERNEL void td_tile_gup(long Pc, long cc, GPTR(const scalar, vc), long Pp, long cp,
+                        GPTR(scalar, vp), GPTR(int, flags), int ex, int spg) {
+  GPTR_AT(const scalar, vc);
+  GPTR_AT(scalar, vp);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, nd, 32 * TD_TW);
   LOCAL int bad;
   int NS = 4 * (int)LOCAL_SIZE(), t = (int)LOCAL_ID(), nf;
@@ -691,8 +706,12 @@ KERNEL void td_tile_gup(long Pc, long cc, const GLOBAL scalar *vc, long Pp, long
 /* The merge again, then the outside values down the tree: the parents' from
  * op, or (op null, the top level) zero. It raises SINGULAR as td_tile_gup
  * does, so the top level needs no td_tile_gup: its records were never read. */
-KERNEL void td_tile_gdown(long Pc, long cc, const GLOBAL scalar *vc, GLOBAL scalar *oc, long Pp,
-                          long cp, const GLOBAL scalar *op, GLOBAL int *flags, int ex, int spg) {
+KERNEL void td_tile_gdown(long Pc, long cc, GPTR(const scalar, vc), GPTR(scalar, oc), long Pp,
+                          long cp, GPTR(const scalar, op), GPTR(int, flags), int ex, int spg) {
+  GPTR_AT(const scalar, vc);
+  GPTR_AT(scalar, oc);
+  GPTR_AT(const scalar, op);
+  GPTR_AT(int, flags);
   LOCAL_ARRAY(scalar, nd, 32 * TD_TW);
   LOCAL int bad;
   int NS = 4 * (int)LOCAL_SIZE(), t = (int)LOCAL_ID();

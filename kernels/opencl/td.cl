@@ -17,6 +17,12 @@
 #define GROUP_ID() ((long)get_group_id(0))
 #define LOCAL_SIZE() ((long)get_local_size(0))
 #define DEVICE static inline
+/* A pointer argument: a buffer and a byte offset into it (the host's regions
+ * of its work buffer). Sub-buffers instead cost NVIDIA's driver (580, H100)
+ * ~0.008 us an enqueue for every sub-buffer of an argument's buffer, and it
+ * crashes releasing some (tools/oclrepro/enqcost.c, repro.c). */
+#define GPTR(T, p) GLOBAL T *p, long p##_at
+#define GPTR_AT(T, p) p = (GLOBAL T *)((GLOBAL const char *)p + p##_at)
 #define MAKE_Z(re, im) ((double2)((re), (im)))
 /* The kernel's one local buffer: OpenCL C has no dynamic local arrays inside
  * a kernel, so `count` (from the -D parameters) sizes it at compile time. */

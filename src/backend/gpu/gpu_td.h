@@ -46,7 +46,7 @@ static inline pscr_status td_launch(td_job *j, const char *name, size_t items, i
   return j->g->launch(j->g, name, items, wg, local, nargs, args);
 }
 
-/* Sub-array sizes rounded to the device's alignment (OpenCL sub-buffer origins). */
+/* Sub-array sizes rounded to the device's alignment (CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
 static inline size_t td_align(const td_job *j, size_t x) {
   size_t a = j->g->align < 256 ? 256 : j->g->align;
   return (x + a - 1) / a * a;

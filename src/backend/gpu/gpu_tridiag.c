@@ -6,7 +6,7 @@
  * either through the same "source" arguments (td_rows.h). Status words are
  * written by the kernels and read back once per solve: NaN/Inf -> NONFINITE,
  * zero pivot -> SINGULAR. Every sub-array of the work buffer is aligned to
- * g->align (OpenCL sub-buffers need CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
+ * g->align (at least OpenCL's CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -466,8 +466,8 @@ static gpu_ptr native(const pscr_array *a) {
   return p;
 }
 
-/* A queued solve's status words: a buffer of their own (plain buffers, since
- * OpenCL carves sub-buffers of the work buffer alone), GPU_TD_FLAG_WORDS
+/* A queued solve's status words: a buffer of their own (OpenCL takes regions
+ * of the work buffer alone), GPU_TD_FLAG_WORDS
  * ints in one double each. */
 #define SLOT_DOUBLES GPU_TD_FLAG_WORDS
 

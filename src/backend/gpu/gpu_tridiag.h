@@ -6,8 +6,8 @@
  * AUTO, the status words -> pscr_status mapping - lives once here
  * (gpu_tridiag.c, gpu_tile.c, gpu_gspike.c). The adapters are
  * src/backend/cuda/cuda_device.c (gpu_arg -> void *args[], gpu_ptr ->
- * CUdeviceptr + off) and src/backend/opencl/opencl_tridiag.c (cl_mem,
- * sub-buffers); both fill a gpu_device through the backend-table hook `gpu`. */
+ * CUdeviceptr + off) and src/backend/opencl/opencl_tridiag.c (cl_mem and
+ * the byte offset, two arguments); both fill a gpu_device through the backend-table hook `gpu`. */
 #ifndef PSCR_BACKEND_GPU_TRIDIAG_H
 #define PSCR_BACKEND_GPU_TRIDIAG_H
 
@@ -16,9 +16,8 @@
 #include "core/context.h"
 
 /* A device address: a native buffer (CUdeviceptr cast, or cl_mem) plus a byte
- * offset into it; len > 0 bounds a sub-array of the work buffer (OpenCL makes
- * it a sub-buffer of exactly that region: overlapping sub-buffers written by one
- * kernel are undefined there). {NULL, 0, 0} is the null pointer of the kernels. */
+ * offset into it; len > 0 bounds a sub-array of the work buffer (OpenCL checks
+ * that it lies inside). {NULL, 0, 0} is the null pointer of the kernels. */
 typedef struct {
   void *mem;
   size_t off, len;

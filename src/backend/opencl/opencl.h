@@ -18,7 +18,7 @@ typedef struct {
 } ocl_source_file;
 
 /* One built program of the cache: the root file and its -D options are the key. */
-#define OCL_ARG_CACHED 32
+#define OCL_ARG_CACHED 64
 typedef struct ocl_program {
   char *key; /* root "\n" options */
   cl_program program;
@@ -53,7 +53,7 @@ typedef struct {
   char *log;          /* build log of the last failed build (NULL if none) */
   gpu_kstats stats; /* launches (and with tune.profile, device time) per kernel */
   /* tridiagonal solves (opencl_tridiag.c) */
-  size_t base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: sub-buffer origins */
+  size_t base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: work regions' offsets */
   ocl_program *current; /* the module of the solve in progress */
   cl_mem flags;         /* the 4 TD_FLAG_* status words */
   /* where a solve's status read lands: pinned host memory (a mapped
@@ -65,19 +65,6 @@ typedef struct {
   int flags_clean;      /* the words are known zero: read so (or cleared) with no launch since */
   cl_mem work;          /* scratch, grown on demand */
   size_t work_bytes, work_peak; /* work's size, the largest made */
-  struct ocl_sub { /* sub-buffers of `work` (byte regions), made once */
-    size_t off, len;
-    cl_mem mem;
-  } * subs;
-  size_t nsubs;
-  /* replaced work buffers and their sub-buffers, released with the context:
-   * NVIDIA's driver (580, H100) crashed when they were released mid-run */
-  cl_mem *retired;
-  size_t nretired;
-  /* NVIDIA's driver (580, H100) crashes releasing some sub-buffers (small
-   * overlapping regions; tools/oclrepro/repro.c reproduces it): there they are
-   * never released, which also keeps the work buffers they carve */
-  int keep_subs;
   /* NVIDIA's platform: kernels built with -DPSCR_OCL_PTX=ptx (inline PTX,
    * td.cl; ptx = 10 x the compute capability, or 1 where the query fails).
    * Where a build fails: 1 (no tensor-core PTX), then 0 (none), retried */

@@ -18,8 +18,7 @@ static ocl_state *state(const pscr_context *ctx) { return ctx->impl; }
 static void opencl_fini(pscr_context *ctx) {
   ocl_state *s = state(ctx);
   if (s == NULL) return;
-  /* kernels first: NVIDIA's driver (580) crashed releasing sub-buffers that
-   * were still set as arguments of live kernels */
+  /* kernels first, then the buffers they were given */
   if (s->queue) clFinish(s->queue);
   ocl_cache_free(s);
   ocl_tridiag_free(s);
@@ -70,7 +69,7 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
   char platform[256] = {0};
   if (clGetPlatformInfo(s->platform, CL_PLATFORM_NAME, sizeof platform - 1, platform, NULL) ==
       CL_SUCCESS)
-    s->keep_subs = s->ptx = strstr(platform, "NVIDIA") != NULL;
+    s->ptx = strstr(platform, "NVIDIA") != NULL;
   if (s->ptx) { /* cl_nv_device_attribute_query: the compute capability, for td.cl's PTX */
     cl_uint major = 0, minor = 0;
     if (clGetDeviceInfo(s->device, 0x4000 /* CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV */,

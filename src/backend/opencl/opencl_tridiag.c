@@ -1,7 +1,7 @@
 /* OpenCL tridiagonal solves: the device interface of src/backend/gpu (which
- * runs the launch logic shared with CUDA) on an in-order queue. Offsets into
- * the work buffer become sub-buffers (made once per region and work buffer);
- * the kernels are kernels/opencl/td.cl, i.e. kernels/common/td_*.h. */
+ * runs the launch logic shared with CUDA) on an in-order queue. A pointer
+ * argument is a buffer and a byte offset (GPTR); the kernels are
+ * kernels/opencl/td.cl, i.e. kernels/common/td_*.h. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,39 +12,11 @@
 
 #define TD_ROOT "opencl/td.cl"
 
-static void drop_subs(ocl_state *s) {
-  for (size_t i = 0; i < s->nsubs && !s->keep_subs; i++) clReleaseMemObject(s->subs[i].mem);
-  free(s->subs);
-  s->subs = NULL;
-  s->nsubs = 0;
-}
-
-/* Keeps the work buffer and its sub-buffers until the context goes (see
- * ocl_state.retired); 0 if there is no room to remember them. */
-static int retire_work(ocl_state *s) {
-  size_t k = s->nsubs + 1;
-  cl_mem *r = realloc(s->retired, (s->nretired + k) * sizeof *r);
-  if (r == NULL) return 0;
-  s->retired = r;
-  for (size_t i = 0; i < s->nsubs && !s->keep_subs; i++) r[s->nretired++] = s->subs[i].mem;
-  r[s->nretired++] = s->work;
-  free(s->subs);
-  s->subs = NULL;
-  s->nsubs = 0;
-  s->work = NULL;
-  return 1;
-}
-
 static void drop_events(ocl_state *s);
 
 void ocl_tridiag_free(ocl_state *s) {
   if (s->queue) clFinish(s->queue);
   drop_events(s);
-  drop_subs(s);
-  for (size_t i = s->nretired; i-- > 0;) clReleaseMemObject(s->retired[i]);
-  free(s->retired);
-  s->retired = NULL;
-  s->nretired = 0;
   if (s->work) clReleaseMemObject(s->work);
   if (s->flags) clReleaseMemObject(s->flags);
   if (s->flags_pinned)
@@ -55,39 +27,16 @@ void ocl_tridiag_free(ocl_state *s) {
   s->work_bytes = 0;
 }
 
-/* Sub-buffers kept between solves (one solve makes ~2 per SPIKE level + 8). */
-#define MAX_SUBS 256
-
-/* The cl_mem of p: a user buffer itself, else the sub-buffer of exactly p's
- * region of the work buffer (the only buffer the shared logic carves). */
-static pscr_status mem_of(ocl_state *s, gpu_ptr p, cl_mem *out) {
-  if (p.off == 0 && p.len == 0) {
-    *out = (cl_mem)p.mem;
-    return PSCR_OK;
-  }
-  if (p.mem != (void *)s->work || p.len == 0 || p.off > s->work_bytes ||
-      p.len > s->work_bytes - p.off || p.off % s->base_align != 0)
+/* The buffer and byte offset of p: a user buffer, or a region of the work
+ * buffer (the only buffer the shared logic carves). The kernels take both
+ * (GPTR, td.cl): no sub-buffers. */
+static pscr_status mem_of(ocl_state *s, gpu_ptr p, cl_mem *out, cl_long *off) {
+  if ((p.off != 0 || p.len != 0) &&
+      (p.mem != (void *)s->work || p.len == 0 || p.off > s->work_bytes ||
+       p.len > s->work_bytes - p.off || p.off % s->base_align != 0))
     return PSCR_ERR_DEVICE; /* a layout the shared logic must not produce */
-  for (size_t i = 0; i < s->nsubs; i++)
-    if (s->subs[i].off == p.off && s->subs[i].len == p.len) {
-      *out = s->subs[i].mem;
-      return PSCR_OK;
-    }
-  if (s->nsubs >= MAX_SUBS) { /* a bounded set: drained and released, then made anew */
-    cl_int err = clFinish(s->queue);
-    if (err != CL_SUCCESS) return ocl_status(err);
-    drop_subs(s);
-  }
-  struct ocl_sub *subs = realloc(s->subs, (s->nsubs + 1) * sizeof *subs);
-  if (subs == NULL) return PSCR_ERR_OUT_OF_MEMORY;
-  s->subs = subs;
-  cl_buffer_region region = {p.off, p.len};
-  cl_int err;
-  cl_mem m =
-      clCreateSubBuffer(s->work, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-  if (err != CL_SUCCESS) return ocl_status(err);
-  subs[s->nsubs++] = (struct ocl_sub){p.off, p.len, m};
-  *out = m;
+  *out = (cl_mem)p.mem;
+  *off = (cl_long)p.off;
   return PSCR_OK;
 }
 
@@ -98,7 +47,7 @@ static pscr_status dev_module(gpu_device *g, const gpu_td_params *p) {
   return ocl_program_get(s, TD_ROOT, defines, &s->current);
 }
 
-#define MAX_ARGS 40 /* pscr_reg_bwd takes 32 */
+#define MAX_ARGS 64 /* pscr_reg_bwd takes 32, 47 with its pointers' offsets */
 
 static int dev_kernel_wg(gpu_device *g, const char *name) {
   ocl_state *s = g->impl;
@@ -113,41 +62,37 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
                               size_t local_bytes, int nargs, const gpu_arg *args) {
   (void)local_bytes; /* LOCAL_ARRAY is sized by the module's -D sizes at compile time */
   ocl_state *s = g->impl;
-  if (nargs > MAX_ARGS || wg <= 0) return PSCR_ERR_DEVICE;
+  if (wg <= 0) return PSCR_ERR_DEVICE;
   ocl_arg a[MAX_ARGS];
+  int na = 0;
   for (int i = 0; i < nargs; i++) {
+    if (na + 2 > MAX_ARGS) return PSCR_ERR_DEVICE;
     switch (args[i].kind) {
-    case GPU_ARG_PTR: {
+    case GPU_ARG_PTR: { /* GPTR: the buffer, then the offset */
       cl_mem m = NULL;
-      pscr_status st = mem_of(s, args[i].p, &m);
+      cl_long off = 0;
+      pscr_status st = mem_of(s, args[i].p, &m, &off);
       if (st != PSCR_OK) return st;
-      a[i] = OCL_MEM(m);
+      a[na++] = OCL_MEM(m);
+      a[na++] = OCL_LONG(off);
       break;
     }
-    case GPU_ARG_LONG: a[i] = OCL_LONG(args[i].l); break;
-    case GPU_ARG_INT: a[i] = OCL_INT(args[i].i); break;
+    case GPU_ARG_LONG: a[na++] = OCL_LONG(args[i].l); break;
+    case GPU_ARG_INT: a[na++] = OCL_INT(args[i].i); break;
     default: return PSCR_ERR_DEVICE;
     }
   }
   size_t groups = (items + (size_t)wg - 1) / (size_t)wg;
-  return ocl_launch(s, s->current, name, groups, (size_t)wg, nargs, a);
+  return ocl_launch(s, s->current, name, groups, (size_t)wg, na, a);
 }
 
 static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
   ocl_state *s = g->impl;
   if (bytes > s->work_bytes) {
-    /* NVIDIA's driver crashed in here (SIGSEGV inside libnvidia-opencl,
-     * H100, driver 580) releasing sub-buffers still set as arguments of
-     * cached kernels: keep them until the context goes (opencl_fini frees
-     * the kernels first). The buffer at least doubles, so what is kept stays
-     * below what is in use. */
-    cl_int err = clFinish(s->queue);
+    cl_int err = clFinish(s->queue); /* nothing queued uses the old one */
     if (err != CL_SUCCESS) return ocl_status(err);
-    if (s->work && !retire_work(s)) {
-      drop_subs(s);
-      clReleaseMemObject(s->work);
-      s->work = NULL;
-    }
+    if (s->work) clReleaseMemObject(s->work);
+    s->work = NULL;
     s->work_bytes = 0;
     if (bytes > s->max_alloc) return PSCR_ERR_OUT_OF_MEMORY;
     size_t want = bytes;

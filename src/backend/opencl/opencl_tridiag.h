@@ -10,7 +10,7 @@ pscr_status ocl_tridiag_shifted(pscr_context *ctx, const pscr_td_shifted_request
 /* The shared GPU device interface over this context (backend table `gpu`). */
 struct gpu_device;
 pscr_status ocl_gpu_device(pscr_context *ctx, struct gpu_device *g);
-/* Releases the solve buffers (work, sub-buffers, status words). */
+/* Releases the solve buffers (work, status words). */
 void ocl_tridiag_free(ocl_state *s);
 
 #endif
