@@ -1,4 +1,9 @@
-/* Does releasing OpenCL sub-buffers crash NVIDIA's driver? Variants by argv[1]. */
+/* Does releasing OpenCL sub-buffers crash NVIDIA's driver? Variants by argv[1]
+ * (argv[2..4]: count, small regions 1-5, fills). H100, driver 580: variants 3
+ * and 4 (and small = 1, 2, 3, 5) crash inside a clReleaseMemObject of a
+ * sub-buffer after the queue has drained, with the kernel's arguments unset
+ * first (UNBIND=1) or not; EVERY=1 prints each release, KEEP=i skips one.
+ * The library has made no sub-buffers since 5fa458c (GPTR, td.cl). */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -42,9 +47,19 @@ int main(int argc, char **argv) {
       clReleaseEvent(ev);
     }
   }
+  printf("made; "); fflush(stdout);
   if (variant != 4) clFinish(q);
-  fflush(stdout);
-  for (int i = 0; i < ns; i++) { e = clReleaseMemObject(sub[i]); if (e) printf("release %d: %d\n", i, e); }
+  printf("drained; "); fflush(stdout);
+  if (getenv("UNBIND")) { /* the kernel lets go of its sub-buffers first */
+    clSetKernelArg(k, 0, sizeof(cl_mem), NULL); clSetKernelArg(k, 1, sizeof(cl_mem), NULL);
+  }
+  int every = getenv("EVERY") ? 1 : 100, keep = getenv("KEEP") ? atoi(getenv("KEEP")) : -1;
+  for (int i = 0; i < ns; i++) {
+    if (i == keep) continue; /* one sub-buffer left alive */
+    e = clReleaseMemObject(sub[i]); if (e) printf("release %d: %d\n", i, e);
+    if (i % every == 0) { printf("%d ", i); fflush(stdout); }
+  }
+  printf("released; "); fflush(stdout);
   
   clReleaseMemObject(w); clReleaseKernel(k); clReleaseProgram(pr); clReleaseCommandQueue(q); clReleaseContext(c);
   printf("ok\n");

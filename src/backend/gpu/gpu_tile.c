@@ -244,13 +244,14 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * rows, 4.78 with 16 and 5.15 with 4. The perm arrays' index is an int
    * (td_reg_perm): longer shifted systems take td_tile.h's kernels. */
   int perm_ok = !sh || n < (1LL << 30), many = j->par.complex_ ? 8 : 16;
-  /* Small batches on the local-memory tiles where a td_reg.h launch costs the
-   * host more than the kernel saves (tune.reg_min). NVIDIA's OpenCL, H100:
-   * ~30 us to enqueue td_reg_perm or td_reg_solve_s against 15 for
-   * td_tile_solve (CUDA 3.3 a launch); PSCR on the tiles against td_reg.h:
-   * 2D Poisson 31^2 0.045-0.052 ms against 0.087-0.104, 511^2 0.123 against
-   * 0.143, 1023^2 0.205 either way, 2047^2 0.78 against 0.62; 3D 31^3
-   * 0.062-0.071 against 0.103. */
+  /* Small batches on the local-memory tiles where td_reg.h's two launches
+   * (td_reg_perm, then the solve) cost the host more than the kernel saves
+   * (tune.reg_min). NVIDIA's OpenCL, H100: an enqueue costs 6-11 us of host
+   * time (CUDA's launch 3-4); with sub-buffers (before 5fa458c) td_reg.h's
+   * cost 31-47, and PSCR on the tiles against td_reg.h took 2D Poisson 31^2
+   * 0.045-0.052 ms against 0.087-0.104, 511^2 0.123 against 0.143, 1023^2
+   * 0.205 either way, 2047^2 0.78 against 0.62; 3D 31^3 0.062-0.071 against
+   * 0.103. */
   int reg_ok = n * batch >= j->g->tune.reg_min;
   j->par.reg_q = j->g->tune.reg_q;
   int big = reg_ok && !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 1024);

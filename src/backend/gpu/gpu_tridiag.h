@@ -99,8 +99,9 @@ typedef struct {
   int tile_reg;  /* 1 (default): one-tile CR_PCR_THOMAS systems with their rows in registers
                   * (td_reg.h), 0: on the local-memory tiles (td_tile.h) */
   int reg_min;   /* one-pass td_reg.h solves only for batches of reg_min rows in all, or
-                  * more (else td_tile.h's): 0 (default), 2^20 on OpenCL GPUs, whose
-                  * driver takes ~30 us of host time to enqueue a td_reg.h kernel */
+                  * more (else td_tile.h's, one launch where td_reg.h's take two): 0
+                  * (default), 2^20 on OpenCL GPUs, whose driver takes 6-11 us of
+                  * host time an enqueue */
   int tile_clu;  /* td_reg.h's systems of 2 .. tile_clu tiles in one pass, a cluster of
                   * groups a system (td_reg_clu), where the device has clusters (default
                   * 8; 0: never, the two passes) */
