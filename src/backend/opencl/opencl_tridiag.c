@@ -19,9 +19,12 @@ void ocl_tridiag_free(ocl_state *s) {
   drop_events(s);
   if (s->work) clReleaseMemObject(s->work);
   if (s->flags) clReleaseMemObject(s->flags);
-  if (s->flags_pinned)
-    clEnqueueUnmapMemObject(s->queue, s->flags_host, s->flags_pinned, 0, NULL, NULL);
-  if (s->flags_host) clFinish(s->queue), clReleaseMemObject(s->flags_host);
+  if (s->flags_host) { /* mapped with the queue, so there is one */
+    if (s->flags_pinned)
+      clEnqueueUnmapMemObject(s->queue, s->flags_host, s->flags_pinned, 0, NULL, NULL);
+    clFinish(s->queue);
+    clReleaseMemObject(s->flags_host);
+  }
   s->work = s->flags = s->flags_host = NULL;
   s->flags_pinned = NULL;
   s->work_bytes = 0;
@@ -134,11 +137,15 @@ static pscr_status dev_flags_clear(gpu_device *g) {
 
 static pscr_status dev_flags_read(gpu_device *g, int out[GPU_TD_FLAG_WORDS]) {
   ocl_state *s = g->impl;
-  cl_int f[GPU_TD_FLAG_WORDS] = {0}, *dst = s->flags_pinned ? s->flags_pinned : f;
-  cl_int err = clEnqueueReadBuffer(s->queue, s->flags, !s->flags_pinned, 0, sizeof f, dst, 0,
-                                   NULL, NULL);
-  if (err == CL_SUCCESS && s->flags_pinned) err = clFinish(s->queue);
-  if (err == CL_SUCCESS && s->flags_pinned) memcpy(f, dst, sizeof f);
+  cl_int f[GPU_TD_FLAG_WORDS] = {0}, err;
+  if (s->flags_pinned) { /* opencl.h: flags_pinned */
+    err = clEnqueueReadBuffer(s->queue, s->flags, CL_FALSE, 0, sizeof f, s->flags_pinned, 0, NULL,
+                              NULL);
+    if (err == CL_SUCCESS) err = clFinish(s->queue);
+    if (err == CL_SUCCESS) memcpy(f, s->flags_pinned, sizeof f);
+  } else {
+    err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
+  }
   s->flags_clean = err == CL_SUCCESS;
   for (int i = 0; i < GPU_TD_FLAG_WORDS; i++) out[i] = f[i], s->flags_clean &= f[i] == 0;
   return ocl_status(err);
