@@ -84,6 +84,12 @@ extern int pt_failures, pt_checks;
     PT_CHECK(pt_s_ == pt_e_, "%s returned '%s', expected '%s'", #expr, pscr_status_string(pt_s_), \
              pscr_status_string(pt_e_));                                                           \
   } while (0)
+/* The on-disk program cache of backend bk (PSCR_CACHE_DIR, files pscr-*.ext in
+ * a fresh directory): a solve stores its programs there, a new context loads
+ * them and solves bit for bit alike, damaged files are built again and
+ * replaced, and a directory that cannot be written leaves solves working.
+ * The backend must be available. */
+void pt_check_disk_cache(pscr_backend bk, const char *ext);
 /* Prints the summary; returns the process exit code (0 only if checks > 0 and none failed). */
 int pt_exit(const char *name);
 /* Exit code ctest reads as "skipped". */

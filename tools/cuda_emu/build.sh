@@ -15,15 +15,17 @@ mkdir -p "$out"
 flags="-std=c++17 -O${OPT:-1} -g -fPIC -I$here -I$here/../../kernels -I/usr/local/cuda/include -Wall -Wno-unused-function -Wno-unknown-pragmas"
 flags="$flags ${EXTRA:-}"
 [ -n "${ASAN:-}" ] && flags="$flags -fsanitize=address -fno-omit-frame-pointer"
-g++ $flags -DPSCR_COMPLEX=0 -c "$here/emu_kernels.cpp" -o "$out/k_d.o" &
-g++ $flags -DPSCR_COMPLEX=1 -c "$here/emu_kernels.cpp" -o "$out/k_z.o" &
+rm -f "$out"/*.o # never link an object a failed build left behind
+pids=
+g++ $flags -DPSCR_COMPLEX=0 -c "$here/emu_kernels.cpp" -o "$out/k_d.o" & pids="$pids $!"
+g++ $flags -DPSCR_COMPLEX=1 -c "$here/emu_kernels.cpp" -o "$out/k_z.o" & pids="$pids $!"
 g++ $flags -DPSCR_COMPLEX=0 -DTD_RQ=16 -DEMU_TABLE=emu_kernels_d16 \
-  -c "$here/emu_kernels.cpp" -o "$out/k_d16.o" &
+  -c "$here/emu_kernels.cpp" -o "$out/k_d16.o" & pids="$pids $!"
 g++ $flags -DPSCR_COMPLEX=1 -DTD_RQ=8 -DEMU_TABLE=emu_kernels_z8 \
-  -c "$here/emu_kernels.cpp" -o "$out/k_z8.o" &
+  -c "$here/emu_kernels.cpp" -o "$out/k_z8.o" & pids="$pids $!"
 g++ $flags -DPSCR_COMPLEX=1 -DTD_RQ=16 -DEMU_TABLE=emu_kernels_z16 \
-  -c "$here/emu_kernels.cpp" -o "$out/k_z16.o" &
+  -c "$here/emu_kernels.cpp" -o "$out/k_z16.o" & pids="$pids $!"
 g++ $flags -c "$here/emu.cpp" -o "$out/emu.o"
-wait
+for p in $pids; do wait "$p"; done # set -e: a kernel build's failure stops here
 g++ $flags -shared -Wl,-soname,libcuda.so.1 -o "$out/libcuda.so.1" "$out/emu.o" "$out/k_d.o" "$out/k_z.o" "$out/k_d16.o" "$out/k_z8.o" "$out/k_z16.o" -ldl
 echo "$out/libcuda.so.1"

@@ -25,6 +25,8 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 #define GROUP_ID() ((long)emu_gid)
 #define LOCAL_SIZE() ((long)emu_wg)
 #define DEVICE static inline
+#define GPTR(T, p) GLOBAL T *p /* as CUDA: the pointer with its offset */
+#define GPTR_AT(T, p) (void)0
 #define MAKE_Z(re, im) make_double2(re, im)
 #define LOCAL_ARRAY(type, name, count) type *name = (type *)emu_local(sizeof(type) * (size_t)(count))
 #define ATOMIC_ADD(p, v) emu_atomic_add(p, v)

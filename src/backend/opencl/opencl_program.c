@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/opencl/opencl.h"
+#include "core/disk_cache.h"
 
 /* ---- a growing string ---- */
 typedef struct {
@@ -181,6 +182,20 @@ void ocl_cache_free(ocl_state *s) {
   }
 }
 
+/* A built program's binary (malloc'ed, *len bytes), NULL if the driver gives none. */
+static unsigned char *program_binary(cl_program prog, size_t *len) {
+  *len = 0;
+  if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof *len, len, NULL) != CL_SUCCESS ||
+      *len == 0)
+    return NULL;
+  unsigned char *bin = malloc(*len);
+  if (bin && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
+    free(bin);
+    bin = NULL;
+  }
+  return bin;
+}
+
 /* With $PSCR_OPENCL_DUMP a directory (a developer's aid, as PSCR_OPENCL_LOG):
  * each built program's binary (PTX on NVIDIA's platform, for ptxas and SASS
  * next to CUDA's) to DIR/ocl-K.bin and its key (root, options) to DIR/ocl-K.txt. */
@@ -188,12 +203,8 @@ static void dump_binary(cl_program prog, const char *key) {
   const char *dir = getenv("PSCR_OPENCL_DUMP");
   static int count = 0;
   size_t len = 0;
-  if (dir == NULL || dir[0] == '\0' ||
-      clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) != CL_SUCCESS ||
-      len == 0)
-    return;
-  unsigned char *bin = malloc(len);
-  if (bin && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
+  unsigned char *bin = dir && dir[0] ? program_binary(prog, &len) : NULL;
+  if (bin) {
     char path[4096];
     int k = count++;
     snprintf(path, sizeof path, "%s/ocl-%d.bin", dir, k);
@@ -204,6 +215,46 @@ static void dump_binary(cl_program prog, const char *key) {
     if (f) fprintf(f, "%s\n", key), fclose(f);
   }
   free(bin);
+}
+
+/* The on-disk program cache (core/disk_cache.h): NVIDIA's compiler takes
+ * 15-30 s a program, which every process would pay again. The hash covers
+ * the platform, the device and its driver, the build options and the whole
+ * source text; a file that does not load is built again and replaced. On
+ * GPUs (CL_LOCAL local memory) alone, unless $PSCR_OPENCL_CACHE_ANY is set
+ * (the tests, on PoCL): PoCL keeps a cache of its own, and handing out a
+ * binary makes it compile every kernel of the program (50 s each of
+ * opencl_basics' 20 programs, then 1 s for the whole test from the cache). */
+static int cache_path(ocl_state *s, const char *text, const char *opts, char *path, size_t size) {
+  const char *any = getenv("PSCR_OPENCL_CACHE_ANY");
+  if (!s->local_is_local && !(any && any[0])) return 0;
+  char info[4][256] = {{0}};
+  clGetPlatformInfo(s->platform, CL_PLATFORM_NAME, sizeof info[0] - 1, info[0], NULL);
+  clGetPlatformInfo(s->platform, CL_PLATFORM_VERSION, sizeof info[1] - 1, info[1], NULL);
+  clGetDeviceInfo(s->device, CL_DEVICE_VERSION, sizeof info[2] - 1, info[2], NULL);
+  clGetDeviceInfo(s->device, CL_DRIVER_VERSION, sizeof info[3] - 1, info[3], NULL);
+  unsigned long long h = pscr_fnv_str(PSCR_FNV_SEED, s->device_name);
+  for (int i = 0; i < 4; i++) h = pscr_fnv_str(h, info[i]);
+  h = pscr_fnv_str(pscr_fnv_str(h, opts), text);
+  return pscr_disk_cache_path(h, "clbin", path, size);
+}
+
+/* The program of the cache file at path, built (NULL where it fails). */
+static cl_program cache_load(ocl_state *s, const char *path, const char *opts) {
+  size_t len = 0;
+  char *bin = pscr_disk_cache_read(path, &len);
+  if (bin == NULL) return NULL;
+  const unsigned char *b = (const unsigned char *)bin;
+  cl_int bs = CL_SUCCESS, err;
+  cl_program prog = clCreateProgramWithBinary(s->context, 1, &s->device, &len, &b, &bs, &err);
+  free(bin);
+  if (err == CL_SUCCESS && bs == CL_SUCCESS)
+    err = clBuildProgram(prog, 1, &s->device, opts, NULL, NULL);
+  if (prog && (err != CL_SUCCESS || bs != CL_SUCCESS)) {
+    clReleaseProgram(prog);
+    prog = NULL;
+  }
+  return prog;
 }
 
 /* Keeps the build log (and prints it when $PSCR_OPENCL_LOG is set). */
@@ -297,12 +348,6 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
   p->key = key.p;
   key.p = NULL;
   cl_int err;
-  p->program = clCreateProgramWithSource(s->context, 1, &text, NULL, &err);
-  if (err != CL_SUCCESS) {
-    p->program = NULL;
-    st = ocl_status(err);
-    goto cleanup;
-  }
   /* OpenCL C 1.2 everywhere: the dialect the kernels are written for. */
   /* NVIDIA's platform: -DPSCR_OCL_PTX=cc; where a build with it fails, the
    * retry takes cc = 1 (no tensor-core PTX), then none */
@@ -316,6 +361,16 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     st = PSCR_ERR_OUT_OF_MEMORY;
     goto cleanup;
   }
+  char path[1100];
+  int cached = cache_path(s, text, opts.p, path, sizeof path);
+  p->program = cached ? cache_load(s, path, opts.p) : NULL;
+  if (p->program) goto built;
+  p->program = clCreateProgramWithSource(s->context, 1, &text, NULL, &err);
+  if (err != CL_SUCCESS) {
+    p->program = NULL;
+    st = ocl_status(err);
+    goto cleanup;
+  }
   err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
   while (err == CL_BUILD_PROGRAM_FAILURE && s->ptx) { /* same length: the options stay */
     s->ptx = s->ptx > 1 ? 1 : 0;
@@ -326,11 +381,18 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
   }
   keep_log(s, p->program, p->key, err != CL_SUCCESS);
-  if (err == CL_SUCCESS) dump_binary(p->program, p->key);
   if (err != CL_SUCCESS) {
     st = err == CL_OUT_OF_HOST_MEMORY ? PSCR_ERR_OUT_OF_MEMORY : PSCR_ERR_DEVICE;
     goto cleanup;
   }
+  if (cached) { /* under the options asked for, whatever PTX the retries settled on */
+    size_t len = 0;
+    unsigned char *bin = program_binary(p->program, &len);
+    if (bin) pscr_disk_cache_write(path, bin, len);
+    free(bin);
+  }
+built:
+  dump_binary(p->program, p->key);
   st = create_kernels(s, p);
   if (st != PSCR_OK) goto cleanup;
   p->next = s->cache;
