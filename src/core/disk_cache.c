@@ -39,7 +39,7 @@ char *pscr_disk_cache_read(const char *path, size_t *size) {
   *size = 0;
   if (f == NULL) return NULL;
   if (fread(&h, sizeof h, 1, f) == 1 && memcmp(h.tag, CACHE_TAG, 8) == 0 &&
-      h.size > 0 && h.size < ((size_t)1 << 40) && (data = malloc((size_t)h.size + 1)) != NULL &&
+      h.size > 0 && h.size < (1ull << 40) && (data = malloc((size_t)h.size + 1)) != NULL &&
       (fread(data, 1, (size_t)h.size, f) != (size_t)h.size || fgetc(f) != EOF ||
        pscr_fnv(PSCR_FNV_SEED, data, (size_t)h.size) != h.check)) {
     free(data);
