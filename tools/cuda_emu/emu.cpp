@@ -237,12 +237,43 @@ CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream) { m
 CUresult cuMemAllocHost(void **p, size_t b) { *p = malloc(b); return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY; }
 CUresult cuMemFreeHost(void *p) { free(p); return CUDA_SUCCESS; }
 CUresult cuMemGetInfo(size_t *fr, size_t *tot) { *fr = (size_t)8 << 30; *tot = (size_t)80 << 30; return CUDA_SUCCESS; }
+/* CUBINs this process's NVRTC made (nvrtcGetCUBIN below): an FNV-1a of the
+ * bytes its ELF headers span, and the options of their compile. */
+struct image_t {
+  unsigned long long hash;
+  std::vector<std::string> opts;
+};
+static std::vector<image_t> g_images;
+static unsigned long long elf_hash(const void *image, size_t have) {
+  const unsigned char *c = (const unsigned char *)image;
+  if (have < 64 || memcmp(c, "\x7f" "ELF", 4) != 0) return 0;
+  uint64_t phoff, shoff;
+  uint16_t phsz, phn, shsz, shn;
+  memcpy(&phoff, c + 0x20, 8), memcpy(&shoff, c + 0x28, 8);
+  memcpy(&phsz, c + 0x36, 2), memcpy(&phn, c + 0x38, 2);
+  memcpy(&shsz, c + 0x3A, 2), memcpy(&shn, c + 0x3C, 2);
+  size_t len = shoff + (size_t)shsz * shn, plen = phoff + (size_t)phsz * phn;
+  if (plen > len) len = plen;
+  if (len > have) return 0;
+  unsigned long long h = 14695981039346656037ull;
+  for (size_t i = 0; i < len; i++) h = (h ^ c[i]) * 1099511628211ull;
+  return h;
+}
+
 CUresult cuModuleLoadData(CUmodule *m, const void *image) {
   /* the kernels are the host's, chosen by the options of the NVRTC compile just
-   * before: an image that compile did not make (one read from the library's
-   * disk cache) is refused, so the library compiles it again (and
-   * cuda_test_cuda_cache's "not loaded" check fails here, by design) */
-  if (image == NULL || !g_fresh) return CUDA_ERROR_INVALID_IMAGE;
+   * before, or of the compile that made the image (one the library read back
+   * from its disk cache); an image of neither is refused, and the library
+   * compiles it again */
+  if (image == NULL) return CUDA_ERROR_INVALID_IMAGE;
+  if (!g_fresh) {
+    unsigned long long h = elf_hash(image, (size_t)1 << 30); /* its headers trusted */
+    size_t i = 0;
+    while (i < g_images.size() && (h == 0 || g_images[i].hash != h)) i++;
+    if (i == g_images.size()) return CUDA_ERROR_INVALID_IMAGE;
+    g_nopts = (int)g_images[i].opts.size();
+    for (int k = 0; k < g_nopts; k++) g_last_opts[k] = g_images[i].opts[k];
+  }
   g_fresh = 0;
   module_t *mod = new module_t();
   static const char *names[] = EMU_PARAM_NAMES;
@@ -388,5 +419,20 @@ nvrtcResult nvrtcCompileProgram(nvrtcProgram prog, int n, const char *const *opt
   g_fresh = 1;
   if (getenv("EMU_SKIP_NVRTC")) return NVRTC_SUCCESS;
   return real(prog, n, opts);
+}
+
+/* Remembers the CUBIN with its compile's options (cuModuleLoadData above). */
+nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin) {
+  typedef nvrtcResult (*fn_t)(nvrtcProgram, char *);
+  typedef nvrtcResult (*size_t_fn)(nvrtcProgram, size_t *);
+  static fn_t real = (fn_t)dlsym(RTLD_NEXT, "nvrtcGetCUBIN");
+  static size_t_fn real_size = (size_t_fn)dlsym(RTLD_NEXT, "nvrtcGetCUBINSize");
+  nvrtcResult r = real(prog, cubin);
+  size_t size = 0;
+  if (r == NVRTC_SUCCESS && real_size(prog, &size) == NVRTC_SUCCESS) {
+    unsigned long long h = elf_hash(cubin, size);
+    if (h) g_images.push_back({h, std::vector<std::string>(g_last_opts, g_last_opts + g_nopts)});
+  }
+  return r;
 }
 }
