@@ -9,41 +9,17 @@
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "nvidia.h"
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
-static double enqueue_us(cl_command_queue q, cl_kernel k) {
-  size_t g = 64;
-  double t[30];
-  for (int b = -3; b < 30; b++) {
-    double t0 = now();
-    for (int r = 0; r < 100; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL);
-    if (b >= 0) t[b] = 1e6 * (now() - t0) / 100;
-    clFinish(q);
-  }
-  qsort(t, 30, sizeof *t, cmp);
-  return t[15];
-}
 
 int main(void) {
-  cl_platform_id p = nvidia_platform();
-  if (!p) return printf("no NVIDIA platform\n"), 77;
   cl_device_id d;
   cl_int e;
-  clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL);
-  cl_context c = clCreateContext(NULL, 1, &d, NULL, NULL, &e);
+  cl_context c = nvidia_context(&d);
+  if (!c) return 77;
   cl_command_queue q = clCreateCommandQueue(c, d, 0, &e);
   cl_mem buf[24];
   for (int i = 0; i < 24; i++) buf[i] = clCreateBuffer(c, CL_MEM_READ_WRITE, 1 << 16, NULL, &e);
@@ -75,12 +51,12 @@ int main(void) {
           cl_long x = i;
           clSetKernelArg(k[0], P[pi] + i, sizeof x, &x);
         }
-        r[way] = enqueue_us(q, k[0]);
+        r[way] = enqueue_median_us(q, k[0], 64);
       }
       cl_long sv[16] = {1};
       for (int i = 0; i < P[pi]; i++) clSetKernelArg(k[1], i, sizeof(cl_mem), &buf[i]);
       clSetKernelArg(k[1], P[pi], sizeof(cl_long) * (S[si] ? S[si] : 1), sv);
-      r[3] = enqueue_us(q, k[1]);
+      r[3] = enqueue_median_us(q, k[1], 64);
       printf("%4d %4d %10.2f %10.2f %10.2f %10.2f\n", P[pi], S[si], r[0], r[1], r[2], r[3]);
       clReleaseKernel(k[0]);
       clReleaseKernel(k[1]);

@@ -13,32 +13,11 @@
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "nvidia.h"
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
-static int cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
-static double enqueue_us(cl_command_queue q, cl_kernel k, size_t wg) {
-  double t[30];
-  for (int b = -3; b < 30; b++) {
-    double t0 = now();
-    for (int r = 0; r < 100; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &wg, &wg, 0, NULL, NULL);
-    if (b >= 0) t[b] = 1e6 * (now() - t0) / 100;
-    clFinish(q);
-  }
-  qsort(t, 30, sizeof *t, cmp);
-  return t[15];
-}
 
 #define HEAD                                                                                    \
   "(__global double *a0, __global double *a1, __global double *a2, __global double *a3,"      \
@@ -61,12 +40,10 @@ static void set12(cl_kernel k, cl_mem b) {
 }
 
 int main(int argc, char **argv) {
-  cl_platform_id p = nvidia_platform();
-  if (!p) return printf("no NVIDIA platform\n"), 77;
   cl_device_id d;
   cl_int e;
-  clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL);
-  cl_context c = clCreateContext(NULL, 1, &d, NULL, NULL, &e);
+  cl_context c = nvidia_context(&d);
+  if (!c) return 77;
   cl_command_queue q = clCreateCommandQueue(c, d, 0, &e);
   cl_mem b = clCreateBuffer(c, CL_MEM_READ_WRITE, 1 << 20, NULL, &e);
   double zero = 0;
@@ -89,7 +66,7 @@ int main(int argc, char **argv) {
   for (int v = 0; v < 3; v++) {
     if (!k[v]) return printf("build %d failed\n", v), 1;
     set12(k[v], b);
-    printf("12-arg kernel, %-28s %7.2f us\n", what[v], enqueue_us(q, k[v], 64));
+    printf("12-arg kernel, %-28s %7.2f us\n", what[v], enqueue_median_us(q, k[v], 64));
   }
   /* other memory objects of the context: buffers, sub-buffers of another
    * buffer, sub-buffers of the kernel's own; then released */
@@ -105,10 +82,11 @@ int main(int argc, char **argv) {
       }
       printf("12-arg kernel, alone, %4d more %-18s %7.2f us\n", n,
              way == 0 ? "buffers" : way == 1 ? "subs of another" : "subs of its own",
-             enqueue_us(q, k[0], 64));
+             enqueue_median_us(q, k[0], 64));
       if (n == 1000) {
         for (int i = 0; i < n; i++) clReleaseMemObject(more[i]);
-        printf("12-arg kernel, alone, those released      %7.2f us\n", enqueue_us(q, k[0], 64));
+        printf("12-arg kernel, alone, those released      %7.2f us\n",
+               enqueue_median_us(q, k[0], 64));
       }
     }
   if (argc > 1) { /* the library's pscr_gemm on 1 x 1 x 1 products */
@@ -143,7 +121,7 @@ int main(int argc, char **argv) {
       }
     }
     printf("library pscr_gemm (program of %zu kernels, wg %zu)  %7.2f us\n", nk, wg[0],
-           enqueue_us(q, g, wg[0] ? wg[0] : 64));
+           enqueue_median_us(q, g, wg[0] ? wg[0] : 64));
   }
   return 0;
 }

@@ -1,11 +1,15 @@
-/* The NVIDIA OpenCL platform the probes in this directory run on: 0 if
- * there is none (they then exit 77). */
+/* What the probes in this directory share: the NVIDIA OpenCL platform they
+ * run on (they exit 77 without it), a context on its GPU, the clock, medians
+ * and the median host cost of an enqueue. */
 #ifndef PSCR_OCLREPRO_NVIDIA_H
 #define PSCR_OCLREPRO_NVIDIA_H
 #include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-static cl_platform_id nvidia_platform(void) {
+static inline cl_platform_id nvidia_platform(void) {
   cl_platform_id ps[8], p = 0;
   cl_uint np = 0;
   if (clGetPlatformIDs(8, ps, &np) != CL_SUCCESS) return 0;
@@ -15,5 +19,45 @@ static cl_platform_id nvidia_platform(void) {
     if (strstr(n, "NVIDIA")) p = ps[i];
   }
   return p;
+}
+
+/* NVIDIA's GPU (*d) and a context on it; NULL (and a line saying so) if
+ * there is no NVIDIA platform. */
+static inline cl_context nvidia_context(cl_device_id *d) {
+  cl_platform_id p = nvidia_platform();
+  if (!p) return printf("no NVIDIA platform\n"), (cl_context)NULL;
+  cl_int e;
+  clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, d, NULL);
+  return clCreateContext(NULL, 1, d, NULL, NULL, &e);
+}
+
+static inline double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static inline int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The median of t[0..n) (sorted in place). */
+static inline double median(double *t, int n) {
+  qsort(t, (size_t)n, sizeof *t, cmp_double);
+  return t[n / 2];
+}
+
+/* Median host us of an enqueue of k as one group of wg work-items: 30
+ * batches of 100 after 3 to warm up, the queue drained between them. */
+static inline double enqueue_median_us(cl_command_queue q, cl_kernel k, size_t wg) {
+  double t[30];
+  for (int b = -3; b < 30; b++) {
+    double t0 = now();
+    for (int r = 0; r < 100; r++) clEnqueueNDRangeKernel(q, k, 1, NULL, &wg, &wg, 0, NULL, NULL);
+    if (b >= 0) t[b] = 1e6 * (now() - t0) / 100;
+    clFinish(q);
+  }
+  return median(t, 30);
 }
 #endif

@@ -7,15 +7,9 @@
 #include <CL/cl.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "nvidia.h"
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 /* Host microseconds an enqueue of k (one group of 64) takes, after 50 to
  * warm up; *drain_us (unless NULL): per kernel until the queue has run them. */
@@ -38,12 +32,10 @@ static const char *src =
     " size_t i = get_global_id(0); if (i < n) a0[i] += a1[i] * (double)(m + w); }";
 
 int main(void) {
-  cl_platform_id p = nvidia_platform();
-  if (!p) return printf("no NVIDIA platform\n"), 77;
   cl_device_id d;
   cl_int e;
-  clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL);
-  cl_context c = clCreateContext(NULL, 1, &d, NULL, NULL, &e);
+  cl_context c = nvidia_context(&d);
+  if (!c) return 77;
   cl_program pr = clCreateProgramWithSource(c, 1, &src, NULL, &e);
   clBuildProgram(pr, 1, &d, "", NULL, NULL);
   cl_kernel k = clCreateKernel(pr, "k", &e);

@@ -17,14 +17,10 @@ static const char *fmt =
     "  double e = fma(-v, r, 1.0); x[i] = fma(r, fma(e, e, e), r); }\n";
 
 int main(void) {
-  cl_platform_id p = nvidia_platform();
-  if (!p) {
-    printf("no NVIDIA platform\n");
-    return 77;
-  }
   cl_device_id d;
-  cl_int e = clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL);
-  cl_context c = clCreateContext(NULL, 1, &d, NULL, NULL, &e);
+  cl_int e;
+  cl_context c = nvidia_context(&d);
+  if (!c) return 77;
   cl_command_queue q = clCreateCommandQueue(c, d, 0, &e);
   enum { N = 4096 };
   static double h[N], x[N];

@@ -13,11 +13,10 @@
 static const char *src = "__kernel void k(__global double *a, __global double *b) { size_t i = get_global_id(0); a[i] += b[i]; }";
 int main(int argc, char **argv) {
   int variant = argc > 1 ? atoi(argv[1]) : 0;
-  cl_platform_id p = nvidia_platform();
-  if (!p) { printf("no NVIDIA platform\n"); return 77; }
-  cl_device_id d; clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL);
+  cl_device_id d; cl_context c = nvidia_context(&d);
+  if (!c) return 77;
   cl_uint align = 0; clGetDeviceInfo(d, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align, &align, NULL);
-  cl_int e; cl_context c = clCreateContext(NULL, 1, &d, NULL, NULL, &e);
+  cl_int e;
   cl_command_queue q = clCreateCommandQueue(c, d, CL_QUEUE_PROFILING_ENABLE, &e);
   cl_program pr = clCreateProgramWithSource(c, 1, &src, NULL, &e); clBuildProgram(pr, 1, &d, "", NULL, NULL);
   cl_kernel k = clCreateKernel(pr, "k", &e);

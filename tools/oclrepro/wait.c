@@ -10,15 +10,9 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
-#include <time.h>
 
 #include "nvidia.h"
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 static const char *src = "__kernel void k(__global int *f, __global double *a, long n) {"
                          " size_t i = get_global_id(0); if (i < n) a[i] += 1.0;"
@@ -30,12 +24,10 @@ static const char *names[NWAYS] = {"blocking read, stack",      "blocking read, 
                                    "async read + spin on event", "kernel writes, blocking map"};
 
 int main(void) {
-  cl_platform_id p = nvidia_platform();
-  if (!p) return printf("no NVIDIA platform\n"), 77;
   cl_device_id d;
   cl_int e;
-  clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL);
-  cl_context c = clCreateContext(NULL, 1, &d, NULL, NULL, &e);
+  cl_context c = nvidia_context(&d);
+  if (!c) return 77;
   cl_command_queue q = clCreateCommandQueue(c, d, 0, &e);
   cl_program pr = clCreateProgramWithSource(c, 1, &src, NULL, &e);
   clBuildProgram(pr, 1, &d, "", NULL, NULL);
@@ -95,12 +87,7 @@ int main(void) {
         if (ev) clReleaseEvent(ev);
         if (r >= 50) t[r - 50] = dt;
       }
-      for (int i = 1; i < 400; i++) /* insertion sort: the median */
-        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
-          double x = t[j];
-          t[j] = t[j - 1], t[j - 1] = x;
-        }
-      printf(" %8.2f", 1e6 * t[200]);
+      printf(" %8.2f", 1e6 * median(t, 400));
     }
     printf("\n");
   }
