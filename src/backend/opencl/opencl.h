@@ -34,7 +34,7 @@ typedef struct ocl_program {
     int kind; /* ocl_arg_kind + 1; 0: not set */
     unsigned char v[16];
   } * memo;
-  cl_uint hint; /* the kernel of the last launch: looked at first */
+  cl_uint hint; /* the kernel last looked up (ocl_kernel_index): looked at first */
   struct ocl_program *next;
 } ocl_program;
 
@@ -121,6 +121,9 @@ pscr_status ocl_program_get(ocl_state *s, const char *root, const char *options,
 /* Same from source text (tests; `root` names it in the cache key). */
 pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *text,
                                  const char *options, ocl_program **prog);
+/* The index of kernel `name` in prog (prog->nkernels if it has none); the
+ * last one found is looked at first. */
+cl_uint ocl_kernel_index(ocl_program *prog, const char *name);
 /* Enqueues kernel `name` of `prog` on a 1D range of `groups` groups of
  * `group_size` work-items and counts the launch. A kernel whose local memory
  * exceeds the context's local_mem is refused (UNSUPPORTED). */

@@ -458,16 +458,21 @@ static cl_int set_arg_memo(cl_kernel k, cl_uint i, const ocl_arg *a, struct ocl_
   return err;
 }
 
-pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t groups,
-                       size_t group_size, int nargs, const ocl_arg *args) {
+cl_uint ocl_kernel_index(ocl_program *prog, const char *name) {
   cl_uint ki = prog->hint < prog->nkernels && strcmp(prog->names[prog->hint], name) == 0
                    ? prog->hint
                    : prog->nkernels;
   for (cl_uint i = 0; i < prog->nkernels && ki == prog->nkernels; i++)
     if (strcmp(prog->names[i], name) == 0) ki = i;
+  if (ki < prog->nkernels) prog->hint = ki;
+  return ki;
+}
+
+pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t groups,
+                       size_t group_size, int nargs, const ocl_arg *args) {
+  cl_uint ki = ocl_kernel_index(prog, name);
   if (ki == prog->nkernels) return PSCR_ERR_DEVICE;
   cl_kernel k = prog->kernels[ki];
-  prog->hint = ki;
   /* a device would refuse it (or the build); where local memory is emulated
    * (PoCL) this keeps the sizes honest for the GPUs */
   if (prog->local[ki] > s->local_mem) return PSCR_ERR_UNSUPPORTED;

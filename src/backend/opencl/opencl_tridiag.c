@@ -55,9 +55,8 @@ static pscr_status dev_module(gpu_device *g, const gpu_td_params *p) {
 static int dev_kernel_wg(gpu_device *g, const char *name) {
   ocl_state *s = g->impl;
   ocl_program *prog = s->current;
-  size_t v = 0;
-  for (cl_uint i = 0; prog && i < prog->nkernels; i++)
-    if (strcmp(prog->names[i], name) == 0) v = prog->wg[i];
+  cl_uint ki = prog ? ocl_kernel_index(prog, name) : 0;
+  size_t v = prog && ki < prog->nkernels ? prog->wg[ki] : 0;
   return v > 1024 ? 1024 : (int)v;
 }
 
