@@ -15,7 +15,7 @@
 #ifndef PSCR_PSCR_DENSE_H
 #define PSCR_PSCR_DENSE_H
 
-#include "common/td_scalar.h"
+#include "common/td_thomas.h"
 
 #define PD_WG 256                      /* work-items a group */
 #define PD_BM 64                       /* rows of C a group */
@@ -263,6 +263,106 @@ void pscr_gemm(long M, long N, long K, GPTR(const scalar, a), long ao, long ars,
     for (int v = 0; v < PD_TN; v++)
       pd_put(M, N, m0 + ty + 16 * u, n0 + tx + 16 * v, acc[u][v], cin, cio, c, co, ldc);
 #endif
+}
+
+/* A small innermost dense level whole, one group a vector (3D: a vector of
+ * level 0's eigenpairs; 2D: the problem): the slab X (n x len) at x + v xs
+ * in local memory, (28) Y = W^T X, the n shifted systems
+ * (A_last + (shift[v ss] + lambda[l0 + e]) M_last) v_e = y_e by Thomas
+ * without pivoting (td_thomas_row; the host takes this kernel for systems
+ * proven definite only), then (27) U = W V into x, summed from the largest
+ * lambda down as pscr_gemm's rev. One launch does what pscr_gemm, the
+ * tridiagonal engine and pscr_gemm do in three: slabs this small are
+ * launch-bound. W's entry (e, r) at w[wo + e wr + r], the coefficients as
+ * TD_SRC_PARAMS' (M's off-diagonals may be null). A NaN/Inf input raises
+ * NONFINITE, a zero pivot's NaN SINGULAR; the group's slab then keeps X. */
+#define PD_SLAB (PSCR_COMPLEX ? 1024 : 2048) /* n len, at most (local memory: 32 KB) */
+#define PD_SK (PD_SLAB / PD_WG)              /* outputs of a product a work-item */
+KERNEL_BOUNDED(PD_WG, 1)
+void pscr_slab(long n, long len, GPTR(const scalar, w), long wo, long wr,
+               GPTR(const scalar, lambda), long l0, GPTR(const scalar, shift), long ss,
+               GPTR(const scalar, cdl), GPTR(const scalar, cd), GPTR(const scalar, cdu),
+               GPTR(const scalar, mdl), GPTR(const scalar, md), GPTR(const scalar, mdu),
+               GPTR(scalar, x), long xs, GPTR(int, flags)) {
+  GPTR_AT(const scalar, w);
+  GPTR_AT(const scalar, lambda);
+  GPTR_AT(const scalar, shift);
+  GPTR_AT(const scalar, cdl);
+  GPTR_AT(const scalar, cd);
+  GPTR_AT(const scalar, cdu);
+  GPTR_AT(const scalar, mdl);
+  GPTR_AT(const scalar, md);
+  GPTR_AT(const scalar, mdu);
+  GPTR_AT(scalar, x);
+  GPTR_AT(int, flags);
+  LOCAL scalar sy[PD_SLAB], su[PD_SLAB];
+  LOCAL int bad[2];
+  int t = (int)LOCAL_ID(), N = (int)(n * len);
+  if (n * len > PD_SLAB) { /* the host's bound */
+    if (t == 0) flags[TD_FLAG_CONFIG] = 1;
+    return;
+  }
+  GLOBAL scalar *xv = x + (long)GROUP_ID() * xs;
+  w += wo;
+  if (t == 0) bad[0] = bad[1] = 0;
+  scalar z = S_ZERO; /* v * 0 is NaN exactly for NaN/Inf v */
+  for (int i = t; i < N; i += PD_WG) {
+    su[i] = xv[i];
+    z = S_FMA(z, su[i], S_ZERO);
+  }
+  BARRIER();
+  /* (28): y_e(j) = sum_r w_e(r) x_r(j), the work-item's PD_SK outputs
+   * (output i: row i / len, column i % len) as independent chains */
+  scalar acc[PD_SK];
+  int row[PD_SK], col[PD_SK];
+#pragma unroll
+  for (int k = 0; k < PD_SK; k++) {
+    int i = t + k * PD_WG;
+    row[k] = i < N ? i / (int)len : 0;
+    col[k] = i < N ? i - row[k] * (int)len : 0;
+    acc[k] = S_ZERO;
+  }
+  for (int r = 0; r < (int)n; r++)
+#pragma unroll
+    for (int k = 0; k < PD_SK; k++)
+      if (t + k * PD_WG < N) acc[k] = S_FMA(acc[k], w[row[k] * wr + r], su[r * (int)len + col[k]]);
+#pragma unroll
+  for (int k = 0; k < PD_SK; k++)
+    if (t + k * PD_WG < N) sy[t + k * PD_WG] = acc[k];
+  BARRIER();
+  /* the systems, a work-item each: Thomas's u and y in su and sy, then x over y */
+  if (!S_ISFINITE(z)) bad[0] = 1;
+  for (int e = t; e < (int)n; e += PD_WG) {
+    scalar s = S_ADD(shift[GROUP_ID() * ss], lambda[l0 + e]), u = S_ZERO, y = S_ZERO, v = S_ZERO;
+    LOCAL_P scalar *ry = sy + e * (int)len, *ru = su + e * (int)len;
+    for (int r = 0; r < (int)len; r++) {
+      scalar a, d, c;
+      if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, r, r, len, &a, &d, &c)) bad[0] = 1;
+      td_thomas_row(a, d, c, ry[r], &u, &y);
+      ru[r] = u;
+      ry[r] = y;
+    }
+    for (int r = (int)len - 1; r >= 0; r--) {
+      v = S_FMS(ry[r], ru[r], v);
+      ry[r] = v;
+    }
+    if (!S_ISFINITE(v)) bad[1] = 1; /* a zero pivot's NaN reaches x_0 */
+  }
+  BARRIER();
+  if (bad[0] || bad[1]) {
+    if (t == 0) flags[bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
+    return;
+  }
+  /* (27): u_r(j) = sum_e w_e(r) v_e(j), from the largest lambda down */
+#pragma unroll
+  for (int k = 0; k < PD_SK; k++) acc[k] = S_ZERO;
+  for (int e = (int)n - 1; e >= 0; e--)
+#pragma unroll
+    for (int k = 0; k < PD_SK; k++)
+      if (t + k * PD_WG < N) acc[k] = S_FMA(acc[k], w[e * wr + row[k]], sy[e * (int)len + col[k]]);
+#pragma unroll
+  for (int k = 0; k < PD_SK; k++)
+    if (t + k * PD_WG < N) xv[t + k * PD_WG] = acc[k];
 }
 
 #endif

@@ -269,6 +269,51 @@ static pscr_status osums(gpu_device *g, const pscr_stage_args *a, const void *y,
   return launch(g, "pscr_osums", nb * nqg * a->len, NARGS(args), args);
 }
 
+/* The step whole in one launch (pscr_slab) where its systems are proven
+ * definite (queued) and a vector's slab of n x len fits a group: one block
+ * of all n rows whose runs are the one product (the step of gemm_step below
+ * without boundary terms). 0: the step is not such a step. */
+static int slab_step(const gpu_device *g, const pscr_stage_args *a) {
+  const gpu_pscr *s = a->plan->impl;
+  const gpu_pscr_step *gs = gstep(a);
+  const pscr_step *stp = a->step;
+  if (!s->queued || s->lines || gs->nroute || gs->nrun != 1 || a->phase != PSCR_BACK) return 0;
+  const gpu_pscr_run *r = gs->runs;
+  const pscr_block *b = &stp->blocks[r->b0];
+  size_t cap = (size_t)g->tune.pscr_slab < PSCR_GPU_PD_SLAB ? (size_t)g->tune.pscr_slab
+                                                             : PSCR_GPU_PD_SLAB;
+  return stp->nblocks == 1 && r->nb == 1 && b->s + r->d0 == 0 && r->dd == 1 &&
+         r->m == a->lev_n && r->nd == a->lev_n && a->lev_n * a->len <= cap;
+}
+
+static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
+  const gpu_pscr *s = a->plan->impl;
+  const pscr_plan *p = a->plan;
+  const gpu_pscr_run *r = gstep(a)->runs;
+  const pscr_block *b = &a->step->blocks[r->b0];
+  int d = p->ndim - 1, many = a->batch > 1;
+  gpu_arg args[] = {GPU_LONG(a->lev_n),
+                    GPU_LONG(a->len),
+                    GPU_PTR(dp(a->comp)),
+                    GPU_LONG(b->comp + 2),
+                    GPU_LONG(2 + r->nd),
+                    GPU_PTR(dp(a->lambda)),
+                    GPU_LONG(b->eig),
+                    GPU_PTR(dp(a->shift)),
+                    GPU_LONG(many),
+                    GPU_PTR(dp(s->sub[0])),
+                    GPU_PTR(dp(p->fac[d][0])),
+                    GPU_PTR(dp(p->fac[d][1])),
+                    GPU_PTR(s->m_diag ? none : dp(s->sub[1])),
+                    GPU_PTR(dp(p->fac[d][2])),
+                    GPU_PTR(s->m_diag ? none : dp(p->fac[d][3])),
+                    GPU_PTR(dp(a->x)),
+                    GPU_LONG(many ? a->x_stride : 0),
+                    GPU_PTR(g->flags)};
+  return g->launch(g, "pscr_slab", a->batch * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args),
+                   args);
+}
+
 /* An innermost step run as products (gpu_pscr.dense: the level's one dense
  * step, or either of 2D's two steps), for all its blocks at once, a run of
  * like blocks a launch (gpu_pscr_run):
@@ -290,6 +335,7 @@ static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
   if (gr->b0 != 0 || gr->b1 != stp->nblocks || gr->e0 != 0 || gr->e1 != ne ||
       (many && (stp->nblocks > 1 || !back)))
     return PSCR_ERR_UNSUPPORTED;
+  if (slab_step(g, a)) return slab(g, a);
   int whole = stp->nblocks == 1 && stp->blocks[0].m == a->lev_n; /* no boundary terms */
   if (back && s->vrows > 0 && !whole) {
     TRY(boundary(g, a, s->vbuf, vps));
