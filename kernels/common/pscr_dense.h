@@ -269,16 +269,103 @@ void pscr_gemm(long M, long N, long K, GPTR(const scalar, a), long ao, long ars,
  * level 0's eigenpairs; 2D: the problem): the slab X (n x len) at x + v xs
  * in local memory, (28) Y = W^T X, the n shifted systems
  * (A_last + (shift[v ss] + lambda[l0 + e]) M_last) v_e = y_e by Thomas
- * without pivoting (td_thomas_row; the host takes this kernel for systems
- * proven definite only), then (27) U = W V into x, summed from the largest
- * lambda down as pscr_gemm's rev. One launch does what pscr_gemm, the
- * tridiagonal engine and pscr_gemm do in three: slabs this small are
+ * without pivoting from both ends (pd_slab_solve; the host takes this kernel
+ * for systems proven definite only), then (27) U = W V into x, summed from
+ * the largest lambda down as pscr_gemm's rev. One launch does what pscr_gemm,
+ * the tridiagonal engine and pscr_gemm do in three: slabs this small are
  * launch-bound. W's entry (e, r) at w[wo + e wr + r], the coefficients as
  * TD_SRC_PARAMS' (M's off-diagonals may be null). A NaN/Inf input raises
  * NONFINITE, a zero pivot's NaN SINGULAR; the group's slab then keeps X. */
-#define PD_SLAB (PSCR_COMPLEX ? 1024 : 2048) /* n len, at most (local memory: 32 KB) */
-#define PD_SK (PD_SLAB / PD_WG)              /* outputs of a product a work-item */
-KERNEL_BOUNDED(PD_WG, 1)
+#define PD_SLAB (PSCR_COMPLEX ? 1000 : 2000) /* n len, at most (local memory: 32000 B) */
+#define PD_SWG 512                           /* work-items a group */
+#define PD_SK ((PD_SLAB + PD_SWG - 1) / PD_SWG) /* outputs of a product a work-item */
+
+/* One product on the slab: out(row, col) = sum_k w[row rs + k ks] in(k, col)
+ * over k < K (rev: from K - 1 down), for the work-item's outputs
+ * t + m PD_SWG (row = i / len, col = i % len) as independent chains. Outputs
+ * past N compute row 0's and are dropped: the loads stay unconditional and
+ * the unrolled loop keeps them in flight (guarded, ncu found one load at a
+ * time, a long-scoreboard stall on every FMA: 3D 44^3, 65 us a launch).
+ * W stays in global memory, read through L1: staged in local memory, PoCL
+ * (pthread device, CI) read NaN from it here. */
+DEVICE void pd_slab_product(int N, int len, int K, const GLOBAL scalar *w, long rs, long ks,
+                            int rev, const LOCAL_P scalar *in, scalar *acc) {
+  int t = (int)LOCAL_ID(), col[PD_SK];
+  long base[PD_SK];
+#pragma unroll
+  for (int m = 0; m < PD_SK; m++) {
+    int i = t + m * PD_SWG, row = i < N ? i / len : 0;
+    col[m] = i < N ? i - row * len : 0;
+    base[m] = row * rs;
+    acc[m] = S_ZERO;
+  }
+#pragma unroll 4
+  for (int q = 0; q < K; q++) {
+    int k = rev ? K - 1 - q : q;
+#pragma unroll
+    for (int m = 0; m < PD_SK; m++) acc[m] = S_FMA(acc[m], w[base[m] + k * ks], in[k * len + col[m]]);
+  }
+}
+
+/* The systems (A + s_e M) v_e = y_e of the slab (row e of y, rows len apart),
+ * two work-items each: Thomas from the top (td_thomas_row) over rows
+ * 0 .. h-1, and from the bottom over rows len-1 .. h+1 (the same row with a
+ * and c exchanged: l_r = a_r / den, z_r = (f_r - c_r z_{r+1}) / den), h =
+ * len / 2, their factors in u; row h then takes x_h = (f_h - a_h y_{h-1} -
+ * c_h z_{h+1}) / (d_h - a_h u_{h-1} - c_h l_{h+1}), and each end
+ * substitutes back to its end (a twisted factorization: half the latency of
+ * one sweep; every pivot positive for definite systems). bad[0]: NaN/Inf
+ * coefficients, bad[1]: a non-finite x. */
+DEVICE void pd_slab_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL scalar *cd,
+                          const GLOBAL scalar *cdu, const GLOBAL scalar *mdl,
+                          const GLOBAL scalar *md, const GLOBAL scalar *mdu, scalar s0,
+                          const GLOBAL scalar *lambda, LOCAL_P scalar *y, LOCAL_P scalar *u,
+                          LOCAL_P int *bad) {
+  int t = (int)LOCAL_ID(), P = PD_SWG / 2, bot = t >= P, h = len / 2;
+  for (int e0 = 0; e0 < n; e0 += P) { /* the same count for every work-item: barriers */
+    int e = e0 + t % P, live = e < n;
+    scalar s = live ? S_ADD(s0, lambda[e]) : S_ZERO, a, d, c, v = S_ZERO, w = S_ZERO, xh;
+    LOCAL_P scalar *ry = y + e * len, *ru = u + e * len;
+    if (live && !bot) {
+#pragma unroll 4
+      for (int r = 0; r < h; r++) {
+        if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, r, r, len, &a, &d, &c)) bad[0] = 1;
+        td_thomas_row(a, d, c, ry[r], &v, &w);
+        ru[r] = v;
+        ry[r] = w;
+      }
+    } else if (live) {
+#pragma unroll 4
+      for (int r = len - 1; r > h; r--) {
+        if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, r, r, len, &a, &d, &c)) bad[0] = 1;
+        td_thomas_row(c, d, a, ry[r], &v, &w);
+        ru[r] = v;
+        ry[r] = w;
+      }
+    }
+    BARRIER();
+    if (live) {
+      if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, h, h, len, &a, &d, &c)) bad[0] = 1;
+      scalar den = d, f = ry[h];
+      if (h > 0) den = S_FMS(den, a, ru[h - 1]), f = S_FMS(f, a, ry[h - 1]);
+      if (h + 1 < len) den = S_FMS(den, c, ru[h + 1]), f = S_FMS(f, c, ry[h + 1]);
+      xh = S_MUL(f, S_RCP(den));
+      if (!S_ISFINITE(xh)) bad[1] = 1; /* a zero pivot's NaN */
+    }
+    BARRIER(); /* row h's neighbours read: the ends may overwrite them */
+    if (live && !bot) {
+      ry[h] = xh;
+#pragma unroll 4
+      for (int r = h - 1; r >= 0; r--) ry[r] = xh = S_FMS(ry[r], ru[r], xh);
+    } else if (live) {
+#pragma unroll 4
+      for (int r = h + 1; r < len; r++) ry[r] = xh = S_FMS(ry[r], ru[r], xh);
+    }
+    if (live && !S_ISFINITE(xh)) bad[1] = 1;
+  }
+}
+
+KERNEL_BOUNDED(PD_SWG, 1)
 void pscr_slab(long n, long len, GPTR(const scalar, w), long wo, long wr,
                GPTR(const scalar, lambda), long l0, GPTR(const scalar, shift), long ss,
                GPTR(const scalar, cdl), GPTR(const scalar, cd), GPTR(const scalar, cdu),
@@ -297,72 +384,45 @@ void pscr_slab(long n, long len, GPTR(const scalar, w), long wo, long wr,
   GPTR_AT(int, flags);
   LOCAL scalar sy[PD_SLAB], su[PD_SLAB];
   LOCAL int bad[2];
-  int t = (int)LOCAL_ID(), N = (int)(n * len);
+  int t = (int)LOCAL_ID(), N = (int)(n * len), L = (int)len, K = (int)n;
   if (n * len > PD_SLAB) { /* the host's bound */
     if (t == 0) flags[TD_FLAG_CONFIG] = 1;
     return;
   }
-  GLOBAL scalar *xv = x + (long)GROUP_ID() * xs;
+  GLOBAL scalar *xv = x + GROUP_ID() * xs;
   w += wo;
   if (t == 0) bad[0] = bad[1] = 0;
   scalar z = S_ZERO; /* v * 0 is NaN exactly for NaN/Inf v */
-  for (int i = t; i < N; i += PD_WG) {
+  for (int i = t; i < N; i += PD_SWG) {
     su[i] = xv[i];
     z = S_FMA(z, su[i], S_ZERO);
   }
   BARRIER();
-  /* (28): y_e(j) = sum_r w_e(r) x_r(j), the work-item's PD_SK outputs
-   * (output i: row i / len, column i % len) as independent chains */
-  scalar acc[PD_SK];
-  int row[PD_SK], col[PD_SK];
+  /* the products' outputs are private arrays in a block between barriers:
+   * PoCL (pthread device) returned NaN where one lived across them */
+  { /* (28): y_e = sum_r w_e(r) x_r */
+    scalar acc[PD_SK];
+    pd_slab_product(N, L, K, w, wr, 1, 0, su, acc);
 #pragma unroll
-  for (int k = 0; k < PD_SK; k++) {
-    int i = t + k * PD_WG;
-    row[k] = i < N ? i / (int)len : 0;
-    col[k] = i < N ? i - row[k] * (int)len : 0;
-    acc[k] = S_ZERO;
+    for (int m = 0; m < PD_SK; m++)
+      if (t + m * PD_SWG < N) sy[t + m * PD_SWG] = acc[m];
   }
-  for (int r = 0; r < (int)n; r++)
-#pragma unroll
-    for (int k = 0; k < PD_SK; k++)
-      if (t + k * PD_WG < N) acc[k] = S_FMA(acc[k], w[row[k] * wr + r], su[r * (int)len + col[k]]);
-#pragma unroll
-  for (int k = 0; k < PD_SK; k++)
-    if (t + k * PD_WG < N) sy[t + k * PD_WG] = acc[k];
-  BARRIER();
-  /* the systems, a work-item each: Thomas's u and y in su and sy, then x over y */
   if (!S_ISFINITE(z)) bad[0] = 1;
-  for (int e = t; e < (int)n; e += PD_WG) {
-    scalar s = S_ADD(shift[GROUP_ID() * ss], lambda[l0 + e]), u = S_ZERO, y = S_ZERO, v = S_ZERO;
-    LOCAL_P scalar *ry = sy + e * (int)len, *ru = su + e * (int)len;
-    for (int r = 0; r < (int)len; r++) {
-      scalar a, d, c;
-      if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, r, r, len, &a, &d, &c)) bad[0] = 1;
-      td_thomas_row(a, d, c, ry[r], &u, &y);
-      ru[r] = u;
-      ry[r] = y;
-    }
-    for (int r = (int)len - 1; r >= 0; r--) {
-      v = S_FMS(ry[r], ru[r], v);
-      ry[r] = v;
-    }
-    if (!S_ISFINITE(v)) bad[1] = 1; /* a zero pivot's NaN reaches x_0 */
-  }
+  BARRIER();
+  pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, shift[GROUP_ID() * ss], lambda + l0, sy, su,
+                bad);
   BARRIER();
   if (bad[0] || bad[1]) {
     if (t == 0) flags[bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
     return;
   }
-  /* (27): u_r(j) = sum_e w_e(r) v_e(j), from the largest lambda down */
+  { /* (27): u_r = sum_e w_e(r) v_e */
+    scalar acc[PD_SK];
+    pd_slab_product(N, L, K, w, 1, wr, 1, sy, acc);
 #pragma unroll
-  for (int k = 0; k < PD_SK; k++) acc[k] = S_ZERO;
-  for (int e = (int)n - 1; e >= 0; e--)
-#pragma unroll
-    for (int k = 0; k < PD_SK; k++)
-      if (t + k * PD_WG < N) acc[k] = S_FMA(acc[k], w[e * wr + row[k]], sy[e * (int)len + col[k]]);
-#pragma unroll
-  for (int k = 0; k < PD_SK; k++)
-    if (t + k * PD_WG < N) xv[t + k * PD_WG] = acc[k];
+    for (int m = 0; m < PD_SK; m++)
+      if (t + m * PD_SWG < N) xv[t + m * PD_SWG] = acc[m];
+  }
 }
 
 #endif

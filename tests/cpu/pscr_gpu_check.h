@@ -261,6 +261,12 @@ static void gc_small_suite(gc_env *E) {
   static const size_t a2[2] = {21, 30};
   for (size_t k = 0; k < sizeof algs / sizeof *algs; k++)
     gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, algs[k], 0);
+  static const size_t g3[3] = {19, 9, 7}; /* batches of one and of a few subproblems */
+  PT_CHECK_STATUS(gc_tune(E, "pscr_slab", 0), PSCR_OK); /* small slabs as products too */
+  gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_singular(E, PSCR_F64, 9, 40, PSCR_TD_AUTO);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_slab", dft.pscr_slab), PSCR_OK);
   /* no pivoting asked for: complex systems on the lane engine (or tiles) */
   gc_case(E, PSCR_C128, 2, a2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
   static const size_t c3[3] = {5, 6, 33};
@@ -409,7 +415,8 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
 /* The dense innermost level (tuning pscr_dense_in, _inz, _in3) and 2D's two
  * steps as products (pscr_steps2, _steps2z): 2D and
  * 3D with pscr_gemm's tiles cut at their edges (64 x 128), a product split
- * along its inner index (520 x 3), dense on one level or both, real definite systems (the queued CR_PCR_THOMAS solve),
+ * along its inner index (520 x 3), dense on one level or both, real definite systems (small
+ * slabs whole in pscr_slab, else the queued CR_PCR_THOMAS solve; both at small sizes),
  * complex and real random ones (the lines plan: tiles, lanes, pivoting
  * in every lane), every
  * innermost algorithm, the Helmholtz residual regression, 3D batches of 1
@@ -444,6 +451,12 @@ static void gc_dense_suite(gc_env *E, int big) {
   static const size_t a2[2] = {33, 40};
   for (size_t k = 0; k < sizeof algs / sizeof *algs; k++)
     gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, algs[k], 0);
+  static const size_t g3[3] = {19, 9, 7}; /* batches of one and of a few subproblems */
+  PT_CHECK_STATUS(gc_tune(E, "pscr_slab", 0), PSCR_OK); /* small slabs as products too */
+  gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_singular(E, PSCR_F64, 9, 40, PSCR_TD_AUTO);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_slab", dft.pscr_slab), PSCR_OK);
   static const size_t s3[][3] = {{9, 9, 9}, {5, 12, 7}, {12, 70, 5}, {10, 8, 1}};
   for (int t = 0; t < 2; t++)
     for (size_t i = 0; i < sizeof s3 / sizeof *s3; i++)
@@ -451,7 +464,6 @@ static void gc_dense_suite(gc_env *E, int big) {
         int kind = k ? PT_RANDOM : t ? PT_HELMHOLTZ : PT_POISSON;
         gc_case(E, t ? PSCR_C128 : PSCR_F64, 3, s3[i], kind, 3, PSCR_TD_AUTO, 0);
       }
-  static const size_t g3[3] = {19, 9, 7}; /* batches of one and of a few subproblems */
   gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 1);
   gc_case(E, PSCR_F64, 3, g3, PT_RANDOM, 4, PSCR_TD_CR_PCR_THOMAS, 14000);
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense", 0), PSCR_OK); /* PSCR's level 0 over it */

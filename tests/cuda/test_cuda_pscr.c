@@ -7,7 +7,8 @@
  * Helmholtz systems that long have condition numbers ~1e7 that no solver keeps
  * within the bar). Relative difference <= 1e-11 (real), 1e-10 (complex).
  * PSCR_TEST_SMALL=1 runs the small suite only (emulator); PSCR_TEST_SMALL=2
- * the engine suite only (compute-sanitizer racecheck within a few minutes). */
+ * the engine suite only (compute-sanitizer racecheck within a few minutes),
+ * PSCR_TEST_SMALL=3 the dense suite only (the same for the products and pscr_slab). */
 #include <stdlib.h>
 
 #include "../cpu/pscr_gpu_check.h"
@@ -22,6 +23,11 @@ int main(void) {
   if (small != NULL && strcmp(small, "2") == 0) {
     gc_engine_suite(&E);
     gc_fwdm_suite(&E);
+    gc_close(&E);
+    return pt_exit("cuda_pscr");
+  }
+  if (small != NULL && strcmp(small, "3") == 0) {
+    gc_dense_suite(&E, 0);
     gc_close(&E);
     return pt_exit("cuda_pscr");
   }

@@ -50,18 +50,28 @@ int main(void) {
   gc_small_suite(&E);
   gc_helmholtz_residual(&E, 3);
   gc_dense_suite(&E, 0);
-  { /* 2D takes the dense innermost step by default and PSCR's steps with pscr_dense_in = 0 */
+  { /* 2D takes the dense innermost step by default, whole in pscr_slab where it fits a
+     * group (40 x 33 does), as products with pscr_slab = 0, and PSCR's steps with
+     * pscr_dense_in = 0; a solve is pscr_solve and pscr_solve_array */
     static const size_t n2[2] = {40, 33};
     gpu_td_tuning t;
     gpu_td_tuning_default(&t);
-    for (int on = 1; on >= 0; on--) {
-      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", on ? t.pscr_dense_in : 0), PSCR_OK);
+    static const struct {
+      int dense, slab;
+      unsigned long gemm, slab_launches;
+    } ways[] = {{1, 1, 0, 2}, {1, 0, 4, 0}, {0, 1, 0, 0}};
+    for (int k = 0; k < 3; k++) {
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", ways[k].dense ? t.pscr_dense_in : 0),
+                      PSCR_OK);
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", ways[k].slab ? t.pscr_slab : 0), PSCR_OK);
       unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
+      unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab");
       gc_case(&E, PSCR_F64, 2, n2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-      unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
-      /* two products a solve, pscr_solve and pscr_solve_array */
-      PT_CHECK(g1 - g0 == (on ? 4u : 0u), "2D 40 x 33, pscr_dense_in %d: %lu pscr_gemm launches",
-               on, g1 - g0);
+      unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
+      unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab") - s0;
+      PT_CHECK(g1 == ways[k].gemm && s1 == ways[k].slab_launches,
+               "2D 40 x 33, dense %d, slab %d: %lu pscr_gemm, %lu pscr_slab launches",
+               ways[k].dense, ways[k].slab, g1, s1);
     }
   }
   { /* 2D 40 x 33 in two steps of radix 7: blocks 0-5, ..., 28-33 and 35-39, two runs;

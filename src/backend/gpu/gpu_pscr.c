@@ -277,7 +277,9 @@ static int slab_step(const gpu_device *g, const pscr_stage_args *a) {
   const gpu_pscr *s = a->plan->impl;
   const gpu_pscr_step *gs = gstep(a);
   const pscr_step *stp = a->step;
-  if (!s->queued || s->lines || gs->nroute || gs->nrun != 1 || a->phase != PSCR_BACK) return 0;
+  if (!s->queued || s->lines || gs->nroute || gs->nrun != 1 || a->phase != PSCR_BACK ||
+      g->max_wg < PSCR_GPU_PD_SWG)
+    return 0;
   const gpu_pscr_run *r = gs->runs;
   const pscr_block *b = &stp->blocks[r->b0];
   size_t cap = (size_t)g->tune.pscr_slab < PSCR_GPU_PD_SLAB ? (size_t)g->tune.pscr_slab
@@ -310,7 +312,7 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
                     GPU_PTR(dp(a->x)),
                     GPU_LONG(many ? a->x_stride : 0),
                     GPU_PTR(g->flags)};
-  return g->launch(g, "pscr_slab", a->batch * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args),
+  return g->launch(g, "pscr_slab", a->batch * PSCR_GPU_PD_SWG, PSCR_GPU_PD_SWG, 0, NARGS(args),
                    args);
 }
 

@@ -159,9 +159,9 @@ typedef struct {
                      * with the plan's innermost algorithm in two steps (H100, 2D Helmholtz
                      * 4095^2: 9.2 against 14.5 ms, residual 4.8e-13 against 1.0e-13);
                      * 0: the engine in both; 2: the lines plan in both */
-  int pscr_slab;    /* a dense innermost level of real systems proven definite whose
-                     * n * len is at most this (and PSCR_GPU_PD_SLAB) runs whole in one
-                     * launch, one group a vector (pscr_slab; 0: never) */
+  int pscr_slab;    /* a dense innermost level of real systems proven definite runs whole
+                     * in one launch, a group a vector (pscr_slab; 0: never), where its
+                     * n * len is at most this (and PSCR_GPU_PD_SLAB) */
   int pscr_ksplit;  /* products (27) of steps run as products with fewer groups than this
                      * (0: never) are split along their inner index into a batch of
                      * chunks, added up after (the default: two groups for each of the
