@@ -274,8 +274,12 @@ void pscr_gemm(long M, long N, long K, GPTR(const scalar, a), long ao, long ars,
  * the largest lambda down as pscr_gemm's rev. One launch does what pscr_gemm,
  * the tridiagonal engine and pscr_gemm do in three: slabs this small are
  * launch-bound. W's entry (e, r) at w[wo + e wr + r], the coefficients as
- * TD_SRC_PARAMS' (M's off-diagonals may be null). A NaN/Inf input raises
- * NONFINITE, a zero pivot's NaN SINGULAR; the group's slab then keeps X. */
+ * TD_SRC_PARAMS' (M's off-diagonals may be null). With f non-null (3D, both
+ * levels dense) the group forms its slab itself, level 0's (28) for its
+ * eigenpair v: X_v = sum_r0 W0(v, r0) f_r0 (f's rows of n len, W0's entry
+ * (v, r0) at w0[w0o + v w0r + r0], K = n0) and its shift c[0] + lambda0[l00 + v],
+ * so that 3D takes one launch less. A NaN/Inf input raises NONFINITE, a zero
+ * pivot's NaN SINGULAR; the group's slab is then left as it was. */
 #define PD_SLAB (PSCR_COMPLEX ? 1000 : 2000) /* n len, at most (local memory: 32000 B) */
 #define PD_SWG 512                           /* work-items a group */
 #define PD_SK ((PD_SLAB + PD_SWG - 1) / PD_SWG) /* outputs of a product a work-item */
@@ -370,7 +374,9 @@ void pscr_slab(long n, long len, GPTR(const scalar, w), long wo, long wr,
                GPTR(const scalar, lambda), long l0, GPTR(const scalar, shift), long ss,
                GPTR(const scalar, cdl), GPTR(const scalar, cd), GPTR(const scalar, cdu),
                GPTR(const scalar, mdl), GPTR(const scalar, md), GPTR(const scalar, mdu),
-               GPTR(scalar, x), long xs, GPTR(int, flags)) {
+               GPTR(scalar, x), long xs, GPTR(const scalar, f), GPTR(const scalar, w0),
+               long w0o, long w0r, long n0, GPTR(const scalar, lambda0), long l00,
+               GPTR(const scalar, c), GPTR(int, flags)) {
   GPTR_AT(const scalar, w);
   GPTR_AT(const scalar, lambda);
   GPTR_AT(const scalar, shift);
@@ -381,6 +387,10 @@ void pscr_slab(long n, long len, GPTR(const scalar, w), long wo, long wr,
   GPTR_AT(const scalar, md);
   GPTR_AT(const scalar, mdu);
   GPTR_AT(scalar, x);
+  GPTR_AT(const scalar, f);
+  GPTR_AT(const scalar, w0);
+  GPTR_AT(const scalar, lambda0);
+  GPTR_AT(const scalar, c);
   GPTR_AT(int, flags);
   LOCAL scalar sy[PD_SLAB], su[PD_SLAB];
   LOCAL int bad[2];
@@ -393,9 +403,19 @@ void pscr_slab(long n, long len, GPTR(const scalar, w), long wo, long wr,
   w += wo;
   if (t == 0) bad[0] = bad[1] = 0;
   scalar z = S_ZERO; /* v * 0 is NaN exactly for NaN/Inf v */
-  for (int i = t; i < N; i += PD_SWG) {
-    su[i] = xv[i];
-    z = S_FMA(z, su[i], S_ZERO);
+  if (f != 0) { /* level 0's (28) for eigenpair v, r0 ascending as pscr_gemm's */
+    const GLOBAL scalar *wv = w0 + w0o + GROUP_ID() * w0r;
+    for (int i = t; i < N; i += PD_SWG) {
+      scalar v = S_ZERO;
+      for (long r0 = 0; r0 < n0; r0++) v = S_FMA(v, wv[r0], f[r0 * N + i]);
+      su[i] = v;
+      z = S_FMA(z, v, S_ZERO);
+    }
+  } else {
+    for (int i = t; i < N; i += PD_SWG) {
+      su[i] = xv[i];
+      z = S_FMA(z, su[i], S_ZERO);
+    }
   }
   BARRIER();
   /* the products' outputs are private arrays in a block between barriers:
@@ -409,8 +429,8 @@ void pscr_slab(long n, long len, GPTR(const scalar, w), long wo, long wr,
   }
   if (!S_ISFINITE(z)) bad[0] = 1;
   BARRIER();
-  pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, shift[GROUP_ID() * ss], lambda + l0, sy, su,
-                bad);
+  scalar s0 = f != 0 ? S_ADD(c[0], lambda0[l00 + GROUP_ID()]) : shift[GROUP_ID() * ss];
+  pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda + l0, sy, su, bad);
   BARRIER();
   if (bad[0] || bad[1]) {
     if (t == 0) flags[bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;

@@ -73,6 +73,22 @@ int main(void) {
                "2D 40 x 33, dense %d, slab %d: %lu pscr_gemm, %lu pscr_slab launches",
                ways[k].dense, ways[k].slab, g1, s1);
     }
+    /* 3D 9 x 12 x 7, both levels dense: level 0's (28) formed in the slab kernel, its (27)
+     * a product (pscr_gemm); 5 products with pscr_slab = 0 */
+    static const size_t n3[3] = {9, 12, 7};
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in3", t.pscr_dense_in3), PSCR_OK);
+    for (int slab = 1; slab >= 0; slab--) {
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", slab ? t.pscr_slab : 0), PSCR_OK);
+      unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
+      unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab");
+      gc_case(&E, PSCR_F64, 3, n3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+      unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
+      unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab") - s0;
+      PT_CHECK(g1 == (slab ? 2u : 8u) && s1 == (slab ? 2u : 0u),
+               "3D 9 x 12 x 7, slab %d: %lu pscr_gemm, %lu pscr_slab launches", slab, g1, s1);
+    }
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in3", 0), PSCR_OK);
   }
   { /* 2D 40 x 33 in two steps of radix 7: blocks 0-5, ..., 28-33 and 35-39, two runs;
      * products: 2 reducing (their sums (24) one pscr_osums), 2 at step 2, 4 back at

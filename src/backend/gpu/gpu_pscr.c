@@ -269,30 +269,34 @@ static pscr_status osums(gpu_device *g, const pscr_stage_args *a, const void *y,
   return launch(g, "pscr_osums", nb * nqg * a->len, NARGS(args), args);
 }
 
-/* The step whole in one launch (pscr_slab) where its systems are proven
- * definite (queued) and a vector's slab of n x len fits a group: one block
- * of all n rows whose runs are the one product (the step of gemm_step below
- * without boundary terms). 0: the step is not such a step. */
-static int slab_step(const gpu_device *g, const pscr_stage_args *a) {
-  const gpu_pscr *s = a->plan->impl;
-  const gpu_pscr_step *gs = gstep(a);
-  const pscr_step *stp = a->step;
-  if (!s->queued || s->lines || gs->nroute || gs->nrun != 1 || a->phase != PSCR_BACK ||
+/* A dense level's step whole in one launch (pscr_slab) where its systems are
+ * proven definite (queued) and a vector's slab of n x len fits a group: one
+ * block of all n rows whose runs are the one product (the step of gemm_step
+ * below without boundary terms), in the back phase. 0: not such a step. */
+static int slab_fits(const gpu_device *g, const pscr_plan *p, const gpu_pscr_step *gs,
+                     const pscr_step *stp, size_t n, size_t len) {
+  const gpu_pscr *s = p->impl;
+  if (!s->dense || !s->queued || s->lines || gs->nroute || gs->nrun != 1 ||
       g->max_wg < PSCR_GPU_PD_SWG)
     return 0;
   const gpu_pscr_run *r = gs->runs;
   const pscr_block *b = &stp->blocks[r->b0];
   size_t cap = (size_t)g->tune.pscr_slab < PSCR_GPU_PD_SLAB ? (size_t)g->tune.pscr_slab
                                                              : PSCR_GPU_PD_SLAB;
-  return stp->nblocks == 1 && r->nb == 1 && b->s + r->d0 == 0 && r->dd == 1 &&
-         r->m == a->lev_n && r->nd == a->lev_n && a->lev_n * a->len <= cap;
+  return stp->nblocks == 1 && r->nb == 1 && b->s + r->d0 == 0 && r->dd == 1 && r->m == n &&
+         r->nd == n && n * len <= cap;
+}
+
+static int slab_step(const gpu_device *g, const pscr_stage_args *a) {
+  return a->phase == PSCR_BACK && slab_fits(g, a->plan, gstep(a), a->step, a->lev_n, a->len);
 }
 
 static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
-  const gpu_pscr *s = a->plan->impl;
+  gpu_pscr *s = a->plan->impl;
   const pscr_plan *p = a->plan;
   const gpu_pscr_run *r = gstep(a)->runs;
   const pscr_block *b = &a->step->blocks[r->b0];
+  const struct gpu_pscr_defer *f = &s->defer;
   int d = p->ndim - 1, many = a->batch > 1;
   gpu_arg args[] = {GPU_LONG(a->lev_n),
                     GPU_LONG(a->len),
@@ -301,7 +305,7 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
                     GPU_LONG(2 + r->nd),
                     GPU_PTR(dp(a->lambda)),
                     GPU_LONG(b->eig),
-                    GPU_PTR(dp(a->shift)),
+                    GPU_PTR(f->on ? none : dp(a->shift)),
                     GPU_LONG(many),
                     GPU_PTR(dp(s->sub[0])),
                     GPU_PTR(dp(p->fac[d][0])),
@@ -311,7 +315,16 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
                     GPU_PTR(s->m_diag ? none : dp(p->fac[d][3])),
                     GPU_PTR(dp(a->x)),
                     GPU_LONG(many ? a->x_stride : 0),
+                    GPU_PTR(f->on ? dp(f->f) : none),
+                    GPU_PTR(f->on ? dp(f->w0) : none),
+                    GPU_LONG(f->wo),
+                    GPU_LONG(f->wr),
+                    GPU_LONG(f->n0),
+                    GPU_PTR(f->on ? dp(f->lambda0) : none),
+                    GPU_LONG(f->l0),
+                    GPU_PTR(f->on ? dp(f->c) : none),
                     GPU_PTR(g->flags)};
+  s->defer.on = 0; /* one group's solve */
   return g->launch(g, "pscr_slab", a->batch * PSCR_GPU_PD_SWG, PSCR_GPU_PD_SWG, 0, NARGS(args),
                    args);
 }
@@ -338,6 +351,7 @@ static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
       (many && (stp->nblocks > 1 || !back)))
     return PSCR_ERR_UNSUPPORTED;
   if (slab_step(g, a)) return slab(g, a);
+  if (s->defer.on) return PSCR_ERR_UNSUPPORTED; /* stage_21 left its product to a slab */
   int whole = stp->nblocks == 1 && stp->blocks[0].m == a->lev_n; /* no boundary terms */
   if (back && s->vrows > 0 && !whole) {
     TRY(boundary(g, a, s->vbuf, vps));
@@ -650,12 +664,31 @@ static pscr_status stage_11(const pscr_stage_args *a) {
   return rhs(&g, a, NULL, 0, a->y, a->y_shift);
 }
 
+/* 3D's dense level 0 whose subproblems level 1 solves in pscr_slab (its one
+ * step fits): the group's product (28) is left to the slab kernel, which
+ * forms each vector's slab from f itself (one launch fewer). */
+static int defer_rhs(const gpu_device *g, const pscr_stage_args *a) {
+  const pscr_plan *p = a->plan;
+  const gpu_pscr *s = p->impl;
+  const pscr_level *in = &p->lev[1];
+  return p->ndim == 3 && a->phase == PSCR_BACK && in->nsteps == 1 &&
+         slab_fits(g, p, &s->steps[1][0], &in->steps[0], in->n, in->len);
+}
+
 /* (28): the boundary terms of the blocks opening in the group, then the subproblems. */
 static pscr_status stage_21(const pscr_stage_args *a) {
   gpu_device g;
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
   const pscr_block *b = dense_block(a);
+  gpu_pscr *s = a->plan->impl;
+  if (b && defer_rhs(&g, a)) {
+    size_t nr = 2 + b->nd;
+    s->defer = (struct gpu_pscr_defer){1, a->x, a->comp, a->lambda, a->shift,
+                                       b->comp + 2 + (a->group->e0 - b->e0) * nr, nr, b->m,
+                                       b->eig + (a->group->e0 - b->e0)};
+    return PSCR_OK;
+  }
   if (b) return dense_rhs(&g, a, b, a->y, a->y_shift);
   TRY(boundary(&g, a, a->slots, 0));
   return rhs(&g, a, a->slots, 0, a->y, a->y_shift);

@@ -152,6 +152,14 @@ typedef struct {
   int merge_w, merge_spg, levels; /* merge_spg: systems a merge group (gpu_merge_shape) */
   size_t merge_local;
   void *recs[PSCR_GPU_LEVELS], *outs[PSCR_GPU_LEVELS];
+  /* 3D with both levels dense where level 1 runs in pscr_slab: stage_21
+   * leaves its product (28) to the slab kernel (each group forms its
+   * vector's slab from f), and says so here for the solve of its group */
+  struct gpu_pscr_defer {
+    int on;
+    const void *f, *w0, *lambda0, *c; /* f, level 0's components, eigenvalues, c */
+    size_t wo, wr, n0, l0;            /* vector v's row of W0^T at wo + v wr, K = n0 */
+  } defer;
 } gpu_pscr;
 
 /* The device interface of the plan's context, with the module of the plan's dtype current. */
