@@ -261,12 +261,6 @@ static void gc_small_suite(gc_env *E) {
   static const size_t a2[2] = {21, 30};
   for (size_t k = 0; k < sizeof algs / sizeof *algs; k++)
     gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, algs[k], 0);
-  static const size_t g3[3] = {19, 9, 7}; /* batches of one and of a few subproblems */
-  PT_CHECK_STATUS(gc_tune(E, "pscr_slab", 0), PSCR_OK); /* small slabs as products too */
-  gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-  gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-  gc_singular(E, PSCR_F64, 9, 40, PSCR_TD_AUTO);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_slab", dft.pscr_slab), PSCR_OK);
   /* no pivoting asked for: complex systems on the lane engine (or tiles) */
   gc_case(E, PSCR_C128, 2, a2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
   static const size_t c3[3] = {5, 6, 33};

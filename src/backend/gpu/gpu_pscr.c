@@ -706,8 +706,11 @@ static pscr_status stage_osums(const pscr_stage_args *a) {
   return osums(&g, a, a->y, a->slots, gr->b0, gr->b1 - gr->b0, gr->e0, gr->e1);
 }
 
-/* The start of a solve: clear status words (the fused kernel raises SINGULAR). */
+/* The start of a solve: clear status words (the fused kernel raises SINGULAR)
+ * and any product a failed solve left deferred. */
 static pscr_status begin(pscr_plan *p) {
+  gpu_pscr *s = p->impl;
+  if (s) s->defer.on = 0;
   gpu_device g;
   pscr_status st = p->ctx->ops->gpu ? p->ctx->ops->gpu(p->ctx, &g) : PSCR_ERR_UNSUPPORTED;
   return st == PSCR_OK ? g.flags_clear(&g) : st;
