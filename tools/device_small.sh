@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# OpenCL against CUDA on small PSCR solves, where process-to-process noise is large: REPS
+# processes (default 3) per setting, alternating, each timing both backends; per row the
+# per-process ratios and their median. Settings: TUNES, space-separated --tune values ("-" =
+# the defaults; default "- pscr_slab=0"). Rows: 2D Poisson N2..N2MAX, 3D N3..N3MAX.
+# Usage: OUT=$OUT bash tools/device_small.sh
+OCL=ON TARGETS=${TARGETS:-bench_pscr_gpu} source tools/device_env.sh
+for rep in $(seq ${REPS:-3}); do for tune in ${TUNES:-- pscr_slab=0}; do
+  a=(); [ "$tune" != - ] && a=(--tune "$tune")
+  timeout 120 $B/bench_pscr_gpu --backends cuda,opencl --problems ${PROBLEMS:-poisson2d,poisson3d} \
+    --min-n ${N2:-31} --max-n ${N2MAX:-127} --min-n3 ${N3:-31} --max-n3 ${N3MAX:-63} --reps 41 \
+    --xfer-reps 0 "${a[@]}" 2>> "$OUT/bench.err" | grep '"solve_ms"' |
+    sed "s/^{/{\"tune\":\"$tune\",\"rep\":$rep,/" >> "$OUT/small.jsonl"
+done; done
+python3 - "$OUT/small.jsonl" <<'PY'
+import json, sys, statistics as st
+r = {}
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    r.setdefault((j['problem'], j['n'], j['tune']), {}).setdefault(j['rep'], {})[j['backend']] = j
+print("| problem | n | tune | CUDA ms | OpenCL ms | OpenCL / CUDA (median) | residual |")
+print("|---|---|---|---|---|---|---|")
+for k in sorted(r):
+    v = r[k]
+    both = [i for i in sorted(v) if 'cuda' in v[i] and 'opencl' in v[i]]
+    c = [v[i]['cuda']['solve_ms'] for i in both]
+    o = [v[i]['opencl']['solve_ms'] for i in both]
+    q = [a / b for a, b in zip(o, c)]
+    res = v[both[0]]['cuda']['rel_residual'] if both else float('nan')
+    print(f"| {k[0]} | {k[1]} | {k[2]} | {' '.join('%.4f' % x for x in c)} | "
+          f"{' '.join('%.4f' % x for x in o)} | {' '.join('%.2f' % x for x in q)} "
+          f"({st.median(q) if q else 0:.2f}) | {res:.1e} |")
+PY
