@@ -12,9 +12,6 @@
 
 #include "nvidia.h"
 
-
-
-
 int main(void) {
   cl_device_id d;
   cl_int e;

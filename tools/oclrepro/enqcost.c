@@ -16,9 +16,6 @@
 
 #include "nvidia.h"
 
-
-
-
 #define HEAD                                                                                    \
   "(__global double *a0, __global double *a1, __global double *a2, __global double *a3,"      \
   " __global double *a4, __global double *a5, __global double *a6, __global double *a7,"      \

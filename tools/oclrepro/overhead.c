@@ -10,7 +10,6 @@
 
 #include "nvidia.h"
 
-
 /* Host microseconds an enqueue of k (one group of 64) takes, after 50 to
  * warm up; *drain_us (unless NULL): per kernel until the queue has run them. */
 static double enqueue_us(cl_command_queue q, cl_kernel k, int L, double *drain_us) {

@@ -13,7 +13,6 @@
 
 #include "nvidia.h"
 
-
 static const char *src = "__kernel void k(__global int *f, __global double *a, long n) {"
                          " size_t i = get_global_id(0); if (i < n) a[i] += 1.0;"
                          " if (i == 0) f[0] = 0; }";
