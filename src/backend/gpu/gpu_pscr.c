@@ -55,19 +55,30 @@ static pscr_status launch(gpu_device *g, const char *name, size_t items, int nar
   return g->launch(g, name, items, wg, 0, nargs, args);
 }
 
+/* A_last's and M_last's three diagonals as TD_SRC_PARAMS takes them (a, d, c
+ * of A then of M; the sub-diagonals from sub[], M's off-diagonals none where
+ * M_last is diagonal), and as the six kernel arguments they make. */
+static void last_diags(const pscr_plan *p, gpu_ptr c[6]) {
+  const gpu_pscr *s = p->impl;
+  int d = p->ndim - 1;
+  c[0] = dp(s->sub[0]);
+  c[1] = dp(p->fac[d][0]);
+  c[2] = dp(p->fac[d][1]);
+  c[3] = s->m_diag ? none : dp(s->sub[1]);
+  c[4] = dp(p->fac[d][2]);
+  c[5] = s->m_diag ? none : dp(p->fac[d][3]);
+}
+#define LAST_ARGS(c)                                                                               \
+  GPU_PTR((c)[0]), GPU_PTR((c)[1]), GPU_PTR((c)[2]), GPU_PTR((c)[3]), GPU_PTR((c)[4]),             \
+      GPU_PTR((c)[5])
+
 /* The innermost systems from number sys0 on (A_last + rshift[k] M_last, R's rows). */
 static gpu_td_src inner_src(const pscr_plan *p, size_t sys0) {
   const gpu_pscr *s = p->impl;
   int d = p->ndim - 1;
-  gpu_td_src src = {dp(s->sub[0]),
-                    dp(p->fac[d][0]),
-                    dp(p->fac[d][1]),
-                    s->m_diag ? none : dp(s->sub[1]),
-                    dp(p->fac[d][2]),
-                    s->m_diag ? none : dp(p->fac[d][3]),
-                    dp(s->rshift),
-                    (long long)p->n[d],
-                    1,
+  gpu_ptr c[6];
+  last_diags(p, c);
+  gpu_td_src src = {c[0], c[1], c[2], c[3], c[4], c[5], dp(s->rshift), (long long)p->n[d], 1,
                     (long long)sys0};
   return src;
 }
@@ -297,7 +308,9 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
   const gpu_pscr_run *r = gstep(a)->runs;
   const pscr_block *b = &a->step->blocks[r->b0];
   const struct gpu_pscr_defer *f = &s->defer;
-  int d = p->ndim - 1, many = a->batch > 1;
+  int many = a->batch > 1;
+  gpu_ptr c[6];
+  last_diags(p, c);
   gpu_arg args[] = {GPU_LONG(a->lev_n),
                     GPU_LONG(a->len),
                     GPU_PTR(dp(a->comp)),
@@ -307,12 +320,7 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
                     GPU_LONG(b->eig),
                     GPU_PTR(f->on ? none : dp(a->shift)),
                     GPU_LONG(many),
-                    GPU_PTR(dp(s->sub[0])),
-                    GPU_PTR(dp(p->fac[d][0])),
-                    GPU_PTR(dp(p->fac[d][1])),
-                    GPU_PTR(s->m_diag ? none : dp(s->sub[1])),
-                    GPU_PTR(dp(p->fac[d][2])),
-                    GPU_PTR(s->m_diag ? none : dp(p->fac[d][3])),
+                    LAST_ARGS(c),
                     GPU_PTR(dp(a->x)),
                     GPU_LONG(many ? a->x_stride : 0),
                     GPU_PTR(f->on ? dp(f->f) : none),
@@ -405,17 +413,12 @@ static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
 /* The arguments every fused kernel starts with (PSCR_TILE_PARAMS); returns their count. */
 static int tile_args(const pscr_stage_args *a, size_t t0, size_t nt, gpu_arg *args) {
   const gpu_pscr *s = a->plan->impl;
-  const pscr_plan *p = a->plan;
-  int d = p->ndim - 1;
+  gpu_ptr c[6];
+  last_diags(a->plan, c);
   gpu_arg v[] = {GPU_LONG(a->len),
                  GPU_INT(s->tile_lq + (s->ex ? 16 : 0)), /* PSCR_TILE_LQ */
                  GPU_INT(s->pivot),
-                 GPU_PTR(dp(s->sub[0])),
-                 GPU_PTR(dp(p->fac[d][0])),
-                 GPU_PTR(dp(p->fac[d][1])),
-                 GPU_PTR(s->m_diag ? none : dp(s->sub[1])),
-                 GPU_PTR(dp(p->fac[d][2])),
-                 GPU_PTR(s->m_diag ? none : dp(p->fac[d][3])),
+                 LAST_ARGS(c),
                  GPU_PTR(dp(a->x)),
                  GPU_LONG(a->x_stride),
                  GPU_LONG(a->lev_n),
