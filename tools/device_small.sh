@@ -2,13 +2,14 @@
 # OpenCL against CUDA on small PSCR solves, where process-to-process noise is large: REPS
 # processes (default 3) per setting, alternating, each timing both backends; per row the
 # per-process ratios and their median. Settings: TUNES, space-separated --tune values ("-" =
-# the defaults; default "- pscr_slab=0"). Rows: 2D Poisson N2..N2MAX, 3D N3..N3MAX.
+# the defaults; default "- pscr_slab=0"). Rows: PROBLEMS, 2D N2..N2MAX, 3D N3..N3MAX; BREPS
+# solves a row (41), TMO seconds a process (120).
 # Usage: OUT=$OUT bash tools/device_small.sh
 OCL=ON TARGETS=${TARGETS:-bench_pscr_gpu} source tools/device_env.sh
 for rep in $(seq ${REPS:-3}); do for tune in ${TUNES:-- pscr_slab=0}; do
   a=(); [ "$tune" != - ] && a=(--tune "$tune")
-  timeout 120 $B/bench_pscr_gpu --backends cuda,opencl --problems ${PROBLEMS:-poisson2d,poisson3d} \
-    --min-n ${N2:-31} --max-n ${N2MAX:-127} --min-n3 ${N3:-31} --max-n3 ${N3MAX:-63} --reps 41 \
+  timeout ${TMO:-120} $B/bench_pscr_gpu --backends cuda,opencl --problems ${PROBLEMS:-poisson2d,poisson3d} \
+    --min-n ${N2:-31} --max-n ${N2MAX:-127} --min-n3 ${N3:-31} --max-n3 ${N3MAX:-63} --reps ${BREPS:-41} \
     --xfer-reps 0 "${a[@]}" 2>> "$OUT/bench.err" | grep '"solve_ms"' |
     sed "s/^{/{\"tune\":\"$tune\",\"rep\":$rep,/" >> "$OUT/small.jsonl"
 done; done

@@ -11,6 +11,9 @@
 #include "testing.h"
 
 const char *pscr_gpu_kernel_source(const char *path) __attribute__((weak));
+int pscr_gpu_kernel_bounds(const char *name, const char *defines, int *maxw, int *minb)
+    __attribute__((weak));
+char *pscr_gpu_ptx_bounds(const char *ptx, const char *defines, int *added) __attribute__((weak));
 
 /* The integer of "#define name <int>" in kernels/<path>; -1 if absent. */
 static long kernel_define(const char *path, const char *name) {
@@ -70,6 +73,38 @@ int main(void) {
   static const int gb[] = {GB_S,  GB_M,  GB_ND, GB_D,  GB_EIG,  GB_COMP,
                            GB_E0, GB_VS, GB_BS, GB_NT, GB_ACC0, GB_N};
   for (size_t i = 0; i < sizeof pb / sizeof *pb; i++) SAME("common/pscr_stages.h", pb[i], gb[i]);
+  /* the register-bound table's defaults (gpu_bounds.c; NVRTC's PTX checks the
+   * rest in test_kernels_nvrtc, where CUDA is built) and its PTX writer */
+  int w, m;
+  SAME("common/pscr_reg.h", "PSCR_REG_MAXW",
+       pscr_gpu_kernel_bounds("pscr_reg_fwd", "-DPSCR_COMPLEX=0", &w, &m) ? w : 0);
+  SAME("common/pscr_lane.h", "PSCR_LANE_PLAIN_GROUPS",
+       pscr_gpu_kernel_bounds("pscr_lane_plain", "", &w, &m) ? m : 0);
+  const char *reg = pscr_gpu_kernel_source("common/td_reg.h");
+  def = reg ? strstr(reg, "#define TD_REG_MAXW ") : NULL;
+  int wz = 0, wr = 0;
+  pscr_gpu_kernel_bounds("td_reg_solve_s", "-DPSCR_COMPLEX=1", &wz, &m);
+  pscr_gpu_kernel_bounds("td_reg_solve_s", "-DPSCR_COMPLEX=0", &wr, &m);
+  snprintf(bn, sizeof bn, "(PSCR_COMPLEX ? %d : %d)", wz, wr);
+  PT_CHECK(def && strncmp(def + 20, bn, strlen(bn)) == 0, "td_reg.h: TD_REG_MAXW %s", bn);
+  PT_CHECK(pscr_gpu_kernel_bounds("td_reg_solve_s", "-DPSCR_COMPLEX=0 -DTD_RQ=16 -DTD_REG_MAXW=512",
+                                  &w, &m) &&
+               w == 512 && m == 0,
+           "td_reg_solve_s: the module's TD_REG_MAXW 512 (%d, %d)", w, m);
+  PT_CHECK(!pscr_gpu_kernel_bounds("td_reg_perm", "", &w, &m) &&
+               !pscr_gpu_kernel_bounds("td_tile_solve", "", &w, &m),
+           "td_reg_perm and td_tile_solve declare no bounds");
+  const char *ptx = "//\n.visible .entry td_tile_solve(\n\t.param .u64 a\n)\n{\n\tret;\n}\n"
+                    ".visible .entry pscr_gemm(\n\t.param .u64 a\n)\n.reqntid 256, 1, 1\n{\n}\n"
+                    ".visible .entry td_reg_solve_s()\n{\n}\n";
+  const char *want = "//\n.visible .entry td_tile_solve(\n\t.param .u64 a\n)\n{\n\tret;\n}\n"
+                     ".visible .entry pscr_gemm(\n\t.param .u64 a\n)\n.minnctapersm 2\n"
+                     ".reqntid 256, 1, 1\n{\n}\n"
+                     ".visible .entry td_reg_solve_s()\n.maxntid 640, 1, 1\n{\n}\n";
+  int added = 0;
+  char *out = pscr_gpu_ptx_bounds(ptx, "-DPSCR_COMPLEX=0", &added);
+  PT_CHECK(out && strcmp(out, want) == 0 && added == 2, "pscr_gpu_ptx_bounds:\n%s", out);
+  free(out);
   /* the parser itself: a name that is no #define */
   PT_CHECK(kernel_define("common/pscr_reg.h", "PR_NO_SUCH") == -1, "absent #define found");
   return pt_exit("kernel_consts");

@@ -82,7 +82,7 @@ void gpu_td_tile_params(td_job *j) {
 static pscr_status shape_module(td_job *j, int W, int lq) {
   if (!j->g->static_local || !j->g->shrink_local) return PSCR_OK;
   j->par.tile_local = (int)tile_scalars(W, lq);
-  j->par.reg_ph = j->par.reg_q = 0;
+  j->par.reg_ph = j->par.reg_q = j->par.reg_maxw = 0;
   return td_module(j);
 }
 
@@ -131,9 +131,15 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
   return 0;
 }
 
-/* Where local arrays are sized per shape: the module of td_reg.h's W work-items. */
-static pscr_status reg_module(td_job *j, int sh, int W, int ph) {
+/* Where local arrays are sized per shape: the module of td_reg.h's W work-items.
+ * There the multi-tile passes (pass) of 16 real rows a work-item take a
+ * module capped for 256 work-items, not 512: td_reg_bwd_s spills 224 bytes
+ * at 128 registers (NVIDIA's OpenCL with the kernels' bounds, H100, 2D
+ * Poisson 8191^2: td_reg_bwd_s 2308 us against 1764 at 168 registers;
+ * td_reg_fwd_s 1098 against 1094). CUDA's passes keep the one module. */
+static pscr_status reg_module(td_job *j, int sh, int W, int ph, int pass) {
   int fixed = j->g->static_local && j->g->shrink_local;
+  j->par.reg_maxw = fixed && pass && !j->par.complex_ && reg_q(j) > 8 && W <= 256 ? 256 : 0;
   if (!fixed && ph == 1 && !j->par.reg_q) return PSCR_OK;
   if (fixed) j->par.tile_local = (int)reg_scalars(j, sh, W, ph, 1);
   j->par.reg_ph = ph;
@@ -191,7 +197,7 @@ static int clu_shape(td_job *j, gpu_td_src src, long long n, int *W, int *ph, lo
   int sh = src.shift.mem != NULL, q = reg_q(j);
   int most = j->g->tune.tile_clu < j->g->cluster_max ? j->g->tune.tile_clu : j->g->cluster_max;
   /* the module of q rows current: its kernels' registers set the caps (reg_shape) */
-  if (most < 2 || reg_module(j, sh, 32, 1) != PSCR_OK) return 0;
+  if (most < 2 || reg_module(j, sh, 32, 1, 0) != PSCR_OK) return 0;
   long long per = (n + most - 1) / most; /* rows a tile, at least */
   if (per < (long long)j->g->tune.clu_w * q) per = (long long)j->g->tune.clu_w * q;
   if (!reg_shape(j, src, per, W, ph) ||
@@ -212,7 +218,7 @@ static pscr_status solve_cluster(td_job *j, gpu_td_src src, long long n, long lo
   size_t xoff = reg_scalars(j, sh, W, ph, 0), local = (xoff + 8 + 128) * j->esize; /* td_reg_clu */
   gpu_ptr saved;
   if (local > j->limit) return PSCR_ERR_UNSUPPORTED;
-  pscr_status st = reg_module(j, sh, W, ph);
+  pscr_status st = reg_module(j, sh, W, ph, 0);
   if (st == PSCR_OK) st = one_pass_work(j, &src, n, batch, nt, sh ? T : 0, W, &saved);
   if (st != PSCR_OK) return st;
   gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),    GPU_LONG(nt),        GPU_LONG((long long)xoff),
@@ -254,6 +260,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * 0.103. */
   int reg_ok = n * batch >= j->g->tune.reg_min;
   j->par.reg_q = j->g->tune.reg_q;
+  j->par.reg_maxw = 0;
   int big = reg_ok && !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 1024);
   if (big) j->par.reg_q = 16;
   reg = reg_ok && !pivot && perm_ok && reg_shape(j, src, n, &W, &ph);
@@ -263,7 +270,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     if (!reg) j->par.reg_q = many;
   }
   if (reg || single_shape(j, n, &W, &lq)) {
-    TRY(reg ? reg_module(j, sh, W, ph) : shape_module(j, W, lq));
+    TRY(reg ? reg_module(j, sh, W, ph, 0) : shape_module(j, W, lq));
     TRY(one_pass_work(j, &src, n, batch, 1, reg && sh ? (long long)W * reg_q(j) : 0, W,
                       &j->saved));
     if (reg) {
@@ -302,7 +309,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * in td_reg_fwd + bwd; tile_w's 128 took 1.40) */
   multi_shape(j, pivot, &W, &lq, &MW);
   reg = !pivot && perm_ok && reg_shape(j, src, (long long)W * reg_q(j), &W, &ph);
-  TRY(reg ? reg_module(j, sh, W, ph) : shape_module(j, W, lq));
+  TRY(reg ? reg_module(j, sh, W, ph, 1) : shape_module(j, W, lq));
   long long T = reg ? (long long)W * reg_q(j) : (long long)W << lq;
   nt = (n + T - 1) / T;
   int spg;

@@ -16,6 +16,7 @@
 #include "backend/gpu/gpu_td.h"
 
 int gpu_td_reg_maxw(const gpu_td_params *p) {
+  if (p->reg_maxw > 0) return p->reg_maxw;
   /* more rows a work-item than the dtype's default: fewer work-items, more registers each
    * (real 16 rows: 128 at 512 work-items, so two groups of 256 share an SM; complex 8
    * rows 128, complex 16 rows 255) */

@@ -55,6 +55,7 @@ typedef struct {
   int reg_ph;        /* TD_REG_PH where > 1: parts td_reg.h stages its tile in */
   int reg_q;         /* TD_RQ where set: rows a work-item of td_reg.h (0: 8 real, 4 complex) */
   int reg_ysm;       /* TD_REG_YSM: one-tile shifted td_reg.h solves keep y in local memory */
+  int reg_maxw;      /* TD_REG_MAXW where set (0: gpu_td_reg_maxw's default for reg_q) */
 } gpu_td_params;
 
 /* Work-items a group of td_reg.h's kernels at most (TD_REG_MAXW: their registers' cap). */
@@ -321,5 +322,13 @@ int pscr_gpu_kernel_names(char (*names)[64], int max);
 /* The embedded text of kernels/<path> ("common/pscr_reg.h"), NULL if none
  * (for the test that holds the host's mirrors of kernel constants to them). */
 const char *pscr_gpu_kernel_source(const char *path);
+/* The register bounds kernel `name` declares (KERNEL_BOUNDED(*maxw, *minb),
+ * KERNEL_MAXW(*maxw) with *minb = 0) in a module built with `defines`
+ * (-Dname=value ...); 0 where it declares none (gpu_bounds.c). */
+int pscr_gpu_kernel_bounds(const char *name, const char *defines, int *maxw, int *minb);
+/* ptx with those bounds written into each bounded entry that lacks them
+ * (.maxntid unless it has .maxntid or .reqntid; .minnctapersm where minb > 0),
+ * malloc'ed (NULL: out of memory); *added: the entries changed. */
+char *pscr_gpu_ptx_bounds(const char *ptx, const char *defines, int *added);
 
 #endif

@@ -69,6 +69,10 @@ typedef struct {
    * td.cl; ptx = 10 x the compute capability, or 1 where the query fails).
    * Where a build fails: 1 (no tensor-core PTX), then 0 (none), retried */
   int ptx;
+  /* NVIDIA's platform: the kernels' register bounds written into each
+   * program's PTX, which is built again (gpu_bounds.c; $PSCR_OPENCL_BOUNDS=0
+   * leaves them out, for A/B) */
+  int ptx_bounds;
   /* solve timing: profiling events of the first launch and of a marker after
    * the last (CUDA events' counterpart), the wall clock where profiling gives
    * nothing */

@@ -78,6 +78,8 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
             CL_SUCCESS &&
         major > 0 && major < 100)
       s->ptx = (int)(10 * major + minor % 10);
+    const char *b = getenv("PSCR_OPENCL_BOUNDS");
+    s->ptx_bounds = !(b && strcmp(b, "0") == 0);
   }
   if (err == CL_SUCCESS)
     err = clGetDeviceInfo(s->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof s->max_alloc,

@@ -225,7 +225,8 @@ static void dump_binary(cl_program prog, const char *key) {
  * (the tests, on PoCL): PoCL keeps a cache of its own and is slow to hand
  * out binaries (opencl_basics' 20 programs: 1075 s filling our cache, 90 s
  * without it, 1 s from it). */
-static int cache_path(ocl_state *s, const char *text, const char *opts, char *path, size_t size) {
+static int cache_path(ocl_state *s, const char *text, const char *opts, int bounds, char *path,
+                      size_t size) {
   const char *any = getenv("PSCR_OPENCL_CACHE_ANY");
   if (!s->local_is_local && !(any && any[0])) return 0;
   char info[4][256] = {{0}};
@@ -235,7 +236,7 @@ static int cache_path(ocl_state *s, const char *text, const char *opts, char *pa
   clGetDeviceInfo(s->device, CL_DRIVER_VERSION, sizeof info[3] - 1, info[3], NULL);
   unsigned long long h = pscr_fnv_str(PSCR_FNV_SEED, s->device_name);
   for (int i = 0; i < 4; i++) h = pscr_fnv_str(h, info[i]);
-  h = pscr_fnv_str(pscr_fnv_str(h, opts), text);
+  h = pscr_fnv_str(pscr_fnv_str(pscr_fnv_str(h, opts), text), bounds ? "bounds" : "");
   return pscr_disk_cache_path(h, "clbin", path, size);
 }
 
@@ -255,6 +256,37 @@ static cl_program cache_load(ocl_state *s, const char *path, const char *opts) {
     prog = NULL;
   }
   return prog;
+}
+
+/* NVIDIA's platform: *prog (built from source) replaced by its PTX with the
+ * kernels' register bounds (gpu_bounds.c), built; kept where that fails. */
+static void with_bounds(ocl_state *s, cl_program *prog, const char *opts) {
+  size_t len = 0;
+  unsigned char *bin = program_binary(*prog, &len);
+  char *ptx = bin ? malloc(len + 1) : NULL, *patched = NULL;
+  int added = 0;
+  if (ptx) {
+    memcpy(ptx, bin, len);
+    ptx[len] = '\0';
+    patched = pscr_gpu_ptx_bounds(ptx, opts, &added);
+  }
+  if (patched && added > 0) {
+    size_t plen = strlen(patched) + (len > 0 && bin[len - 1] == '\0'); /* its NUL, as given */
+    const unsigned char *b = (const unsigned char *)patched;
+    cl_int bs = CL_SUCCESS, err;
+    cl_program np = clCreateProgramWithBinary(s->context, 1, &s->device, &plen, &b, &bs, &err);
+    if (err == CL_SUCCESS && bs == CL_SUCCESS)
+      err = clBuildProgram(np, 1, &s->device, opts, NULL, NULL);
+    if (err == CL_SUCCESS && bs == CL_SUCCESS) {
+      clReleaseProgram(*prog);
+      *prog = np;
+    } else if (np) {
+      clReleaseProgram(np);
+    }
+  }
+  free(patched);
+  free(ptx);
+  free(bin);
 }
 
 /* Keeps the build log (and prints it when $PSCR_OPENCL_LOG is set). */
@@ -362,7 +394,7 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     goto cleanup;
   }
   char path[1100];
-  int cached = cache_path(s, text, opts.p, path, sizeof path);
+  int cached = cache_path(s, text, opts.p, s->ptx_bounds, path, sizeof path);
   p->program = cached ? cache_load(s, path, opts.p) : NULL;
   if (p->program) goto built;
   p->program = clCreateProgramWithSource(s->context, 1, &text, NULL, &err);
@@ -385,6 +417,7 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     st = err == CL_OUT_OF_HOST_MEMORY ? PSCR_ERR_OUT_OF_MEMORY : PSCR_ERR_DEVICE;
     goto cleanup;
   }
+  if (s->ptx_bounds) with_bounds(s, &p->program, opts.p);
   if (cached) { /* under the options asked for, whatever PTX the retries settled on */
     size_t len = 0;
     unsigned char *bin = program_binary(p->program, &len);
