@@ -263,7 +263,7 @@ static void check_tuning(pt_rng *r) {
   pscr_context_destroy(ctx);
 }
 
-/* tune reg_min (2^20 on OpenCL GPUs, whose driver's enqueues are slow):
+/* tune reg_min (2^18 on OpenCL GPUs, whose driver's enqueues are slow):
  * shifted batches of fewer rows in all take td_tile_solve, more take
  * td_reg_perm + td_reg_solve_s; both ways match the CPU's solve. */
 static void check_reg_min(pt_rng *r) {

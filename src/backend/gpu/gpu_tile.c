@@ -133,13 +133,15 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
 
 /* Where local arrays are sized per shape: the module of td_reg.h's W work-items.
  * There the multi-tile passes (pass) of 16 real rows a work-item take a
- * module capped for 256 work-items, not 512: td_reg_bwd_s spills 224 bytes
- * at 128 registers (NVIDIA's OpenCL with the kernels' bounds, H100, 2D
- * Poisson 8191^2: td_reg_bwd_s 2308 us against 1764 at 168 registers;
- * td_reg_fwd_s 1098 against 1094). CUDA's passes keep the one module. */
+ * module capped for 384 work-items, not 512. NVIDIA's OpenCL, H100, 2D
+ * Poisson 8191^2, passes of 64 work-items: td_reg_bwd_s 2307 us capped for
+ * 512 or 256, 1773 with no cap; td_reg_fwd_s 1100 each way. ptxas on NVRTC's
+ * PTX: td_reg_bwd_s 128 registers and 224 bytes of spills at 512, 186
+ * registers at 256, 168 at 384 as with no cap (not timed: the device time
+ * was spent). CUDA's passes keep the one module. */
 static pscr_status reg_module(td_job *j, int sh, int W, int ph, int pass) {
   int fixed = j->g->static_local && j->g->shrink_local;
-  j->par.reg_maxw = fixed && pass && !j->par.complex_ && reg_q(j) > 8 && W <= 256 ? 256 : 0;
+  j->par.reg_maxw = fixed && pass && !j->par.complex_ && reg_q(j) > 8 && W <= 384 ? 384 : 0;
   if (!fixed && ph == 1 && !j->par.reg_q) return PSCR_OK;
   if (fixed) j->par.tile_local = (int)reg_scalars(j, sh, W, ph, 1);
   j->par.reg_ph = ph;
@@ -257,7 +259,10 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * cost 31-47, and PSCR on the tiles against td_reg.h took 2D Poisson 31^2
    * 0.045-0.052 ms against 0.087-0.104, 511^2 0.123 against 0.143, 1023^2
    * 0.205 either way, 2047^2 0.78 against 0.62; 3D 31^3 0.062-0.071 against
-   * 0.103. */
+   * 0.103. With the kernels' register bounds (gpu_bounds.c) td_reg.h gained:
+   * 1023^2 0.202-0.208 against 0.220-0.231 on the tiles (CUDA 0.170), 511^2
+   * within 3 % (0.112-0.116 against 0.116-0.118): 2^18 (was 2^20) takes
+   * 1023^2 and keeps 511^2 (261121 rows) on the one launch. */
   int reg_ok = n * batch >= j->g->tune.reg_min;
   j->par.reg_q = j->g->tune.reg_q;
   j->par.reg_maxw = 0;

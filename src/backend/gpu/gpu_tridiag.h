@@ -101,7 +101,7 @@ typedef struct {
                   * (td_reg.h), 0: on the local-memory tiles (td_tile.h) */
   int reg_min;   /* one-pass td_reg.h solves only for batches of reg_min rows in all, or
                   * more (else td_tile.h's, one launch where td_reg.h's take two): 0
-                  * (default), 2^20 on OpenCL GPUs, whose driver takes 6-11 us of
+                  * (default), 2^18 on OpenCL GPUs, whose driver takes 6-11 us of
                   * host time an enqueue */
   int tile_clu;  /* td_reg.h's systems of 2 .. tile_clu tiles in one pass, a cluster of
                   * groups a system (td_reg_clu), where the device has clusters (default

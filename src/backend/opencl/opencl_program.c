@@ -260,7 +260,8 @@ static cl_program cache_load(ocl_state *s, const char *path, const char *opts) {
 
 /* NVIDIA's platform: *prog (built from source) replaced by its PTX with the
  * kernels' register bounds (gpu_bounds.c), built; kept where that fails. */
-static void with_bounds(ocl_state *s, cl_program *prog, const char *opts) {
+static void keep_log(ocl_state *s, cl_program prog, const char *key, int failed);
+static void with_bounds(ocl_state *s, cl_program *prog, const char *opts, const char *key) {
   size_t len = 0;
   unsigned char *bin = program_binary(*prog, &len);
   char *ptx = bin ? malloc(len + 1) : NULL, *patched = NULL;
@@ -277,6 +278,7 @@ static void with_bounds(ocl_state *s, cl_program *prog, const char *opts) {
     cl_program np = clCreateProgramWithBinary(s->context, 1, &s->device, &plen, &b, &bs, &err);
     if (err == CL_SUCCESS && bs == CL_SUCCESS)
       err = clBuildProgram(np, 1, &s->device, opts, NULL, NULL);
+    if (np) keep_log(s, np, key, 0); /* no error: the program built from source stays */
     if (err == CL_SUCCESS && bs == CL_SUCCESS) {
       clReleaseProgram(*prog);
       *prog = np;
@@ -417,7 +419,7 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
     st = err == CL_OUT_OF_HOST_MEMORY ? PSCR_ERR_OUT_OF_MEMORY : PSCR_ERR_DEVICE;
     goto cleanup;
   }
-  if (s->ptx_bounds) with_bounds(s, &p->program, opts.p);
+  if (s->ptx_bounds) with_bounds(s, &p->program, opts.p, p->key);
   if (cached) { /* under the options asked for, whatever PTX the retries settled on */
     size_t len = 0;
     unsigned char *bin = program_binary(p->program, &len);
