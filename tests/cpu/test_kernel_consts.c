@@ -91,6 +91,9 @@ int main(void) {
                                   &w, &m) &&
                w == 512 && m == 0,
            "td_reg_solve_s: the module's TD_REG_MAXW 512 (%d, %d)", w, m);
+  PT_CHECK(!pscr_gpu_kernel_bounds("td_reg_bwd_s", "-DTD_RQ=16 -DTD_REG_MAXW=512 -DTD_REG_FREE=1",
+                                   &w, &m),
+           "td_reg_bwd_s: no bounds in a TD_REG_FREE module");
   PT_CHECK(!pscr_gpu_kernel_bounds("td_reg_perm", "", &w, &m) &&
                !pscr_gpu_kernel_bounds("td_tile_solve", "", &w, &m),
            "td_reg_perm and td_tile_solve declare no bounds");

@@ -28,8 +28,10 @@ static int define_of(const char *defines, const char *name, int dflt) {
 int pscr_gpu_kernel_bounds(const char *name, const char *defines, int *maxw, int *minb) {
   int z = define_of(defines, "PSCR_COMPLEX", 0);
   *maxw = *minb = 0; /* KERNEL_MAXW: no groups an SM */
-  if (strncmp(name, "td_reg_", 7) == 0 && strcmp(name, "td_reg_perm") != 0)
-    *maxw = define_of(defines, "TD_REG_MAXW", z ? 384 : 640); /* TD_REG_KERNEL */
+  if (strncmp(name, "td_reg_", 7) == 0 && strcmp(name, "td_reg_perm") != 0) { /* TD_REG_KERNEL */
+    if (!define_of(defines, "TD_REG_FREE", 0)) /* the host's choice: gpu_tile.c */
+      *maxw = define_of(defines, "TD_REG_MAXW", z ? 384 : 640);
+  }
   else if (strncmp(name, "pscr_reg_", 9) == 0)
     *maxw = define_of(defines, "PSCR_REG_MAXW", 512); /* PSCR_REG_KERNEL */
   else if (strcmp(name, "pscr_tile_fwd") == 0 || strcmp(name, "pscr_tile_bwd") == 0)

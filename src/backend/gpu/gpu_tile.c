@@ -82,7 +82,7 @@ void gpu_td_tile_params(td_job *j) {
 static pscr_status shape_module(td_job *j, int W, int lq) {
   if (!j->g->static_local || !j->g->shrink_local) return PSCR_OK;
   j->par.tile_local = (int)tile_scalars(W, lq);
-  j->par.reg_ph = j->par.reg_q = j->par.reg_maxw = 0;
+  j->par.reg_ph = j->par.reg_q = j->par.reg_free = 0;
   return td_module(j);
 }
 
@@ -132,16 +132,15 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
 }
 
 /* Where local arrays are sized per shape: the module of td_reg.h's W work-items.
- * There the multi-tile passes (pass) of 16 real rows a work-item take a
- * module capped for 384 work-items, not 512. NVIDIA's OpenCL, H100, 2D
- * Poisson 8191^2, passes of 64 work-items: td_reg_bwd_s 2307 us capped for
- * 512 or 256, 1773 with no cap; td_reg_fwd_s 1100 each way. ptxas on NVRTC's
- * PTX: td_reg_bwd_s 128 registers and 224 bytes of spills at 512, 186
- * registers at 256, 168 at 384 as with no cap (not timed: the device time
- * was spent). CUDA's passes keep the one module. */
+ * There the multi-tile passes (pass) of 16 real rows a work-item take no
+ * register bounds (reg_free). NVIDIA's OpenCL, H100, 2D Poisson 8191^2,
+ * passes of 64 work-items: td_reg_bwd_s 2307 us with the bounds for 512
+ * work-items (and again for 256), 1773 without; td_reg_fwd_s 1100 each way.
+ * Real 8 rows and complex ones keep them: 2D Helmholtz 4095^2's complex
+ * passes took 2313 us with them, 2600 without. */
 static pscr_status reg_module(td_job *j, int sh, int W, int ph, int pass) {
   int fixed = j->g->static_local && j->g->shrink_local;
-  j->par.reg_maxw = fixed && pass && !j->par.complex_ && reg_q(j) > 8 && W <= 384 ? 384 : 0;
+  j->par.reg_free = fixed && pass && !j->par.complex_ && reg_q(j) > 8;
   if (!fixed && ph == 1 && !j->par.reg_q) return PSCR_OK;
   if (fixed) j->par.tile_local = (int)reg_scalars(j, sh, W, ph, 1);
   j->par.reg_ph = ph;
@@ -265,7 +264,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * 1023^2 and keeps 511^2 (261121 rows) on the one launch. */
   int reg_ok = n * batch >= j->g->tune.reg_min;
   j->par.reg_q = j->g->tune.reg_q;
-  j->par.reg_maxw = 0;
+  j->par.reg_free = 0;
   int big = reg_ok && !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 1024);
   if (big) j->par.reg_q = 16;
   reg = reg_ok && !pivot && perm_ok && reg_shape(j, src, n, &W, &ph);

@@ -16,7 +16,6 @@
 #include "backend/gpu/gpu_td.h"
 
 int gpu_td_reg_maxw(const gpu_td_params *p) {
-  if (p->reg_maxw > 0) return p->reg_maxw;
   /* more rows a work-item than the dtype's default: fewer work-items, more registers each
    * (real 16 rows: 128 at 512 work-items, so two groups of 256 share an SM; complex 8
    * rows 128, complex 16 rows 255) */
@@ -38,6 +37,8 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
                   gpu_td_reg_maxw(p));
   if (p->reg_ysm && k > 0 && (size_t)k < size)
     k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_YSM=1");
+  if (p->reg_free && k > 0 && (size_t)k < size)
+    k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_FREE=1");
   /* developers' sweeps of the kernels' compile-time defaults (e.g. "-DPSCR_LANE_R=8"),
    * without rebuilding the library: read once per module build */
   const char *extra = getenv("PSCR_KERNEL_DEFINES");

@@ -55,7 +55,8 @@ typedef struct {
   int reg_ph;        /* TD_REG_PH where > 1: parts td_reg.h stages its tile in */
   int reg_q;         /* TD_RQ where set: rows a work-item of td_reg.h (0: 8 real, 4 complex) */
   int reg_ysm;       /* TD_REG_YSM: one-tile shifted td_reg.h solves keep y in local memory */
-  int reg_maxw;      /* TD_REG_MAXW where set (0: gpu_td_reg_maxw's default for reg_q) */
+  int reg_free;      /* TD_REG_FREE: no register bounds written for td_reg.h's kernels
+                      * where the host writes them (NVIDIA's OpenCL: gpu_bounds.c) */
 } gpu_td_params;
 
 /* Work-items a group of td_reg.h's kernels at most (TD_REG_MAXW: their registers' cap). */
