@@ -362,6 +362,38 @@ static void check_local_limit(pt_rng *r) {
       }
       free(dl), free(d), free(du), free(b), free(x), free(ref);
     }
+  /* real shifted systems too long for one tile of 16 rows in 48 KiB: the 16-row
+   * passes, in a module whose td_reg.h kernels take no register bounds (gpu_tile.c) */
+  {
+    const size_t n = 5000, ns = 2;
+    pscr_context *cpu = NULL;
+    PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_CPU, 0, &cpu), PSCR_OK);
+    double *a[3], *m = pt_alloc(PSCR_F64, n), sh[2] = {0.01, 0.03};
+    double *b = pt_alloc(PSCR_F64, n * ns), *x = pt_alloc(PSCR_F64, n * ns);
+    double *ref = pt_alloc(PSCR_F64, n * ns);
+    for (int i = 0; i < 3; i++) a[i] = pt_alloc(PSCR_F64, n);
+    pt_fill_dominant(r, PSCR_F64, n, 1, n, a[0], a[1], a[2], 0.5);
+    for (size_t i = 0; i < n; i++) m[i] = 1; /* M = I: A + s I stays dominant */
+    pt_fill_uniform(r, PSCR_F64, b, n * ns, -1, 1);
+    memcpy(ref, b, n * ns * sizeof *b);
+    memcpy(x, b, n * ns * sizeof *b);
+    PT_CHECK_STATUS(pscr_tridiag_solve_shifted(cpu, PSCR_TD_THOMAS, PSCR_F64, n, ns, a[0], a[1],
+                                               a[2], NULL, m, NULL, sh, ref, NULL),
+                    PSCR_OK);
+    unsigned long bwd = pscr_opencl_launch_count(ctx, "td_reg_bwd_s");
+    PT_CHECK_STATUS(pscr_tridiag_solve_shifted(ctx, PSCR_TD_CR_PCR_THOMAS, PSCR_F64, n, ns, a[0],
+                                               a[1], a[2], NULL, m, NULL, sh, x, NULL),
+                    PSCR_OK);
+    PT_CHECK(pscr_opencl_launch_count(ctx, "td_reg_bwd_s") == bwd + 1 &&
+                 strstr(pscr_opencl_last_options(ctx), "-DTD_RQ=16 ") &&
+                 strstr(pscr_opencl_last_options(ctx), "-DTD_REG_FREE=1"),
+             "48 KiB: shifted real n 5000 in 16-row passes, no register bounds ('%s')",
+             pscr_opencl_last_options(ctx));
+    PT_CHECK_LE(pt_rel_error(PSCR_F64, n * ns, x, ref), 1e-12, "48 KiB: shifted real n 5000");
+    for (int i = 0; i < 3; i++) free(a[i]);
+    free(m), free(b), free(x), free(ref);
+    pscr_context_destroy(cpu);
+  }
   /* every kernel of every program built under the limit */
   ocl_state *s = ((struct pscr_context *)ctx)->impl;
   cl_ulong most = 0;

@@ -1,13 +1,15 @@
 /* The register bounds the kernels declare, KERNEL_BOUNDED(W, B) and
  * KERNEL_MAXW(W) (CUDA's __launch_bounds__), for the one OpenCL platform that
  * can take them: OpenCL C has no spelling for them, and NVIDIA's compiler
- * then takes registers freely. H100, driver 580, against CUDA's caps:
- * pscr_gemm 136 registers for 128 (one group an SM, not two), td_reg_solve_s
- * of 16 rows 176 for 128 (half the groups, and no tile of 512 work-items: an
- * 8191-row line took two passes); --profile, 2D Poisson 8191^2: pscr_gemm
- * 3973 us against CUDA's 3168, the systems 2858 against 2210. On NVIDIA's
- * platform the host writes the bounds into the program's PTX (.maxntid,
- * .minnctapersm) and builds that (opencl_program.c).
+ * then takes registers freely. H100, driver 580: pscr_gemm 192 registers
+ * (its build log) where CUDA caps it at 128, one group an SM instead of two;
+ * td_reg_solve_s of 16 rows 176 for 128 by ptxas on NVRTC's PTX without the
+ * bounds, half the groups. --profile, 2D Poisson 8191^2: pscr_gemm 3973 us,
+ * 3404-3431 with the bounds, CUDA's 3168; 2047^2: td_reg_solve_s 179, 145,
+ * CUDA's 117-127. On NVIDIA's platform the host writes the bounds into the
+ * program's PTX (.maxntid, .minnctapersm) and builds that (opencl_program.c);
+ * a module the host marks TD_REG_FREE gets none for td_reg.h's kernels
+ * (gpu_tile.c's reg_module).
  * The table mirrors the kernels' macros; test_kernels_nvrtc holds it to the
  * directives of NVRTC's PTX, which come from the kernels' own qualifiers. */
 #include <stdio.h>
@@ -31,8 +33,7 @@ int pscr_gpu_kernel_bounds(const char *name, const char *defines, int *maxw, int
   if (strncmp(name, "td_reg_", 7) == 0 && strcmp(name, "td_reg_perm") != 0) { /* TD_REG_KERNEL */
     if (!define_of(defines, "TD_REG_FREE", 0)) /* the host's choice: gpu_tile.c */
       *maxw = define_of(defines, "TD_REG_MAXW", z ? 384 : 640);
-  }
-  else if (strncmp(name, "pscr_reg_", 9) == 0)
+  } else if (strncmp(name, "pscr_reg_", 9) == 0)
     *maxw = define_of(defines, "PSCR_REG_MAXW", 512); /* PSCR_REG_KERNEL */
   else if (strcmp(name, "pscr_tile_fwd") == 0 || strcmp(name, "pscr_tile_bwd") == 0)
     *maxw = z ? 256 : 512; /* PSCR_TILE_KERNEL */
