@@ -108,6 +108,14 @@ int main(void) {
   char *out = pscr_gpu_ptx_bounds(ptx, "-DPSCR_COMPLEX=0", &added);
   PT_CHECK(out && strcmp(out, want) == 0 && added == 2, "pscr_gpu_ptx_bounds:\n%s", out);
   free(out);
+  /* text it cannot read (an entry cut short) comes back as it was */
+  static const char *cut[] = {".entry pscr_gemm(\n\t.param .u64 a", ".entry pscr_gemm(a)\n.reqntid",
+                              ".entry ", ""};
+  for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) {
+    out = pscr_gpu_ptx_bounds(cut[i], "", &added);
+    PT_CHECK(out && strcmp(out, cut[i]) == 0 && added == 0, "pscr_gpu_ptx_bounds('%s')", cut[i]);
+    free(out);
+  }
   /* the parser itself: a name that is no #define */
   PT_CHECK(kernel_define("common/pscr_reg.h", "PR_NO_SUCH") == -1, "absent #define found");
   return pt_exit("kernel_consts");

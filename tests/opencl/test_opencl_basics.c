@@ -428,6 +428,30 @@ static void check_local_limit(pt_rng *r) {
     PT_CHECK_STATUS(ocl_launch(s, big, "pscr_test_big", 1, 64, 1, args), PSCR_ERR_UNSUPPORTED);
     PT_CHECK(pscr_opencl_launch_count(ctx, "pscr_test_big") == 0, "refused launch not counted");
   }
+  /* the register-bound pass (NVIDIA's platform only) on a program whose binary is
+   * no PTX (PoCL's): left as built, and it runs */
+  int bounds0 = s->ptx_bounds;
+  s->ptx_bounds = 1;
+  ocl_program *slab = NULL;
+  PT_CHECK_STATUS(ocl_program_get_text(s, "bounds",
+                                       "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                                       "__kernel void pscr_slab(__global double *y) {\n"
+                                       "  y[get_global_id(0)] *= 2;\n"
+                                       "}\n",
+                                       "-DPSCR_COMPLEX=0", &slab),
+                  PSCR_OK);
+  s->ptx_bounds = bounds0;
+  if (slab && y) {
+    double h[64], back[64];
+    for (int i = 0; i < 64; i++) h[i] = i;
+    PT_CHECK_STATUS(pscr_array_write(y, h), PSCR_OK);
+    ocl_arg args[] = {OCL_MEM(pscr_array_native(y))};
+    PT_CHECK_STATUS(ocl_launch(s, slab, "pscr_slab", 1, 64, 1, args), PSCR_OK);
+    PT_CHECK_STATUS(pscr_array_read(y, back), PSCR_OK);
+    int same = 1;
+    for (int i = 0; i < 64; i++) same &= back[i] == 2.0 * i;
+    PT_CHECK(same, "a program through the register-bound pass runs right");
+  }
   pscr_array_destroy(y);
   pscr_context_destroy(ctx);
 }

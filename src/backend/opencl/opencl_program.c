@@ -264,7 +264,9 @@ static void keep_log(ocl_state *s, cl_program prog, const char *key, int failed)
 static void with_bounds(ocl_state *s, cl_program *prog, const char *opts, const char *key) {
   size_t len = 0;
   unsigned char *bin = program_binary(*prog, &len);
-  char *ptx = bin ? malloc(len + 1) : NULL, *patched = NULL;
+  /* PTX text: no NUL before its last byte (a driver handing out a cubin is left alone) */
+  int text = bin && len > 1 && memchr(bin, '\0', len - 1) == NULL;
+  char *ptx = text ? malloc(len + 1) : NULL, *patched = NULL;
   int added = 0;
   if (ptx) {
     memcpy(ptx, bin, len);
