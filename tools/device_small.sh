@@ -3,9 +3,22 @@
 # processes (default 3) per setting, alternating, each timing both backends; per row the
 # per-process ratios and their median. Settings: TUNES, space-separated --tune values ("-" =
 # the defaults; default "- pscr_slab=0"). Rows: PROBLEMS, 2D N2..N2MAX, 3D N3..N3MAX; BREPS
-# solves a row (41), TMO seconds a process (120).
+# solves a row (41), TMO seconds a process (120). WARM=1 first builds every program the rows
+# take, one process per problem and backend in parallel, into the disk cache (NVIDIA's OpenCL
+# builds a program in 15-30 s: a whole sweep's first process spent 250-560 s in them).
 # Usage: OUT=$OUT bash tools/device_small.sh
 OCL=ON TARGETS=${TARGETS:-bench_pscr_gpu} source tools/device_env.sh
+if [ "${WARM:-0}" = 1 ]; then
+  for tune in ${TUNES:-- pscr_slab=0}; do for bk in cuda opencl; do
+    for pb in $(echo ${PROBLEMS:-poisson2d,poisson3d} | tr , ' '); do
+      a=(); [ "$tune" != - ] && a=(--tune "$tune")
+      timeout ${WARM_S:-300} $B/bench_pscr_gpu --backends $bk --problems $pb --min-n ${N2:-31} \
+        --max-n ${N2MAX:-127} --min-n3 ${N3:-31} --max-n3 ${N3MAX:-63} --reps 3 --xfer-reps 0 \
+        --no-residual "${a[@]}" > /dev/null 2>> "$OUT/warm.err" &
+    done
+  done; done
+  wait
+fi
 for rep in $(seq ${REPS:-3}); do for tune in ${TUNES:-- pscr_slab=0}; do
   a=(); [ "$tune" != - ] && a=(--tune "$tune")
   timeout ${TMO:-120} $B/bench_pscr_gpu --backends cuda,opencl --problems ${PROBLEMS:-poisson2d,poisson3d} \
