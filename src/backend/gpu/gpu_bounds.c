@@ -19,12 +19,16 @@
 #include "backend/gpu/gpu_pscr.h"
 #include "backend/gpu/gpu_tridiag.h"
 
-/* The integer of -Dname=<int> in defines, else dflt. */
-static int define_of(const char *defines, const char *name, int dflt) {
+long gpu_define_of(const char *defines, const char *name, long dflt) {
   size_t len = strlen(name);
   for (const char *p = defines ? strstr(defines, "-D") : NULL; p; p = strstr(p + 2, "-D"))
-    if (strncmp(p + 2, name, len) == 0 && p[2 + len] == '=') return atoi(p + 3 + len);
+    if (strncmp(p + 2, name, len) == 0 && p[2 + len] == '=') return strtol(p + 3 + len, NULL, 10);
   return dflt;
+}
+
+/* The int of -Dname=<int> (the kernels' bounds and dtype) */
+static int define_of(const char *defines, const char *name, int dflt) {
+  return (int)gpu_define_of(defines, name, dflt);
 }
 
 int pscr_gpu_kernel_bounds(const char *name, const char *defines, int *maxw, int *minb) {

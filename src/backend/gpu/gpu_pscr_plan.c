@@ -737,8 +737,7 @@ static int lane_engine(const pscr_plan *p, const pscr_problem *pb, const gpu_dev
 }
 
 size_t gpu_pscr_lane_rows(void) {
-  const char *d = getenv("PSCR_KERNEL_DEFINES"), *r = d ? strstr(d, "-DPSCR_LANE_R=") : NULL;
-  long v = r ? strtol(r + 14, NULL, 10) : 0;
+  long v = gpu_define_of(getenv("PSCR_KERNEL_DEFINES"), "PSCR_LANE_R", 0);
   return v >= 2 && v <= 64 ? (size_t)v : 8;
 }
 

@@ -323,6 +323,8 @@ int pscr_gpu_kernel_names(char (*names)[64], int max);
 /* The embedded text of kernels/<path> ("common/pscr_reg.h"), NULL if none
  * (for the test that holds the host's mirrors of kernel constants to them). */
 const char *pscr_gpu_kernel_source(const char *path);
+/* The integer of -Dname=<integer> in a module's options (or $PSCR_KERNEL_DEFINES), else dflt. */
+long gpu_define_of(const char *defines, const char *name, long dflt);
 /* The register bounds kernel `name` declares (KERNEL_BOUNDED(*maxw, *minb),
  * KERNEL_MAXW(*maxw) with *minb = 0) in a module built with `defines`
  * (-Dname=value ...); 0 where it declares none (gpu_bounds.c). */
