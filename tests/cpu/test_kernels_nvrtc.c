@@ -60,6 +60,8 @@ int main(void) {
     char *ptx = NULL, *log = NULL;
     size_t size = 0;
     pscr_status st = pscr_cuda_compile_ptx(z, &ptx, &size, &log);
+    char defines[32]; /* the module's options, for the table */
+    snprintf(defines, sizeof defines, "-DPSCR_COMPLEX=%d", z);
     PT_CHECK(st == PSCR_OK, "complex=%d: %s\n%s", z, pscr_status_string(st), log ? log : "");
     PT_CHECK(log == NULL || strstr(log, "warning") == NULL, "NVRTC warnings:\n%s", log);
     for (int e = 0; st == PSCR_OK && e < count && e < MAX_KERNELS; e++) {
@@ -79,9 +81,8 @@ int main(void) {
         found = strlen(names[e]) == (size_t)(end - b) && strncmp(names[e], b, (size_t)(end - b)) == 0;
       PT_CHECK(found, "complex=%d: the kernel-name parser misses %.*s", z, (int)(end - b), b);
       entries++;
-      char kname[64] = "", defines[32];
+      char kname[64] = "";
       snprintf(kname, sizeof kname, "%.*s", (int)(end - b < 63 ? end - b : 63), b);
-      snprintf(defines, sizeof defines, "-DPSCR_COMPLEX=%d", z);
       int w = 0, m = 0, nw = directive(p, ".maxntid "), nm = directive(p, ".minnctapersm ");
       int has = pscr_gpu_kernel_bounds(kname, defines, &w, &m);
       PT_CHECK(has ? w == nw && m == nm : nw == 0 && nm == 0,
@@ -93,8 +94,6 @@ int main(void) {
     /* the directives removed and written back: the same PTX */
     char *bare = ptx ? strip_bounds(ptx) : NULL;
     int added = 0;
-    char defines[32];
-    snprintf(defines, sizeof defines, "-DPSCR_COMPLEX=%d", z);
     char *back = bare ? pscr_gpu_ptx_bounds(bare, defines, &added) : NULL;
     PT_CHECK(back && strcmp(back, ptx) == 0 && added > 0,
              "complex=%d: pscr_gpu_ptx_bounds restores NVRTC's PTX (%d entries)", z, added);
