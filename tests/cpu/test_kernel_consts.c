@@ -14,6 +14,8 @@ const char *pscr_gpu_kernel_source(const char *path) __attribute__((weak));
 int pscr_gpu_kernel_bounds(const char *name, const char *defines, int *maxw, int *minb)
     __attribute__((weak));
 char *pscr_gpu_ptx_bounds(const char *ptx, const char *defines, int *added) __attribute__((weak));
+unsigned char *pscr_gpu_binary_bounds(const unsigned char *bin, size_t len, const char *defines,
+                                      size_t *out_len, int *added) __attribute__((weak));
 
 /* The integer of "#define name <int>" in kernels/<path>; -1 if absent. */
 static long kernel_define(const char *path, const char *name) {
@@ -116,6 +118,20 @@ int main(void) {
     PT_CHECK(out && strcmp(out, cut[i]) == 0 && added == 0, "pscr_gpu_ptx_bounds('%s')", cut[i]);
     free(out);
   }
+  /* a program binary: PTX and NVIDIA's two trailing NULs, kept; a NUL inside: none */
+  static const char bin[] = ".visible .entry pscr_slab()\n{\n}\n\0"; /* and the literal's */
+  static const char bwant[] = ".visible .entry pscr_slab()\n.maxntid 512, 1, 1\n"
+                              ".minnctapersm 1\n{\n}\n\0";
+  size_t blen = 0;
+  unsigned char *bout = pscr_gpu_binary_bounds((const unsigned char *)bin, sizeof bin, "",
+                                               &blen, &added);
+  PT_CHECK(bout && blen == sizeof bwant && memcmp(bout, bwant, blen) == 0 && added == 1,
+           "pscr_gpu_binary_bounds: PTX with two trailing NULs (%zu bytes, %d added)", blen, added);
+  free(bout);
+  static const char cubin[] = "\x7f" "ELF\0.entry pscr_slab()\n{\n}\n";
+  bout = pscr_gpu_binary_bounds((const unsigned char *)cubin, sizeof cubin, "", &blen, &added);
+  PT_CHECK(bout == NULL && blen == 0 && added == 0, "pscr_gpu_binary_bounds: a binary with a NUL inside");
+  free(bout);
   /* the parser itself: a name that is no #define */
   PT_CHECK(kernel_define("common/pscr_reg.h", "PR_NO_SUCH") == -1, "absent #define found");
   return pt_exit("kernel_consts");

@@ -452,6 +452,18 @@ static void check_local_limit(pt_rng *r) {
     for (int i = 0; i < 64; i++) same &= back[i] == 2.0 * i;
     PT_CHECK(same, "a program through the register-bound pass runs right");
   }
+  if (slab && s->ptx && bounds0) { /* NVIDIA's: the bound is in the PTX it runs (KERNEL_BOUNDED(512, 1)) */
+    size_t len = 0;
+    char *bin = NULL;
+    if (clGetProgramInfo(slab->program, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) ==
+            CL_SUCCESS &&
+        len > 0 && (bin = calloc(len + 1, 1)) != NULL &&
+        clGetProgramInfo(slab->program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS)
+      bin[0] = '\0';
+    PT_CHECK(bin && strstr(bin, ".maxntid 512, 1, 1") && strstr(bin, ".minnctapersm 1"),
+             "NVIDIA's program binary holds pscr_slab's register bounds");
+    free(bin);
+  }
   pscr_array_destroy(y);
   pscr_context_destroy(ctx);
 }

@@ -97,3 +97,28 @@ char *pscr_gpu_ptx_bounds(const char *ptx, const char *defines, int *added) {
   memcpy(out + k, p, len - (size_t)(p - ptx) + 1);
   return out;
 }
+
+unsigned char *pscr_gpu_binary_bounds(const unsigned char *bin, size_t len, const char *defines,
+                                      size_t *out_len, int *added) {
+  size_t t = len;
+  *added = 0;
+  *out_len = 0;
+  while (t > 0 && bin[t - 1] == '\0') t--; /* NVIDIA's driver ends its PTX in two NULs */
+  if (t == 0 || memchr(bin, '\0', t) != NULL) return NULL; /* a cubin, say: no PTX text */
+  char *ptx = malloc(t + 1);
+  if (ptx == NULL) return NULL;
+  memcpy(ptx, bin, t);
+  ptx[t] = '\0';
+  char *patched = pscr_gpu_ptx_bounds(ptx, defines, added);
+  free(ptx);
+  size_t plen = patched ? strlen(patched) : 0;
+  char *out = patched ? realloc(patched, plen + (len - t) + 1) : NULL;
+  if (out == NULL) {
+    free(patched);
+    *added = 0;
+    return NULL;
+  }
+  memset(out + plen, '\0', len - t + 1); /* the NULs as given */
+  *out_len = plen + (len - t);
+  return (unsigned char *)out;
+}

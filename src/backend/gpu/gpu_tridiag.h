@@ -333,5 +333,10 @@ int pscr_gpu_kernel_bounds(const char *name, const char *defines, int *maxw, int
  * (.maxntid unless it has .maxntid or .reqntid; .minnctapersm where minb > 0),
  * malloc'ed (NULL: out of memory); *added: the entries changed. */
 char *pscr_gpu_ptx_bounds(const char *ptx, const char *defines, int *added);
+/* A program binary (len bytes) of PTX text and its trailing NULs, through
+ * pscr_gpu_ptx_bounds with the NULs kept: malloc'ed, *out_len bytes. NULL
+ * (*added = 0) where it is no PTX text (a NUL inside) or memory runs out. */
+unsigned char *pscr_gpu_binary_bounds(const unsigned char *bin, size_t len, const char *defines,
+                                      size_t *out_len, int *added);
 
 #endif

@@ -236,7 +236,8 @@ static int cache_path(ocl_state *s, const char *text, const char *opts, int boun
   clGetDeviceInfo(s->device, CL_DRIVER_VERSION, sizeof info[3] - 1, info[3], NULL);
   unsigned long long h = pscr_fnv_str(PSCR_FNV_SEED, s->device_name);
   for (int i = 0; i < 4; i++) h = pscr_fnv_str(h, info[i]);
-  h = pscr_fnv_str(pscr_fnv_str(pscr_fnv_str(h, opts), text), bounds ? "bounds" : "");
+  /* "bounds 2": files of 9594195's pass, which wrote no bounds, are not read */
+  h = pscr_fnv_str(pscr_fnv_str(pscr_fnv_str(h, opts), text), bounds ? "bounds 2" : "");
   return pscr_disk_cache_path(h, "clbin", path, size);
 }
 
@@ -264,18 +265,11 @@ static void keep_log(ocl_state *s, cl_program prog, const char *key, int failed)
 static void with_bounds(ocl_state *s, cl_program *prog, const char *opts, const char *key) {
   size_t len = 0;
   unsigned char *bin = program_binary(*prog, &len);
-  /* PTX text: no NUL before its last byte (a driver handing out a cubin is left alone) */
-  int text = bin && len > 1 && memchr(bin, '\0', len - 1) == NULL;
-  char *ptx = text ? malloc(len + 1) : NULL, *patched = NULL;
+  size_t plen = 0;
   int added = 0;
-  if (ptx) {
-    memcpy(ptx, bin, len);
-    ptx[len] = '\0';
-    patched = pscr_gpu_ptx_bounds(ptx, opts, &added);
-  }
+  unsigned char *patched = bin ? pscr_gpu_binary_bounds(bin, len, opts, &plen, &added) : NULL;
   if (patched && added > 0) {
-    size_t plen = strlen(patched) + (len > 0 && bin[len - 1] == '\0'); /* its NUL, as given */
-    const unsigned char *b = (const unsigned char *)patched;
+    const unsigned char *b = patched;
     cl_int bs = CL_SUCCESS, err;
     cl_program np = clCreateProgramWithBinary(s->context, 1, &s->device, &plen, &b, &bs, &err);
     if (err == CL_SUCCESS && bs == CL_SUCCESS)
@@ -289,7 +283,6 @@ static void with_bounds(ocl_state *s, cl_program *prog, const char *opts, const 
     }
   }
   free(patched);
-  free(ptx);
   free(bin);
 }
 
