@@ -130,7 +130,8 @@ int main(void) {
   free(bout);
   static const char cubin[] = "\x7f" "ELF\0.entry pscr_slab()\n{\n}\n";
   bout = pscr_gpu_binary_bounds((const unsigned char *)cubin, sizeof cubin, "", &blen, &added);
-  PT_CHECK(bout == NULL && blen == 0 && added == 0, "pscr_gpu_binary_bounds: a binary with a NUL inside");
+  PT_CHECK(bout == NULL && blen == 0 && added == 0,
+           "pscr_gpu_binary_bounds: a binary with a NUL inside");
   free(bout);
   /* the parser itself: a name that is no #define */
   PT_CHECK(kernel_define("common/pscr_reg.h", "PR_NO_SUCH") == -1, "absent #define found");

@@ -452,7 +452,7 @@ static void check_local_limit(pt_rng *r) {
     for (int i = 0; i < 64; i++) same &= back[i] == 2.0 * i;
     PT_CHECK(same, "a program through the register-bound pass runs right");
   }
-  if (slab && s->ptx && bounds0) { /* NVIDIA's: the bound is in the PTX it runs (KERNEL_BOUNDED(512, 1)) */
+  if (slab && s->ptx && bounds0) { /* NVIDIA's: pscr_slab's KERNEL_BOUNDED(512, 1) in its PTX */
     size_t len = 0;
     char *bin = NULL;
     if (clGetProgramInfo(slab->program, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) ==
