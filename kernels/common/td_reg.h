@@ -21,7 +21,8 @@
  * the tile's own order: each work-item loads its rows' coefficients
  * coalesced, straight into registers, and only f goes through the tile.
  * Local memory: max(m (q / TD_REG_PH + 1), q + 1, 16) W scalars, m = 4
- * arrays (1 shifted): the tile, x staged for the store, the merge tree. The
+ * arrays (1 shifted): the tile, x staged for the store, the merge tree
+ * (TD_REG_SLIM: max(q / TD_REG_PH + 1, 7) W, below). The
  * tile is staged in TD_REG_PH parts: part h holds rows h q / TD_REG_PH ..
  * (h + 1) q / TD_REG_PH - 1 of every partition, with its arrays, and every
  * work-item's sweep goes on through it. Two parts fit a real tile of 2048
@@ -192,6 +193,20 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
 #define TD_REG_CPF(sh, mode) 0
 #endif
 
+/* The slim one-tile form (the host's choice where local memory is short and
+ * the dialect has shuffles: shifted complex lines of 2049-4096 rows in 16-row
+ * partitions, NVIDIA's OpenCL's 48 KB). Records merge by shuffles whatever
+ * the dtype, and x goes out part by part as the tile came in, so
+ * max(q / TD_REG_PH + 1, 7) W scalars do: 4096 complex rows in 36 KB, where
+ * x staged whole takes 68 KB and the merge tree 64 KB. Elsewhere such lines
+ * take the two passes, which read f twice. */
+#ifndef TD_REG_SLIM
+#define TD_REG_SLIM 0
+#endif
+#if TD_REG_SLIM && !defined(TD_SHFL_DOWN_D)
+#error "TD_REG_SLIM merges by warp shuffles (TD_SHFL_DOWN_D)"
+#endif
+
 /* Which kernels merge by shuffles (below). H100 A/B against the tree alone:
  * real one-tile systems and shifted passes gain (shifted 16384 x 512 3.09 ->
  * 2.49x floor, 8192 x 8192 4.24 -> 3.97x, CR_PCR_THOMAS 1024 x 1024 3.57 ->
@@ -200,7 +215,8 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
  * a value) lose. */
 #ifdef TD_SHFL_DOWN_D
 #define TD_REG_WARP(sh, mode)                                                                      \
-  (!PSCR_COMPLEX && ((mode) == TD_REG_SOLVE || (mode) == TD_REG_CLU || (sh)))
+  ((!PSCR_COMPLEX && ((mode) == TD_REG_SOLVE || (mode) == TD_REG_CLU || (sh))) ||                  \
+   (TD_REG_SLIM && (mode) == TD_REG_SOLVE))
 #else
 #define TD_REG_WARP(sh, mode) 0
 #endif
@@ -404,13 +420,17 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
     xr = nd[7 * M + t];
   }
   BARRIER();
-  /* 4. x = y - w xl - u x_next (- v xr on the last row), stored coalesced */
+  /* 4. x = y - w xl - u x_next (- v xr on the last row), stored coalesced
+   * (slim: x in y's registers, then part by part) */
   scalar x = S_ZERO, zx = S_ZERO;
   LOCAL_P scalar *xs = sm + TD_BPAD(t * TD_RQ, TD_RLQ); /* y's slots where ysm */
 #pragma unroll
   for (int k = TD_RQ - 1; k >= 0; k--) {
     x = td_spike_x(k, TD_RQ, u, ysm ? xs[k] : y[k], w, vlast, xl, xr, x);
-    xs[k] = x;
+    if (TD_REG_SLIM)
+      y[k] = x;
+    else
+      xs[k] = x;
     zx = S_FMA(zx, x, S_ZERO);
   }
   if (!S_ISFINITE(z)) *bad_nf = 1;
@@ -421,11 +441,27 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long 
     return;
   }
   if (mode == TD_REG_BWD && (flags[TD_FLAG_NONFINITE] || flags[TD_FLAG_SINGULAR])) return;
+  if (TD_REG_SLIM) { /* part h: entry i is row TD_REG_ROW(h, i), as step 1 loaded it */
 #pragma unroll
-  for (int u = 0; u < TD_RQ; u++) {
-    long r = r0 + t + u * W;
-    if (r < n)
-      b[td_rhs_index(TD_SRC_ARGS, sys, r)] = sm[TD_BPAD(t + u * W, TD_RLQ)];
+    for (int h = 0; h < TD_REG_PH; h++) {
+      LOCAL_P scalar *xp = sm + TD_BPAD(t * TD_REG_PQ, TD_REG_PLQ);
+#pragma unroll
+      for (int k = 0; k < TD_REG_PQ; k++) xp[k] = y[h * TD_REG_PQ + k];
+      BARRIER();
+#pragma unroll
+      for (int u = 0; u < TD_REG_PQ; u++) {
+        long r = TD_REG_ROW(h, t + u * W);
+        if (r < n) b[td_rhs_index(TD_SRC_ARGS, sys, r)] = sm[TD_BPAD(t + u * W, TD_REG_PLQ)];
+      }
+      if (h + 1 < TD_REG_PH) BARRIER(); /* the part is stored: the next one may come */
+    }
+  } else {
+#pragma unroll
+    for (int u = 0; u < TD_RQ; u++) {
+      long r = r0 + t + u * W;
+      if (r < n)
+        b[td_rhs_index(TD_SRC_ARGS, sys, r)] = sm[TD_BPAD(t + u * W, TD_RLQ)];
+    }
   }
 }
 

@@ -175,6 +175,23 @@ static void check_clusters(pscr_context *gpu, pscr_context *cpu, pt_rng *rng) {
   PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_clu", 8), PSCR_OK);
 }
 
+/* The slim one-tile form (TD_REG_SLIM: merges by shuffles, x stored in two
+ * parts), NVIDIA's OpenCL's for shifted complex lines of 2049-4096 rows; tune
+ * reg_slim 2 puts CUDA's lines of 16-row partitions on it too. One
+ * td_reg_solve_s a solve, against LAPACK; profile on (launch counts). */
+static void check_slim(pscr_context *gpu, pscr_context *cpu, pt_rng *rng) {
+  static const size_t ns[] = {2000, 2049, 3000, 4096};
+  PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_slim", 3), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_slim", 2), PSCR_OK);
+  for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+    unsigned long before = launches(gpu, "td_reg_solve_s");
+    check_shifted(gpu, cpu, rng, PSCR_TD_CR_PCR_THOMAS, PSCR_C128, ns[k], 3, (int)k % 2);
+    unsigned long one = launches(gpu, "td_reg_solve_s") - before;
+    PT_CHECK(one == 1, "reg_slim 2, C128 n=%zu: %lu td_reg_solve_s launches", ns[k], one);
+  }
+  PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_slim", 1), PSCR_OK);
+}
+
 /* GSPIKE's residual check (kernels/common/td_gspike.h) on random rows: the
  * windows leave a backward error of at most 2^-53 a row plus rounding
  * (bound 3e-16); with gs_fix_tau 64 (terms above 2^-64 ||A|| ||x||) and
@@ -292,6 +309,7 @@ int main(void) {
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_reg", 1), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 0), PSCR_OK);
     check_clusters(gpu, cpu, &rng);
+    check_slim(gpu, cpu, &rng);
     check_gspike_fix(gpu, &rng, PSCR_F64);
     check_gspike_fix(gpu, &rng, PSCR_C128);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile", 0), PSCR_OK);

@@ -22,7 +22,7 @@
 #include "emu_params.h"
 
 extern const emu_kernel emu_kernels_d[], emu_kernels_z[], emu_kernels_d16[], emu_kernels_z8[],
-    emu_kernels_z16[];
+    emu_kernels_z16[], emu_kernels_z16s[];
 
 int emu_tid, emu_gid, emu_wg, emu_rank;
 static char *g_local; /* exactly the launch's dynamic size: ASan sees overflows */
@@ -32,7 +32,8 @@ struct module_t {
   long params[EMU_NPARAMS];
   int set[EMU_NPARAMS];
   int complex_;
-  int rq, ph; /* TD_RQ, TD_REG_PH: compile-time in td_reg.h, so a table of their own */
+  int rq, ph, slim; /* TD_RQ, TD_REG_PH, TD_REG_SLIM: compile-time in td_reg.h, so tables of
+                     * their own */
 };
 struct func_t {
   const emu_kernel *k;
@@ -288,6 +289,7 @@ CUresult cuModuleLoadData(CUmodule *m, const void *image) {
     if (nm == "PSCR_COMPLEX") mod->complex_ = (int)v;
     if (nm == "TD_RQ") mod->rq = (int)v;
     if (nm == "TD_REG_PH") mod->ph = (int)v;
+    if (nm == "TD_REG_SLIM") mod->slim = (int)v;
     for (int k = 0; k < EMU_NPARAMS; k++)
       if (nm == names[k]) mod->params[k] = v, mod->set[k] = 1;
   }
@@ -299,8 +301,14 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   module_t *mod = (module_t *)m;
   const emu_kernel *k = mod->complex_ ? emu_kernels_z : emu_kernels_d;
   /* the variants build.sh compiles: the defaults, and the shifted solves'
-   * larger tiles (gpu_tile.c): 16 rows, complex 8 too, in one part */
-  if (!mod->complex_ && mod->rq == 16 && mod->ph <= 1)
+   * larger tiles (gpu_tile.c): 16 rows, complex 8 too, in one part; complex
+   * 16 slim in two (tune reg_slim 2) */
+  if (mod->complex_ && mod->rq == 16 && mod->ph == 2 && mod->slim)
+    k = emu_kernels_z16s;
+  else if (mod->slim) {
+    fprintf(stderr, "cuda_emu: no slim kernels of TD_RQ=%d TD_REG_PH=%d\n", mod->rq, mod->ph);
+    return CUDA_ERROR_NOT_FOUND;
+  } else if (!mod->complex_ && mod->rq == 16 && mod->ph <= 1)
     k = emu_kernels_d16;
   else if (mod->complex_ && mod->rq == 16 && mod->ph <= 1)
     k = emu_kernels_z16;

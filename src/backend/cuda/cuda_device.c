@@ -232,6 +232,7 @@ pscr_status cuda_gpu_device(pscr_context *ctx, gpu_device *g) {
                     /* thread-block clusters (sm_90+: td.cu's TD_CLUSTER_*) */
                     .launch_cluster = s->arch >= 90 ? dev_launch_cluster : NULL,
                     .cluster_max = s->arch >= 90 ? 8 : 0,
+                    .warp_shfl = gpu_kernel_shfl(1),
                     .kernel_wg = dev_kernel_wg,
                     .work = dev_work,
                     .zero = dev_zero,

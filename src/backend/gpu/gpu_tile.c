@@ -82,7 +82,7 @@ void gpu_td_tile_params(td_job *j) {
 static pscr_status shape_module(td_job *j, int W, int lq) {
   if (!j->g->static_local || !j->g->shrink_local) return PSCR_OK;
   j->par.tile_local = (int)tile_scalars(W, lq);
-  j->par.reg_ph = j->par.reg_q = j->par.reg_free = 0;
+  j->par.reg_ph = j->par.reg_q = j->par.reg_free = j->par.reg_slim = 0;
   return td_module(j);
 }
 
@@ -99,6 +99,8 @@ static size_t reg_scalars(const td_job *j, int sh, int W, int ph, int one) {
   int q = reg_q(j), a = (sh ? 1 : 4) * (q / ph + 1);
   if (j->par.reg_ysm && one && sh && ph == 1) /* td_reg_solve_s keeps y: the tree past it */
     return (size_t)(q + 1 + 16) * (size_t)W;
+  if (j->par.reg_slim) /* x stored in the load's parts; the warps' junctions (6 W) and tree */
+    return (size_t)(a > 7 ? a : 7) * (size_t)W;
   if (a < q + 1) a = q + 1; /* x staged for the store: W q rows and their pads */
   return (size_t)(a > 16 ? a : 16) * (size_t)W;
 }
@@ -119,8 +121,8 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
    * lose) */
   if (j->par.reg_q > (j->par.complex_ ? 4 : 8)) p0 = parts = 2;
   /* shifted rows in one: with f alone, x's staging ((q + 1) W) sets the size
-   * whatever the parts */
-  if (sh) p0 = parts = 1;
+   * whatever the parts; but in two where x goes out in them too (slim) */
+  if (sh) p0 = parts = j->par.reg_slim ? 2 : 1;
   if (j->g->tune.reg_ph) p0 = parts = j->g->tune.reg_ph;
   for (*ph = p0; *ph <= parts; (*ph)++)
     if (q % *ph == 0 && (q / *ph) % lu == 0 &&
@@ -264,10 +266,26 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * 1023^2 and keeps 511^2 (261121 rows) on the one launch. */
   int reg_ok = n * batch >= j->g->tune.reg_min;
   j->par.reg_q = j->g->tune.reg_q;
-  j->par.reg_free = 0;
+  j->par.reg_free = j->par.reg_slim = 0;
   int big = reg_ok && !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 1024);
   if (big) j->par.reg_q = 16;
   reg = reg_ok && !pivot && perm_ok && reg_shape(j, src, n, &W, &ph);
+  /* a complex line of 16-row partitions whose tile does not fit: the slim
+   * tile where the kernels have shuffles (NVIDIA's OpenCL, 48 KB: 2049-4096
+   * rows), which reads f once where the two passes read it twice; tune
+   * reg_slim 2 takes it wherever it fits (tests) */
+  if (big && j->par.complex_ && j->g->warp_shfl &&
+      (j->g->tune.reg_slim == 2 || (j->g->tune.reg_slim == 1 && j->g->static_local && !reg))) {
+    int W1, ph1;
+    j->par.reg_slim = 1;
+    if (reg_shape(j, src, n, &W1, &ph1)) {
+      reg = 1;
+      W = W1;
+      ph = ph1;
+    } else {
+      j->par.reg_slim = 0;
+    }
+  }
   if (!reg && big) { /* no one tile of 16 rows: of the default ones, else several */
     j->par.reg_q = 0;
     reg = reg_shape(j, src, n, &W, &ph);

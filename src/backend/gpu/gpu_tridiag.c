@@ -39,10 +39,17 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
     k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_YSM=1");
   if (p->reg_free && k > 0 && (size_t)k < size)
     k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_FREE=1");
+  if (p->reg_slim && k > 0 && (size_t)k < size)
+    k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_SLIM=1");
   /* developers' sweeps of the kernels' compile-time defaults (e.g. "-DPSCR_LANE_R=8"),
    * without rebuilding the library: read once per module build */
   const char *extra = getenv("PSCR_KERNEL_DEFINES");
   if (extra && *extra && k > 0 && (size_t)k < size) snprintf(buf + k, size - (size_t)k, " %s", extra);
+}
+
+int gpu_kernel_shfl(int dialect) {
+  const char *d = getenv("PSCR_KERNEL_DEFINES");
+  return dialect && !(d && strstr(d, "TD_NO_SHFL"));
 }
 
 pscr_status gpu_td_flags_status(const int fl[GPU_TD_FLAG_WORDS]) {
@@ -94,6 +101,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_slab = 2000,
                        .pscr_ksplit = 264,
                        .tile_reg = 1,
+                       .reg_slim = 1,
                        .tile_clu = 8,
                        .clu_w = 128};
 }
@@ -180,7 +188,7 @@ static const struct {
     TUNE(gs_gp, 8, 32, TUNE_ANY),            TUNE(profile, 0, 1, TUNE_ANY),
     TUNE(gs_fix_k, 0, 1024, TUNE_ANY),       TUNE(gs_fix_tau, 40, 80, TUNE_ANY),
     TUNE(reg_q, 0, 16, TUNE_POW2_0),         TUNE(reg_ph, 0, 4, TUNE_POW2_0),
-    TUNE(reg_min, 0, INT_MAX, TUNE_ANY),
+    TUNE(reg_min, 0, INT_MAX, TUNE_ANY),     TUNE(reg_slim, 0, 2, TUNE_ANY),
     TUNE(tile_clu, 0, 8, TUNE_ANY),          TUNE(clu_w, 32, 512, TUNE_POW2),
 };
 #undef TUNE

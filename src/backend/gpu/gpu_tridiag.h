@@ -57,10 +57,15 @@ typedef struct {
   int reg_ysm;       /* TD_REG_YSM: one-tile shifted td_reg.h solves keep y in local memory */
   int reg_free;      /* TD_REG_FREE: no register bounds written for td_reg.h's kernels
                       * where the host writes them (NVIDIA's OpenCL: gpu_bounds.c) */
+  int reg_slim;      /* TD_REG_SLIM: td_reg.h's one tile merged by shuffles, x stored in parts */
 } gpu_td_params;
 
 /* Work-items a group of td_reg.h's kernels at most (TD_REG_MAXW: their registers' cap). */
 int gpu_td_reg_maxw(const gpu_td_params *p);
+
+/* gpu_device.warp_shfl: 1 where the dialect gives the kernels shuffles and
+ * $PSCR_KERNEL_DEFINES does not take them away (-DTD_NO_SHFL, for A/B). */
+int gpu_kernel_shfl(int dialect);
 
 /* Writes the -D options of p ("-DPSCR_COMPLEX=1 -DTD_TILE_LOCAL=6656 ...") into buf. */
 void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size);
@@ -104,6 +109,10 @@ typedef struct {
                   * more (else td_tile.h's, one launch where td_reg.h's take two): 0
                   * (default), 2^18 on OpenCL GPUs, whose driver takes 6-11 us of
                   * host time an enqueue */
+  int reg_slim;  /* shifted complex lines too long for one td_reg.h tile in local memory:
+                  * 1 (default) one slim tile (TD_REG_SLIM) where the kernels have warp
+                  * shuffles, 0 the two passes, 2 the slim tile wherever it is allowed
+                  * (tests: CUDA's memory would take the usual tile) */
   int tile_clu;  /* td_reg.h's systems of 2 .. tile_clu tiles in one pass, a cluster of
                   * groups a system (td_reg_clu), where the device has clusters (default
                   * 8; 0: never, the two passes) */
@@ -226,6 +235,7 @@ struct gpu_device {
   pscr_status (*launch_cluster)(gpu_device *g, const char *name, size_t items, int wg,
                                 size_t local_bytes, int cluster, int nargs, const gpu_arg *args);
   int cluster_max; /* groups a cluster may have (CUDA sm_90+: 8); 0: no clusters */
+  int warp_shfl;   /* the kernels merge by warp shuffles (TD_SHFL_DOWN_D: CUDA, NVIDIA's OpenCL) */
   /* The largest work-group kernel `name` of the current module can launch
    * with (its registers bound it: a fused PSCR kernel cannot run 1024 items
    * on the H100); 0 when unknown. */

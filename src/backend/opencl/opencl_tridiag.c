@@ -216,6 +216,7 @@ pscr_status ocl_gpu_device(pscr_context *ctx, gpu_device *g) {
                     .static_local = 1, /* LOCAL_ARRAY sized by -D at build time */
                     /* per-size modules only where local memory is scarce on-chip memory */
                     .shrink_local = s->local_is_local,
+                    .warp_shfl = gpu_kernel_shfl(s->ptx >= 70), /* td.cl's inline PTX */
                     .tune = s->tune,
                     .module = dev_module,
                     .launch = dev_launch,
