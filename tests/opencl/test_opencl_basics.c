@@ -454,12 +454,7 @@ static void check_local_limit(pt_rng *r) {
   }
   if (slab && s->ptx && bounds0) { /* NVIDIA's: pscr_slab's KERNEL_BOUNDED(512, 1) in its PTX */
     size_t len = 0;
-    char *bin = NULL;
-    if (clGetProgramInfo(slab->program, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) ==
-            CL_SUCCESS &&
-        len > 0 && (bin = calloc(len + 1, 1)) != NULL &&
-        clGetProgramInfo(slab->program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS)
-      bin[0] = '\0';
+    char *bin = (char *)ocl_program_binary(slab->program, &len);
     PT_CHECK(bin && strstr(bin, ".maxntid 512, 1, 1") && strstr(bin, ".minnctapersm 1"),
              "NVIDIA's program binary holds pscr_slab's register bounds");
     free(bin);

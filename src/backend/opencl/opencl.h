@@ -125,6 +125,9 @@ pscr_status ocl_program_get(ocl_state *s, const char *root, const char *options,
 /* Same from source text (tests; `root` names it in the cache key). */
 pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *text,
                                  const char *options, ocl_program **prog);
+/* A built program's binary (malloc'ed, *len bytes and a NUL past them, so
+ * PTX text reads as a string), NULL if the driver gives none. */
+unsigned char *ocl_program_binary(cl_program prog, size_t *len);
 /* The index of kernel `name` in prog (prog->nkernels if it has none); the
  * last one found is looked at first. */
 cl_uint ocl_kernel_index(ocl_program *prog, const char *name);

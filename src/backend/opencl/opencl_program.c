@@ -182,17 +182,17 @@ void ocl_cache_free(ocl_state *s) {
   }
 }
 
-/* A built program's binary (malloc'ed, *len bytes), NULL if the driver gives none. */
-static unsigned char *program_binary(cl_program prog, size_t *len) {
+unsigned char *ocl_program_binary(cl_program prog, size_t *len) {
   *len = 0;
   if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof *len, len, NULL) != CL_SUCCESS ||
       *len == 0)
     return NULL;
-  unsigned char *bin = malloc(*len);
+  unsigned char *bin = malloc(*len + 1);
   if (bin && clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) != CL_SUCCESS) {
     free(bin);
     bin = NULL;
   }
+  if (bin) bin[*len] = '\0';
   return bin;
 }
 
@@ -203,7 +203,7 @@ static void dump_binary(cl_program prog, const char *key) {
   const char *dir = getenv("PSCR_OPENCL_DUMP");
   static int count = 0;
   size_t len = 0;
-  unsigned char *bin = dir && dir[0] ? program_binary(prog, &len) : NULL;
+  unsigned char *bin = dir && dir[0] ? ocl_program_binary(prog, &len) : NULL;
   if (bin) {
     char path[4096];
     int k = count++;
@@ -264,7 +264,7 @@ static cl_program cache_load(ocl_state *s, const char *path, const char *opts) {
 static void keep_log(ocl_state *s, cl_program prog, const char *key, int failed);
 static void with_bounds(ocl_state *s, cl_program *prog, const char *opts, const char *key) {
   size_t len = 0;
-  unsigned char *bin = program_binary(*prog, &len);
+  unsigned char *bin = ocl_program_binary(*prog, &len);
   size_t plen = 0;
   int added = 0;
   unsigned char *patched = bin ? pscr_gpu_binary_bounds(bin, len, opts, &plen, &added) : NULL;
@@ -417,7 +417,7 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
   if (s->ptx_bounds) with_bounds(s, &p->program, opts.p, p->key);
   if (cached) { /* under the options asked for, whatever PTX the retries settled on */
     size_t len = 0;
-    unsigned char *bin = program_binary(p->program, &len);
+    unsigned char *bin = ocl_program_binary(p->program, &len);
     if (bin) pscr_disk_cache_write(path, bin, len);
     free(bin);
   }
