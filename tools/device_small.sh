@@ -8,22 +8,23 @@
 # builds a program in 15-30 s: a whole sweep's first process spent 250-560 s in them).
 # Usage: OUT=$OUT bash tools/device_small.sh
 OCL=ON TARGETS=${TARGETS:-bench_pscr_gpu} source tools/device_env.sh
+PROBLEMS=${PROBLEMS:-poisson2d,poisson3d} TUNES=${TUNES:-- pscr_slab=0}
+sizes=(--min-n ${N2:-31} --max-n ${N2MAX:-127} --min-n3 ${N3:-31} --max-n3 ${N3MAX:-63} --xfer-reps 0)
+tune_args() { a=(); [ "$1" != - ] && a=(--tune "$1"); } # "-": the defaults
 if [ "${WARM:-0}" = 1 ]; then
-  for tune in ${TUNES:-- pscr_slab=0}; do for bk in cuda opencl; do
-    for pb in $(echo ${PROBLEMS:-poisson2d,poisson3d} | tr , ' '); do
-      a=(); [ "$tune" != - ] && a=(--tune "$tune")
-      timeout ${WARM_S:-300} $B/bench_pscr_gpu --backends $bk --problems $pb --min-n ${N2:-31} \
-        --max-n ${N2MAX:-127} --min-n3 ${N3:-31} --max-n3 ${N3MAX:-63} --reps 3 --xfer-reps 0 \
+  for tune in $TUNES; do for bk in cuda opencl; do
+    for pb in ${PROBLEMS//,/ }; do
+      tune_args "$tune"
+      timeout ${WARM_S:-300} $B/bench_pscr_gpu --backends $bk --problems $pb "${sizes[@]}" --reps 3 \
         --no-residual "${a[@]}" > /dev/null 2>> "$OUT/warm.err" &
     done
   done; done
   wait
 fi
-for rep in $(seq ${REPS:-3}); do for tune in ${TUNES:-- pscr_slab=0}; do
-  a=(); [ "$tune" != - ] && a=(--tune "$tune")
-  timeout ${TMO:-120} $B/bench_pscr_gpu --backends cuda,opencl --problems ${PROBLEMS:-poisson2d,poisson3d} \
-    --min-n ${N2:-31} --max-n ${N2MAX:-127} --min-n3 ${N3:-31} --max-n3 ${N3MAX:-63} --reps ${BREPS:-41} \
-    --xfer-reps 0 "${a[@]}" 2>> "$OUT/bench.err" | grep '"solve_ms"' |
+for rep in $(seq ${REPS:-3}); do for tune in $TUNES; do
+  tune_args "$tune"
+  timeout ${TMO:-120} $B/bench_pscr_gpu --backends cuda,opencl --problems $PROBLEMS "${sizes[@]}" \
+    --reps ${BREPS:-41} "${a[@]}" 2>> "$OUT/bench.err" | grep '"solve_ms"' |
     sed "s/^{/{\"tune\":\"$tune\",\"rep\":$rep,/" >> "$OUT/small.jsonl"
 done; done
 python3 - "$OUT/small.jsonl" <<'PY'
