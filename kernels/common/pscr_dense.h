@@ -279,11 +279,8 @@ void pscr_gemm(long M, long N, long K, GPTR(const scalar, a), long ao, long ars,
  * eigenpair v: X_v = sum_r0 W0(v, r0) f_r0 (f's rows of n len, W0's entry
  * (v, r0) at w0[w0o + v w0r + r0], K = n0) and its shift c[0] + lambda0[l00 + v],
  * so that 3D takes one launch less. A NaN/Inf input raises NONFINITE, a zero
- * pivot's NaN SINGULAR; x's slab then holds the input (2D; 3D: level 0's
- * (28)) or is unspecified (pscr_solve's SINGULAR). Local memory holds one
- * slab (2D 63^2 fits OpenCL's 48 KB): Y; X stays in x's slab (3D: is formed
- * there), and the systems' factors go there once Y is formed. */
-#define PD_SLAB (PSCR_COMPLEX ? 2048 : 4096) /* n len, at most (local memory: 32 KB) */
+ * pivot's NaN SINGULAR; the group's slab is then left as it was. */
+#define PD_SLAB (PSCR_COMPLEX ? 1000 : 2000) /* n len, at most (local memory: 32000 B) */
 #define PD_SWG 512                           /* work-items a group */
 #define PD_SK ((PD_SLAB + PD_SWG - 1) / PD_SWG) /* outputs of a product a work-item */
 
@@ -293,33 +290,26 @@ void pscr_gemm(long M, long N, long K, GPTR(const scalar, a), long ao, long ars,
  * past N compute row 0's and are dropped: the loads stay unconditional and
  * the unrolled loop keeps them in flight (guarded, ncu found one load at a
  * time, a long-scoreboard stall on every FMA: 3D 44^3, 65 us a launch).
- * W stays in global memory, read through L1. Two instances: (28) from x's
- * slab into local memory, (27) back (OpenCL C has no generic pointers).
- * PoCL's pthread device (CI) read NaN from W staged in local memory, zeros
- * from the one local slab read by both products, and NaN from a caller's
- * private array of outputs: hence in, out and the outputs as they are. */
-#define PD_SLAB_PRODUCT(NAME, IN, OUT)                                                              \
-  DEVICE void NAME(int N, int len, int K, const GLOBAL scalar *w, long rs, long ks, int rev,      \
-                   const IN scalar *in, OUT scalar *out) {                                         \
-    int t = (int)LOCAL_ID(), col[PD_SK];                                                           \
-    long base[PD_SK];                                                                              \
-    scalar acc[PD_SK];                                                                             \
-    _Pragma("unroll") for (int m = 0; m < PD_SK; m++) {                                            \
-      int i = t + m * PD_SWG, row = i < N ? i / len : 0;                                           \
-      col[m] = i < N ? i - row * len : 0;                                                          \
-      base[m] = row * rs;                                                                          \
-      acc[m] = S_ZERO;                                                                             \
-    }                                                                                              \
-    _Pragma("unroll 4") for (int q = 0; q < K; q++) {                                              \
-      int k = rev ? K - 1 - q : q;                                                                 \
-      _Pragma("unroll") for (int m = 0; m < PD_SK; m++) acc[m] =                                   \
-          S_FMA(acc[m], w[base[m] + k * ks], in[k * len + col[m]]);                                \
-    }                                                                                              \
-    _Pragma("unroll") for (int m = 0; m < PD_SK; m++) if (t + m * PD_SWG < N) out[t + m * PD_SWG] = \
-        acc[m];                                                                                    \
+ * W stays in global memory, read through L1: staged in local memory, PoCL
+ * (pthread device, CI) read NaN from it here. */
+DEVICE void pd_slab_product(int N, int len, int K, const GLOBAL scalar *w, long rs, long ks,
+                            int rev, const LOCAL_P scalar *in, scalar *acc) {
+  int t = (int)LOCAL_ID(), col[PD_SK];
+  long base[PD_SK];
+#pragma unroll
+  for (int m = 0; m < PD_SK; m++) {
+    int i = t + m * PD_SWG, row = i < N ? i / len : 0;
+    col[m] = i < N ? i - row * len : 0;
+    base[m] = row * rs;
+    acc[m] = S_ZERO;
   }
-PD_SLAB_PRODUCT(pd_slab_product_in, GLOBAL, LOCAL_P)
-PD_SLAB_PRODUCT(pd_slab_product_out, LOCAL_P, GLOBAL)
+#pragma unroll 4
+  for (int q = 0; q < K; q++) {
+    int k = rev ? K - 1 - q : q;
+#pragma unroll
+    for (int m = 0; m < PD_SK; m++) acc[m] = S_FMA(acc[m], w[base[m] + k * ks], in[k * len + col[m]]);
+  }
+}
 
 /* The systems (A + s_e M) v_e = y_e of the slab (row e of y, rows len apart),
  * two work-items each: Thomas from the top (td_thomas_row) over rows
@@ -328,20 +318,18 @@ PD_SLAB_PRODUCT(pd_slab_product_out, LOCAL_P, GLOBAL)
  * len / 2, their factors in u; row h then takes x_h = (f_h - a_h y_{h-1} -
  * c_h z_{h+1}) / (d_h - a_h u_{h-1} - c_h l_{h+1}), and each end
  * substitutes back to its end (a twisted factorization: half the latency of
- * one sweep; every pivot positive for definite systems). u is x's slab
- * (global memory, through L1; BARRIER fences it too). bad[0]: NaN/Inf
+ * one sweep; every pivot positive for definite systems). bad[0]: NaN/Inf
  * coefficients, bad[1]: a non-finite x. */
 DEVICE void pd_slab_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL scalar *cd,
                           const GLOBAL scalar *cdu, const GLOBAL scalar *mdl,
                           const GLOBAL scalar *md, const GLOBAL scalar *mdu, scalar s0,
-                          const GLOBAL scalar *lambda, LOCAL_P scalar *y, GLOBAL scalar *u,
+                          const GLOBAL scalar *lambda, LOCAL_P scalar *y, LOCAL_P scalar *u,
                           LOCAL_P int *bad) {
   int t = (int)LOCAL_ID(), P = PD_SWG / 2, bot = t >= P, h = len / 2;
   for (int e0 = 0; e0 < n; e0 += P) { /* the same count for every work-item: barriers */
     int e = e0 + t % P, live = e < n;
     scalar s = live ? S_ADD(s0, lambda[e]) : S_ZERO, a, d, c, v = S_ZERO, w = S_ZERO, xh;
-    LOCAL_P scalar *ry = y + e * len;
-    GLOBAL scalar *ru = u + e * len;
+    LOCAL_P scalar *ry = y + e * len, *ru = u + e * len;
     if (live && !bot) {
 #pragma unroll 4
       for (int r = 0; r < h; r++) {
@@ -404,7 +392,7 @@ void pscr_slab(long n, long len, GPTR(const scalar, w), long wo, long wr,
   GPTR_AT(const scalar, lambda0);
   GPTR_AT(const scalar, c);
   GPTR_AT(int, flags);
-  LOCAL scalar sy[PD_SLAB];
+  LOCAL scalar sy[PD_SLAB], su[PD_SLAB];
   LOCAL int bad[2];
   int t = (int)LOCAL_ID(), N = (int)(n * len), L = (int)len, K = (int)n;
   if (n * len > PD_SLAB) { /* the host's bound */
@@ -420,28 +408,41 @@ void pscr_slab(long n, long len, GPTR(const scalar, w), long wo, long wr,
     for (int i = t; i < N; i += PD_SWG) {
       scalar v = S_ZERO;
       for (long r0 = 0; r0 < n0; r0++) v = S_FMA(v, wv[r0], f[r0 * N + i]);
-      xv[i] = v;
+      su[i] = v;
       z = S_FMA(z, v, S_ZERO);
     }
   } else {
-    for (int i = t; i < N; i += PD_SWG) z = S_FMA(z, xv[i], S_ZERO);
+    for (int i = t; i < N; i += PD_SWG) {
+      su[i] = xv[i];
+      z = S_FMA(z, su[i], S_ZERO);
+    }
   }
   BARRIER();
-  pd_slab_product_in(N, L, K, w, wr, 1, 0, xv, sy); /* (28): y_e = sum_r w_e(r) x_r */
+  /* the products' outputs are private arrays in a block between barriers:
+   * PoCL (pthread device) returned NaN where one lived across them */
+  { /* (28): y_e = sum_r w_e(r) x_r */
+    scalar acc[PD_SK];
+    pd_slab_product(N, L, K, w, wr, 1, 0, su, acc);
+#pragma unroll
+    for (int m = 0; m < PD_SK; m++)
+      if (t + m * PD_SWG < N) sy[t + m * PD_SWG] = acc[m];
+  }
   if (!S_ISFINITE(z)) bad[0] = 1;
   BARRIER();
-  if (bad[0]) { /* NaN/Inf in the slab (x's slab as it came) */
-    if (t == 0) flags[TD_FLAG_NONFINITE] = 1;
-    return;
-  }
   scalar s0 = f != 0 ? S_ADD(c[0], lambda0[l00 + GROUP_ID()]) : shift[GROUP_ID() * ss];
-  pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda + l0, sy, xv, bad);
+  pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda + l0, sy, su, bad);
   BARRIER();
   if (bad[0] || bad[1]) {
     if (t == 0) flags[bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
     return;
   }
-  pd_slab_product_out(N, L, K, w, 1, wr, 1, sy, xv); /* (27): u_r = sum_e w_e(r) v_e */
+  { /* (27): u_r = sum_e w_e(r) v_e */
+    scalar acc[PD_SK];
+    pd_slab_product(N, L, K, w, 1, wr, 1, sy, acc);
+#pragma unroll
+    for (int m = 0; m < PD_SK; m++)
+      if (t + m * PD_SWG < N) xv[t + m * PD_SWG] = acc[m];
+  }
 }
 
 #endif

@@ -445,11 +445,6 @@ static void gc_dense_suite(gc_env *E, int big) {
   static const size_t a2[2] = {33, 40};
   for (size_t k = 0; k < sizeof algs / sizeof *algs; k++)
     gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, algs[k], 0);
-  /* slabs past 2000 (n len up to 4096: one local array, the factors in x's slab) */
-  static const size_t p2[][2] = {{63, 63}, {64, 64}}, p3[3] = {9, 48, 70};
-  for (size_t i = 0; i < sizeof p2 / sizeof *p2; i++)
-    gc_case(E, PSCR_F64, 2, p2[i], PT_POISSON, 4, PSCR_TD_AUTO, 0);
-  gc_case(E, PSCR_F64, 3, p3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
   static const size_t g3[3] = {19, 9, 7}; /* batches of one and of a few subproblems */
   PT_CHECK_STATUS(gc_tune(E, "pscr_slab", 0), PSCR_OK); /* small slabs as products too */
   gc_case(E, PSCR_F64, 2, a2, PT_POISSON, 4, PSCR_TD_AUTO, 0);

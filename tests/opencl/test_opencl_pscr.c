@@ -88,20 +88,6 @@ int main(void) {
                "3D 9 x 12 x 7, slab %d: %lu pscr_gemm, %lu pscr_slab launches", slab, g1, s1);
     }
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
-    /* slabs of 2000-4096 (one local array, the factors in x's slab): 2D 63 x 63,
-     * 3D 9 x 48 x 70 (as 9 x 12 x 7 above) */
-    static const size_t b2[2] = {63, 63}, b3[3] = {9, 48, 70};
-    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", t.pscr_dense_in), PSCR_OK);
-    for (int d = 2; d <= 3; d++) {
-      unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
-      unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab");
-      gc_case(&E, PSCR_F64, d, d == 2 ? b2 : b3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-      unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
-      unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab") - s0;
-      PT_CHECK(g1 == (d == 2 ? 0u : 2u) && s1 == 2u, "%dD slab of %zu: %lu pscr_gemm, %lu pscr_slab",
-               d, d == 2 ? b2[0] * b2[1] : b3[1] * b3[2], g1, s1);
-    }
-    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in3", 0), PSCR_OK);
   }
   { /* 2D 40 x 33 in two steps of radix 7: blocks 0-5, ..., 28-33 and 35-39, two runs;

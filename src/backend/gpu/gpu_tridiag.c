@@ -98,7 +98,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_steps2 = 16384,
                        .pscr_steps2z = 16384,
                        .pscr_lines = 1,
-                       .pscr_slab = 4096,
+                       .pscr_slab = 2000,
                        .pscr_ksplit = 264,
                        .tile_reg = 1,
                        .reg_slim = 1,
