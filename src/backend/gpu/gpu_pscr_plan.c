@@ -741,6 +741,48 @@ size_t gpu_pscr_lane_rows(void) {
   return v >= 2 && v <= 64 ? (size_t)v : 8;
 }
 
+/* gpu_pscr.slab_pk where a slab can fit (slab_fits of gpu_pscr.c but for the
+ * tuning): the device arrays read back and uploaded as one (plan time; the
+ * innermost level of at most PSCR_GPU_PD_SLAB scalars makes them small but
+ * for level 0's lambda, n0 scalars). */
+static pscr_status slab_pack(pscr_plan *p) {
+  gpu_pscr *s = p->impl;
+  int nlev = p->ndim - 1, d = p->ndim - 1;
+  const pscr_level *in = &p->lev[nlev - 1];
+  if (!s->dense || !s->queued || s->lines || in->nsteps != 1 ||
+      in->n * in->len > PSCR_GPU_PD_SLAB || !s->sub[0] || (!s->m_diag && !s->sub[1]))
+    return PSCR_OK;
+  size_t n = p->n[d], e = pscr_dtype_size(p->dtype);
+  struct {
+    const void *mem;
+    size_t count;
+    long long *at;
+  } part[] = {{in->comp, in->ncomp, &s->pk_w},
+              {in->lambda, in->neig, &s->pk_lambda},
+              {s->sub[0], n, &s->pk_diag[0]},
+              {p->fac[d][0], n, &s->pk_diag[1]},
+              {p->fac[d][1], n, &s->pk_diag[2]},
+              {s->m_diag ? NULL : s->sub[1], n, &s->pk_diag[3]},
+              {p->fac[d][2], n, &s->pk_diag[4]},
+              {s->m_diag ? NULL : p->fac[d][3], n, &s->pk_diag[5]},
+              {p->c, 1, &s->pk_c},
+              {nlev == 2 ? p->lev[0].lambda : NULL, p->lev[0].neig, &s->pk_lambda0}};
+  size_t total = 0;
+  for (size_t k = 0; k < sizeof part / sizeof *part; k++) {
+    *part[k].at = part[k].mem ? (long long)total : -1;
+    if (part[k].mem) total += part[k].count;
+  }
+  char *h = malloc(total * e);
+  pscr_status st = h ? PSCR_OK : PSCR_ERR_OUT_OF_MEMORY;
+  for (size_t k = 0; k < sizeof part / sizeof *part && st == PSCR_OK; k++)
+    if (part[k].mem)
+      st = p->ctx->ops->read(p->ctx, part[k].mem, 0, h + (size_t)*part[k].at * e,
+                             part[k].count * e);
+  if (st == PSCR_OK) st = upload(p, h, total * e, &s->slab_pk);
+  free(h);
+  return st;
+}
+
 /* exa, exm of the lane engine's excess form (pscr_lane.h): the row excess
  * of A_last and M_last with the signs of A_last's off-diagonal. */
 static pscr_status upload_excess(pscr_plan *p, const pscr_factor *f, void **out) {
@@ -855,6 +897,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   if (st == PSCR_OK && !lane) /* the tiles' and the unfused solves' sub-diagonals */
     st = s->ex ? upload_sub_excess(p, f, &s->sub[0]) : upload_sub(p, f->a_off, n, &s->sub[0]);
   if (st == PSCR_OK && !lane) st = upload_sub(p, f->m_off, n, &s->sub[1]);
+  if (st == PSCR_OK) st = slab_pack(p);
   if (st == PSCR_OK && !s->fused && !s->lines) st = warm_up(p, B * ne);
   if (st == PSCR_OK && s->dense && !s->queued && !s->lines && p->innermost == PSCR_TD_AUTO &&
       p->ndim == 2)
@@ -868,7 +911,7 @@ void gpu_pscr_plan_fini(pscr_plan *p) {
   pscr_plan_destroy(s->lines);
   pscr_context *ctx = p->ctx;
   void *bufs[] = {s->guide, s->r,      s->rshift, s->acc, s->vbuf,
-                  s->sub[0], s->sub[1], s->probe,  s->exc, s->ckp, s->ksum};
+                  s->sub[0], s->sub[1], s->probe,  s->exc, s->ckp, s->ksum, s->slab_pk};
   for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
     if (bufs[k]) ctx->ops->release(ctx, bufs[k]);
   for (int l = 0; l < PSCR_GPU_LEVELS; l++) {
