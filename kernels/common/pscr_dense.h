@@ -299,12 +299,12 @@ void pscr_gemm(long M, long N, long K, GPTR(const scalar, a), long ao, long ars,
 DEVICE void pd_slab_product(int N, int len, int K, const GLOBAL scalar *w, long rs, long ks,
                             int rev, const LOCAL_P scalar *in, scalar *acc) {
   int t = (int)LOCAL_ID(), col[PD_SK];
-  long base[PD_SK];
+  int base[PD_SK]; /* row rs < 2^31: int, registers for the chains (128 at most) */
 #pragma unroll
   for (int m = 0; m < PD_SK; m++) {
     int i = t + m * PD_SWG, row = i < N ? i / len : 0;
     col[m] = i < N ? i - row * len : 0;
-    base[m] = row * rs;
+    base[m] = (int)(row * rs);
     acc[m] = S_ZERO;
   }
 #pragma unroll 4
