@@ -273,17 +273,16 @@ void pscr_gemm(long M, long N, long K, GPTR(const scalar, a), long ao, long ars,
  * for systems proven definite only), then (27) U = W V into x, summed from
  * the largest lambda down as pscr_gemm's rev. One launch does what pscr_gemm,
  * the tridiagonal engine and pscr_gemm do in three: slabs this small are
- * launch-bound. The plan's constants come in one buffer, pk (gpu_pscr.slab_pk;
- * NVIDIA's OpenCL charges an enqueue about 0.45 us a buffer argument), at
- * offsets in scalars: W's entry (e, r) at pk[wo + e wr + r], lambda_e at
- * pk[lo + e], the coefficients as TD_SRC_PARAMS' at dlo, dgo, duo, mlo, mgo, muo
- * (M's off-diagonals may be absent: -1), c at co. The group's shift is
- * shift[v ss], or with shift null c (2D), or c + lambda0_v, lambda0_v at
- * pk[l0o + v] (l0o >= 0: 3D, both levels dense). There the group forms its
- * slab itself, level 0's (28) for its eigenpair v: X_v = sum_r0 W0(v, r0)
- * f_r0 (f's rows of n len, W0's entry (v, r0) at w0[w0o + v w0r + r0],
- * K = n0), so that 3D takes one launch less. A NaN/Inf input raises NONFINITE, a zero
- * pivot's NaN SINGULAR; the group's slab is then left as it was. */
+ * launch-bound. W's entry (e, r) at w[wo + e wr + r], lambda_e at
+ * lambda[l0 + e], the coefficients as TD_SRC_PARAMS' (M's off-diagonals may
+ * be null); the plan's constants as PKPTRs (OpenCL: one buffer argument,
+ * gpu_pscr.slab_pk). The group's shift s_v is shift[v ss], or with shift
+ * null c[0] (2D), or c[0] + lambda0[l00 + v] (3D, both levels dense). There
+ * the group forms its slab itself, level 0's (28) for its eigenpair v:
+ * X_v = sum_r0 W0(v, r0) f_r0 (f's rows of n len, W0's entry (v, r0) at
+ * w0[w0o + v w0r + r0], K = n0), so that 3D takes one launch less. A
+ * NaN/Inf input raises NONFINITE, a zero pivot's NaN SINGULAR; the group's
+ * slab is then left as it was. */
 #define PD_SLAB (PSCR_COMPLEX ? 1000 : 2000) /* n len, at most (local memory: 32000 B) */
 #define PD_SWG 512                           /* work-items a group */
 #define PD_SK ((PD_SLAB + PD_SWG - 1) / PD_SWG) /* outputs of a product a work-item */
@@ -299,12 +298,12 @@ void pscr_gemm(long M, long N, long K, GPTR(const scalar, a), long ao, long ars,
 DEVICE void pd_slab_product(int N, int len, int K, const GLOBAL scalar *w, long rs, long ks,
                             int rev, const LOCAL_P scalar *in, scalar *acc) {
   int t = (int)LOCAL_ID(), col[PD_SK];
-  int base[PD_SK]; /* row rs < 2^31: int, registers for the chains (128 at most) */
+  long base[PD_SK];
 #pragma unroll
   for (int m = 0; m < PD_SK; m++) {
     int i = t + m * PD_SWG, row = i < N ? i / len : 0;
     col[m] = i < N ? i - row * len : 0;
-    base[m] = (int)(row * rs);
+    base[m] = row * rs;
     acc[m] = S_ZERO;
   }
 #pragma unroll 4
@@ -374,20 +373,29 @@ DEVICE void pd_slab_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL
 }
 
 KERNEL_BOUNDED(PD_SWG, 1)
-void pscr_slab(long n, long len, GPTR(const scalar, pk), long wo, long wr, long lo, long dlo,
-               long dgo, long duo, long mlo, long mgo, long muo, long co, long l0o,
-               GPTR(const scalar, shift), long ss, GPTR(scalar, x), long xs,
-               GPTR(const scalar, f), GPTR(const scalar, w0), long w0o, long w0r, long n0,
-               GPTR(int, flags)) {
-  GPTR_AT(const scalar, pk);
+void pscr_slab(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w), long wo,
+               long wr, PKPTR(const scalar, lambda), long l0, GPTR(const scalar, shift), long ss,
+               PKPTR(const scalar, cdl), PKPTR(const scalar, cd), PKPTR(const scalar, cdu),
+               PKPTR(const scalar, mdl), PKPTR(const scalar, md), PKPTR(const scalar, mdu),
+               GPTR(scalar, x), long xs, GPTR(const scalar, f), GPTR(const scalar, w0),
+               long w0o, long w0r, long n0, PKPTR(const scalar, lambda0), long l00,
+               PKPTR(const scalar, c), GPTR(int, flags)) {
+  PKBASE_AT(const scalar, pk);
+  PKPTR_AT(const scalar, w, pk);
+  PKPTR_AT(const scalar, lambda, pk);
+  PKPTR_AT(const scalar, cdl, pk);
+  PKPTR_AT(const scalar, cd, pk);
+  PKPTR_AT(const scalar, cdu, pk);
+  PKPTR_AT(const scalar, mdl, pk);
+  PKPTR_AT(const scalar, md, pk);
+  PKPTR_AT(const scalar, mdu, pk);
+  PKPTR_AT(const scalar, lambda0, pk);
+  PKPTR_AT(const scalar, c, pk);
   GPTR_AT(const scalar, shift);
   GPTR_AT(scalar, x);
   GPTR_AT(const scalar, f);
   GPTR_AT(const scalar, w0);
   GPTR_AT(int, flags);
-  const GLOBAL scalar *w = pk + wo, *lambda = pk + lo, *cdl = pk + dlo, *cd = pk + dgo,
-                      *cdu = pk + duo, *mdl = mlo < 0 ? 0 : pk + mlo, *md = pk + mgo,
-                      *mdu = muo < 0 ? 0 : pk + muo;
   LOCAL scalar sy[PD_SLAB], su[PD_SLAB];
   LOCAL int bad[2];
   int t = (int)LOCAL_ID(), N = (int)(n * len), L = (int)len, K = (int)n;
@@ -396,6 +404,7 @@ void pscr_slab(long n, long len, GPTR(const scalar, pk), long wo, long wr, long 
     return;
   }
   GLOBAL scalar *xv = x + GROUP_ID() * xs;
+  w += wo;
   if (t == 0) bad[0] = bad[1] = 0;
   scalar z = S_ZERO; /* v * 0 is NaN exactly for NaN/Inf v */
   if (f != 0) { /* level 0's (28) for eigenpair v, r0 ascending as pscr_gemm's */
@@ -424,10 +433,10 @@ void pscr_slab(long n, long len, GPTR(const scalar, pk), long wo, long wr, long 
   }
   if (!S_ISFINITE(z)) bad[0] = 1;
   BARRIER();
-  scalar s0 = shift != 0 ? shift[GROUP_ID() * ss]
-              : l0o < 0  ? pk[co]
-                         : S_ADD(pk[co], pk[l0o + GROUP_ID()]);
-  pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda, sy, su, bad);
+  scalar s0 = shift != 0     ? shift[GROUP_ID() * ss]
+              : lambda0 != 0 ? S_ADD(c[0], lambda0[l00 + GROUP_ID()])
+                             : c[0];
+  pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda + l0, sy, su, bad);
   BARRIER();
   if (bad[0] || bad[1]) {
     if (t == 0) flags[bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;

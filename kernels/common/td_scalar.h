@@ -16,7 +16,12 @@
  *   back: __double_as_longlong / as_long; td_gspike.h's row scaling),
  *   GPTR(T, p) / GPTR_AT(T, p) (a kernel's pointer parameter p to GLOBAL T
  *   and, first in the kernel's body, its offset applied: OpenCL passes every
- *   pointer as a buffer and a byte offset, CUDA as the pointer itself).
+ *   pointer as a buffer and a byte offset, CUDA as the pointer itself),
+ *   PKBASE(T, b) / PKBASE_AT(T, b) and PKPTR(T, p) / PKPTR_AT(T, p, b)
+ *   (pointers into one buffer of the plan's constants, b: OpenCL, whose
+ *   enqueue costs per buffer argument, takes b once and each p as an offset
+ *   in T from it, -1 for null; CUDA takes each p as the pointer and no b.
+ *   PKBASE(T, b) ends with its comma where it expands to anything).
  * Optional: TD_SHFL_DOWN_D(x, s) / TD_SHFL_UP_D(x, s) (a double from lane
  * + s / - s of a warp of 32 work-items in local-id order: CUDA, NVIDIA's
  * OpenCL; without them td_tile.h's record merges take the local-memory tree),

@@ -26,6 +26,10 @@
 #define DEVICE static __device__ __forceinline__
 #define GPTR(T, p) GLOBAL T *p /* the host passes the pointer with its offset */
 #define GPTR_AT(T, p) (void)0
+#define PKBASE(T, b)           /* the pointers themselves: no base */
+#define PKBASE_AT(T, b) (void)0
+#define PKPTR(T, p) GLOBAL T *p
+#define PKPTR_AT(T, p, b) (void)0
 #define MAKE_Z(re, im) make_double2(re, im)
 /* The kernel's one local buffer: dynamic shared memory (may exceed 48 KiB). */
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]

@@ -23,6 +23,13 @@
  * crashes releasing some (tools/oclrepro/enqcost.c, repro.c). */
 #define GPTR(T, p) GLOBAL T *p, long p##_at
 #define GPTR_AT(T, p) p = (GLOBAL T *)((GLOBAL const char *)p + p##_at)
+/* Pointers into one buffer of the plan's constants, b: each an offset in T
+ * from b (-1: null). An enqueue costs NVIDIA's driver about 0.45 us a buffer
+ * argument (tools/oclrepro/argcost.c), a long 0.07. */
+#define PKBASE(T, b) GPTR(T, b),
+#define PKBASE_AT(T, b) GPTR_AT(T, b)
+#define PKPTR(T, p) long p##_pk
+#define PKPTR_AT(T, p, b) GLOBAL T *p = p##_pk < 0 ? 0 : (b) + p##_pk
 #define MAKE_Z(re, im) ((double2)((re), (im)))
 /* The kernel's one local buffer: OpenCL C has no dynamic local arrays inside
  * a kernel, so `count` (from the -D parameters) sizes it at compile time. */

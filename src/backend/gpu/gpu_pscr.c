@@ -287,8 +287,8 @@ static pscr_status osums(gpu_device *g, const pscr_stage_args *a, const void *y,
 static int slab_fits(const gpu_device *g, const pscr_plan *p, const gpu_pscr_step *gs,
                      const pscr_step *stp, size_t n, size_t len) {
   const gpu_pscr *s = p->impl;
-  if (!s->dense || !s->queued || s->lines || !s->slab_pk || gs->nroute || gs->nrun != 1 ||
-      g->max_wg < PSCR_GPU_PD_SWG)
+  if (!s->dense || !s->queued || s->lines || (g->pack_args && !s->slab_pk) || gs->nroute ||
+      gs->nrun != 1 || g->max_wg < PSCR_GPU_PD_SWG)
     return 0;
   const gpu_pscr_run *r = gs->runs;
   const pscr_block *b = &stp->blocks[r->b0];
@@ -309,27 +309,29 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
   const pscr_block *b = &a->step->blocks[r->b0];
   const struct gpu_pscr_defer *f = &s->defer;
   int many = a->batch > 1;
-  /* slab_pk holds the plan's copies: the level's own, c and level 0's lambda */
+  /* the pack holds the plan's own arrays: the level's, c and level 0's lambda */
   if (a->comp != p->lev[p->ndim - 2].comp || a->lambda != p->lev[p->ndim - 2].lambda ||
       (f->on && (f->c != p->c || f->lambda0 != p->lev[0].lambda)))
     return PSCR_ERR_DEVICE;
-  const long long *dg = s->pk_diag;
+  gpu_ptr c[6];
+  last_diags(p, c);
+  const long long *k = s->pk_diag;
   gpu_arg args[] = {GPU_LONG(a->lev_n),
                     GPU_LONG(a->len),
-                    GPU_PTR(dp(s->slab_pk)),
-                    GPU_LONG(s->pk_w + (long long)b->comp + 2),
+                    GPU_PKBASE(dp(s->slab_pk)),
+                    GPU_PKPTR(dp(a->comp), s->pk_w),
+                    GPU_LONG(b->comp + 2),
                     GPU_LONG(2 + r->nd),
-                    GPU_LONG(s->pk_lambda + (long long)b->eig),
-                    GPU_LONG(dg[0]),
-                    GPU_LONG(dg[1]),
-                    GPU_LONG(dg[2]),
-                    GPU_LONG(dg[3]),
-                    GPU_LONG(dg[4]),
-                    GPU_LONG(dg[5]),
-                    GPU_LONG(s->pk_c),
-                    GPU_LONG(f->on ? s->pk_lambda0 + (long long)f->l0 : -1),
+                    GPU_PKPTR(dp(a->lambda), s->pk_lambda),
+                    GPU_LONG(b->eig),
                     GPU_PTR(f->on || a->shift == p->c ? none : dp(a->shift)),
                     GPU_LONG(many),
+                    GPU_PKPTR(c[0], k[0]),
+                    GPU_PKPTR(c[1], k[1]),
+                    GPU_PKPTR(c[2], k[2]),
+                    GPU_PKPTR(c[3], k[3]),
+                    GPU_PKPTR(c[4], k[4]),
+                    GPU_PKPTR(c[5], k[5]),
                     GPU_PTR(dp(a->x)),
                     GPU_LONG(many ? a->x_stride : 0),
                     GPU_PTR(f->on ? dp(f->f) : none),
@@ -337,6 +339,9 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
                     GPU_LONG(f->wo),
                     GPU_LONG(f->wr),
                     GPU_LONG(f->n0),
+                    GPU_PKPTR(f->on ? dp(p->lev[0].lambda) : none, s->pk_lambda0),
+                    GPU_LONG(f->l0),
+                    GPU_PKPTR(dp(p->c), s->pk_c),
                     GPU_PTR(g->flags)};
   s->defer.on = 0; /* one group's solve */
   return g->launch(g, "pscr_slab", a->batch * PSCR_GPU_PD_SWG, PSCR_GPU_PD_SWG, 0, NARGS(args),

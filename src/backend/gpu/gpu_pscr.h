@@ -155,10 +155,11 @@ typedef struct {
   /* 3D with both levels dense where level 1 runs in pscr_slab: stage_21
    * leaves its product (28) to the slab kernel (each group forms its
    * vector's slab from f), and says so here for the solve of its group */
-  /* pscr_slab's plan constants in one buffer (NVIDIA's OpenCL charges an
-   * enqueue per buffer argument), scalar offsets: the innermost level's W and
-   * lambda, its six diagonals as last_diags (gpu_pscr.c; -1: M's absent
-   * off-diagonals), c, level 0's lambda (3D). NULL where no slab can fit. */
+  /* pscr_slab's plan constants in one buffer where the device takes packs
+   * (gpu_device.pack_args: OpenCL, which charges an enqueue per buffer
+   * argument), scalar offsets: the innermost level's W and lambda, its six
+   * diagonals as last_diags (gpu_pscr.c; -1: M's absent off-diagonals), c,
+   * level 0's lambda (3D). NULL where no slab can fit, and on CUDA. */
   void *slab_pk;
   long long pk_w, pk_lambda, pk_diag[6], pk_c, pk_lambda0;
   struct gpu_pscr_defer {

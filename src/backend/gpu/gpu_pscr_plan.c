@@ -742,9 +742,10 @@ size_t gpu_pscr_lane_rows(void) {
 }
 
 /* gpu_pscr.slab_pk where a slab can fit (slab_fits of gpu_pscr.c but for the
- * tuning): the device arrays read back and uploaded as one (plan time; the
- * innermost level of at most PSCR_GPU_PD_SLAB scalars makes them small but
- * for level 0's lambda, n0 scalars). */
+ * tuning) and the device takes packs (OpenCL): the device arrays read back
+ * and uploaded as one (plan time; the innermost level of at most
+ * PSCR_GPU_PD_SLAB scalars makes them small but for level 0's lambda, n0
+ * scalars). */
 static pscr_status slab_pack(pscr_plan *p) {
   gpu_pscr *s = p->impl;
   int nlev = p->ndim - 1, d = p->ndim - 1;
@@ -767,12 +768,12 @@ static pscr_status slab_pack(pscr_plan *p) {
               {s->m_diag ? NULL : p->fac[d][3], n, &s->pk_diag[5]},
               {p->c, 1, &s->pk_c},
               {nlev == 2 ? p->lev[0].lambda : NULL, p->lev[0].neig, &s->pk_lambda0}};
-  size_t total = 0;
+  size_t total = 0, al = 256 / e; /* each part on 256 bytes, as allocations are */
   for (size_t k = 0; k < sizeof part / sizeof *part; k++) {
     *part[k].at = part[k].mem ? (long long)total : -1;
-    if (part[k].mem) total += part[k].count;
+    if (part[k].mem) total += ceil_div(part[k].count, al) * al;
   }
-  char *h = malloc(total * e);
+  char *h = calloc(total, e);
   pscr_status st = h ? PSCR_OK : PSCR_ERR_OUT_OF_MEMORY;
   for (size_t k = 0; k < sizeof part / sizeof *part && st == PSCR_OK; k++)
     if (part[k].mem)
@@ -897,7 +898,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   if (st == PSCR_OK && !lane) /* the tiles' and the unfused solves' sub-diagonals */
     st = s->ex ? upload_sub_excess(p, f, &s->sub[0]) : upload_sub(p, f->a_off, n, &s->sub[0]);
   if (st == PSCR_OK && !lane) st = upload_sub(p, f->m_off, n, &s->sub[1]);
-  if (st == PSCR_OK) st = slab_pack(p);
+  if (st == PSCR_OK && g.pack_args) st = slab_pack(p);
   if (st == PSCR_OK && !s->fused && !s->lines) st = warm_up(p, B * ne);
   if (st == PSCR_OK && s->dense && !s->queued && !s->lines && p->innermost == PSCR_TD_AUTO &&
       p->ndim == 2)

@@ -30,8 +30,11 @@ static inline gpu_ptr gpu_sub(gpu_ptr w, size_t off, size_t len) {
   return w;
 }
 
-/* Kernel arguments: `long` and `int` of the kernels, and pointers. */
-typedef enum { GPU_ARG_PTR, GPU_ARG_LONG, GPU_ARG_INT } gpu_arg_kind;
+/* Kernel arguments: `long` and `int` of the kernels, and pointers; a
+ * kernel's PKBASE / PKPTR parameters (td_scalar.h) take GPU_PKBASE(the pack)
+ * and GPU_PKPTR(the pointer, its offset in scalars in the pack or -1): the
+ * device's pack_args says which of the two it passes. */
+typedef enum { GPU_ARG_PTR, GPU_ARG_LONG, GPU_ARG_INT, GPU_ARG_PKBASE, GPU_ARG_PKPTR } gpu_arg_kind;
 typedef struct {
   gpu_arg_kind kind;
   gpu_ptr p;
@@ -41,6 +44,8 @@ typedef struct {
 #define GPU_PTR(x) ((gpu_arg){.kind = GPU_ARG_PTR, .p = (x)})
 #define GPU_LONG(x) ((gpu_arg){.kind = GPU_ARG_LONG, .l = (long long)(x)})
 #define GPU_INT(x) ((gpu_arg){.kind = GPU_ARG_INT, .i = (int)(x)})
+#define GPU_PKBASE(x) ((gpu_arg){.kind = GPU_ARG_PKBASE, .p = (x)})
+#define GPU_PKPTR(x, at) ((gpu_arg){.kind = GPU_ARG_PKPTR, .p = (x), .l = (long long)(at)})
 
 /* The compile-time parameters of one kernel module (-D macros). The local
  * array sizes (tile_local .. gdw) are set only for devices whose LOCAL_ARRAY
@@ -236,6 +241,7 @@ struct gpu_device {
                                 size_t local_bytes, int cluster, int nargs, const gpu_arg *args);
   int cluster_max; /* groups a cluster may have (CUDA sm_90+: 8); 0: no clusters */
   int warp_shfl;   /* the kernels merge by warp shuffles (TD_SHFL_DOWN_D: CUDA, NVIDIA's OpenCL) */
+  int pack_args;   /* PKPTR parameters are offsets into the PKBASE pack (OpenCL), else pointers */
   /* The largest work-group kernel `name` of the current module can launch
    * with (its registers bound it: a fused PSCR kernel cannot run 1024 items
    * on the H100); 0 when unknown. */

@@ -70,7 +70,8 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
   for (int i = 0; i < nargs; i++) {
     if (na + 2 > MAX_ARGS) return PSCR_ERR_DEVICE;
     switch (args[i].kind) {
-    case GPU_ARG_PTR: { /* GPTR: the buffer, then the offset */
+    case GPU_ARG_PTR:      /* GPTR: the buffer, then the offset */
+    case GPU_ARG_PKBASE: { /* PKBASE: a GPTR */
       cl_mem m = NULL;
       cl_long off = 0;
       pscr_status st = mem_of(s, args[i].p, &m, &off);
@@ -79,6 +80,10 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
       a[na++] = OCL_LONG(off);
       break;
     }
+    case GPU_ARG_PKPTR: /* its offset in the pack: there must be one for a pointer */
+      if (args[i].p.mem && args[i].l < 0) return PSCR_ERR_DEVICE;
+      a[na++] = OCL_LONG(args[i].p.mem ? args[i].l : -1);
+      break;
     case GPU_ARG_LONG: a[na++] = OCL_LONG(args[i].l); break;
     case GPU_ARG_INT: a[na++] = OCL_INT(args[i].i); break;
     default: return PSCR_ERR_DEVICE;
@@ -217,6 +222,7 @@ pscr_status ocl_gpu_device(pscr_context *ctx, gpu_device *g) {
                     /* per-size modules only where local memory is scarce on-chip memory */
                     .shrink_local = s->local_is_local,
                     .warp_shfl = gpu_kernel_shfl(s->ptx >= 70), /* td.cl's inline PTX */
+                    .pack_args = 1, /* td.cl's PKPTR: offsets into the pack */
                     .tune = s->tune,
                     .module = dev_module,
                     .launch = dev_launch,
