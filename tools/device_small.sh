@@ -6,27 +6,41 @@
 # solves a row (41), TMO seconds a process (120). WARM=1 first builds every program the rows
 # take, one process per problem and backend in parallel, into the disk cache (NVIDIA's OpenCL
 # builds a program in 15-30 s: a whole sweep's first process spent 250-560 s in them).
-# Usage: OUT=$OUT bash tools/device_small.sh
+# BASE=dir: also a base tree (made here by `git archive COMMIT | tar -x -C dir`), built on the
+# device and timed alternating with this one; the table's tune column then reads tree:tune.
+# Usage: OUT=$OUT [BASE=ab-base] bash tools/device_small.sh
+[ -n "${BASE:-}" ] && (cd "$BASE" && OCL=ON OUT=$OUT/base TARGETS=bench_pscr_gpu \
+  bash -c 'source tools/device_env.sh') &
 OCL=ON TARGETS=${TARGETS:-bench_pscr_gpu} source tools/device_env.sh
+wait
+ROOT=$PWD TREES=". ${BASE:-}"
+bench() { # tree, then bench_pscr_gpu's arguments: run in the tree, with its own disk cache
+  (cd "$ROOT" && cd "$1" && PSCR_CACHE_DIR=$PWD/.pscr-cache LD_LIBRARY_PATH=$PWD/$B:$LD_LIBRARY_PATH \
+    $PWD/$B/bench_pscr_gpu "${@:2}")
+}
+label() { [ "$1" = . ] && echo new || echo base; }
 PROBLEMS=${PROBLEMS:-poisson2d,poisson3d} TUNES=${TUNES:-- pscr_slab=0}
 sizes=(--min-n ${N2:-31} --max-n ${N2MAX:-127} --min-n3 ${N3:-31} --max-n3 ${N3MAX:-63} --xfer-reps 0)
 tune_args() { a=(); [ "$1" != - ] && a=(--tune "$1"); } # "-": the defaults
 if [ "${WARM:-0}" = 1 ]; then
-  for tune in $TUNES; do for bk in cuda opencl; do
+  for tr in $TREES; do for tune in $TUNES; do for bk in cuda opencl; do
     for pb in ${PROBLEMS//,/ }; do
       tune_args "$tune"
-      timeout ${WARM_S:-300} $B/bench_pscr_gpu --backends $bk --problems $pb "${sizes[@]}" --reps 3 \
-        --no-residual "${a[@]}" > /dev/null 2>> "$OUT/warm.err" &
+      timeout ${WARM_S:-300} bash -c "$(declare -f bench); B=$B ROOT=$ROOT bench \"\$@\"" _ $tr \
+        --backends $bk --problems $pb "${sizes[@]}" --reps 3 --no-residual "${a[@]}" \
+        > /dev/null 2>> "$OUT/warm.err" &
     done
-  done; done
+  done; done; done
   wait
 fi
-for rep in $(seq ${REPS:-3}); do for tune in $TUNES; do
+for rep in $(seq ${REPS:-3}); do for tune in $TUNES; do for tr in $TREES; do
   tune_args "$tune"
-  timeout ${TMO:-120} $B/bench_pscr_gpu --backends cuda,opencl --problems $PROBLEMS "${sizes[@]}" \
-    --reps ${BREPS:-41} "${a[@]}" 2>> "$OUT/bench.err" | grep '"solve_ms"' |
-    sed "s/^{/{\"tune\":\"$tune\",\"rep\":$rep,/" >> "$OUT/small.jsonl"
-done; done
+  t=$tune; [ -n "${BASE:-}" ] && t=$(label $tr):$tune
+  timeout ${TMO:-120} bash -c "$(declare -f bench); B=$B ROOT=$ROOT bench \"\$@\"" _ $tr \
+    --backends cuda,opencl --problems $PROBLEMS "${sizes[@]}" --reps ${BREPS:-41} "${a[@]}" \
+    2>> "$OUT/bench.err" | grep '"solve_ms"' | sed "s/^{/{\"tune\":\"$t\",\"rep\":$rep,/" \
+    >> "$OUT/small.jsonl"
+done; done; done
 python3 - "$OUT/small.jsonl" <<'PY'
 import json, sys, statistics as st
 r = {}
