@@ -1,6 +1,6 @@
 /* OpenCL backend infrastructure: device selection, arrays as cl_mem (round
  * trips on fresh random data), #include resolution of the embedded sources,
- * the build cache, the build log of a failing build, kernel arguments.
+ * the build cache, the build log of a failing build, kernel arguments (packs too).
  * Exits 77 without an OpenCL platform with an fp64 device. */
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +10,9 @@
 #include "testing.h"
 
 #if PSCR_HAVE_OPENCL
+#include "backend/gpu/gpu_tridiag.h"
 #include "backend/opencl/opencl.h"
+#include "backend/opencl/opencl_tridiag.h"
 
 static void check_selection(void) {
   pscr_context *ctx = NULL;
@@ -463,6 +465,22 @@ static void check_local_limit(pt_rng *r) {
   pscr_context_destroy(ctx);
 }
 
+/* PKPTR arguments (gpu_tridiag.h): OpenCL passes each as an offset into the
+ * PKBASE pack, and refuses a pointer the host gave no offset for (the kernel
+ * would read it as null). */
+static void check_pack_args(pscr_context *ctx) {
+  gpu_device g;
+  PT_CHECK_STATUS(ocl_gpu_device(ctx, &g), PSCR_OK);
+  PT_CHECK(g.pack_args == 1, "OpenCL's kernels take packs");
+  pscr_array *a = NULL;
+  PT_CHECK_STATUS(pscr_array_create(ctx, PSCR_F64, 4, &a), PSCR_OK);
+  if (a == NULL) return;
+  gpu_ptr p = {pscr_array_native(a), 0, 0};
+  gpu_arg args[] = {GPU_PKBASE(p), GPU_PKPTR(p, -1)};
+  PT_CHECK_STATUS(g.launch(&g, "pscr_slab", 512, 512, 0, 2, args), PSCR_ERR_DEVICE);
+  pscr_array_destroy(a);
+}
+
 int main(void) {
   if (!pscr_backend_available(PSCR_BACKEND_OPENCL)) return PT_SKIP;
   pt_rng r;
@@ -477,6 +495,7 @@ int main(void) {
     check_arrays(ctx, &r);
     check_programs(ctx, &r);
     check_embedded(ctx);
+    check_pack_args(ctx);
   }
   check_tuning(&r);
   check_reg_min(&r);
