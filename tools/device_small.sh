@@ -15,8 +15,8 @@ OCL=ON TARGETS=${TARGETS:-bench_pscr_gpu} source tools/device_env.sh
 wait
 ROOT=$PWD TREES=". ${BASE:-}"
 bench() { # tree, then bench_pscr_gpu's arguments: run in the tree, with its own disk cache
-  (cd "$ROOT" && cd "$1" && PSCR_CACHE_DIR=$PWD/.pscr-cache LD_LIBRARY_PATH=$PWD/$B:$LD_LIBRARY_PATH \
-    $PWD/$B/bench_pscr_gpu "${@:2}")
+  (cd "$ROOT" && cd "$1" && export PSCR_CACHE_DIR=$PWD/.pscr-cache \
+    LD_LIBRARY_PATH=$PWD/$B:$LD_LIBRARY_PATH && $PWD/$B/bench_pscr_gpu "${@:2}")
 }
 label() { [ "$1" = . ] && echo new || echo base; }
 PROBLEMS=${PROBLEMS:-poisson2d,poisson3d} TUNES=${TUNES:-- pscr_slab=0}

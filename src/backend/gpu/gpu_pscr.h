@@ -152,9 +152,6 @@ typedef struct {
   int merge_w, merge_spg, levels; /* merge_spg: systems a merge group (gpu_merge_shape) */
   size_t merge_local;
   void *recs[PSCR_GPU_LEVELS], *outs[PSCR_GPU_LEVELS];
-  /* 3D with both levels dense where level 1 runs in pscr_slab: stage_21
-   * leaves its product (28) to the slab kernel (each group forms its
-   * vector's slab from f), and says so here for the solve of its group */
   /* pscr_slab's plan constants in one buffer where the device takes packs
    * (gpu_device.pack_args: OpenCL, which charges an enqueue per buffer
    * argument), scalar offsets: the innermost level's W and lambda, its six
@@ -162,6 +159,9 @@ typedef struct {
    * level 0's lambda (3D). NULL where no slab can fit, and on CUDA. */
   void *slab_pk;
   long long pk_w, pk_lambda, pk_diag[6], pk_c, pk_lambda0;
+  /* 3D with both levels dense where level 1 runs in pscr_slab: stage_21
+   * leaves its product (28) to the slab kernel (each group forms its
+   * vector's slab from f), and says so here for the solve of its group */
   struct gpu_pscr_defer {
     int on;
     const void *f, *w0, *lambda0, *c; /* f, level 0's components, eigenvalues, c */

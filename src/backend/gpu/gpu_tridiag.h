@@ -34,7 +34,13 @@ static inline gpu_ptr gpu_sub(gpu_ptr w, size_t off, size_t len) {
  * kernel's PKBASE / PKPTR parameters (td_scalar.h) take GPU_PKBASE(the pack)
  * and GPU_PKPTR(the pointer, its offset in scalars in the pack or -1): the
  * device's pack_args says which of the two it passes. */
-typedef enum { GPU_ARG_PTR, GPU_ARG_LONG, GPU_ARG_INT, GPU_ARG_PKBASE, GPU_ARG_PKPTR } gpu_arg_kind;
+typedef enum {
+  GPU_ARG_PTR,
+  GPU_ARG_LONG,
+  GPU_ARG_INT,
+  GPU_ARG_PKBASE,
+  GPU_ARG_PKPTR
+} gpu_arg_kind;
 typedef struct {
   gpu_arg_kind kind;
   gpu_ptr p;
