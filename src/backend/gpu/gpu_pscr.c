@@ -55,10 +55,7 @@ static pscr_status launch(gpu_device *g, const char *name, size_t items, int nar
   return g->launch(g, name, items, wg, 0, nargs, args);
 }
 
-/* A_last's and M_last's three diagonals as TD_SRC_PARAMS takes them (a, d, c
- * of A then of M; the sub-diagonals from sub[], M's off-diagonals none where
- * M_last is diagonal), and as the six kernel arguments they make. */
-static void last_diags(const pscr_plan *p, gpu_ptr c[6]) {
+void gpu_pscr_last_diags(const pscr_plan *p, gpu_ptr c[6]) {
   const gpu_pscr *s = p->impl;
   int d = p->ndim - 1;
   c[0] = dp(s->sub[0]);
@@ -68,6 +65,7 @@ static void last_diags(const pscr_plan *p, gpu_ptr c[6]) {
   c[4] = dp(p->fac[d][2]);
   c[5] = s->m_diag ? none : dp(p->fac[d][3]);
 }
+/* gpu_pscr_last_diags as the six kernel arguments they make */
 #define LAST_ARGS(c)                                                                               \
   GPU_PTR((c)[0]), GPU_PTR((c)[1]), GPU_PTR((c)[2]), GPU_PTR((c)[3]), GPU_PTR((c)[4]),             \
       GPU_PTR((c)[5])
@@ -77,7 +75,7 @@ static gpu_td_src inner_src(const pscr_plan *p, size_t sys0) {
   const gpu_pscr *s = p->impl;
   int d = p->ndim - 1;
   gpu_ptr c[6];
-  last_diags(p, c);
+  gpu_pscr_last_diags(p, c);
   gpu_td_src src = {c[0], c[1], c[2], c[3], c[4], c[5], dp(s->rshift), (long long)p->n[d], 1,
                     (long long)sys0};
   return src;
@@ -309,12 +307,11 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
   const pscr_block *b = &a->step->blocks[r->b0];
   const struct gpu_pscr_defer *f = &s->defer;
   int many = a->batch > 1;
-  /* the pack holds the plan's own arrays: the level's, c and level 0's lambda */
-  if (a->comp != p->lev[p->ndim - 2].comp || a->lambda != p->lev[p->ndim - 2].lambda ||
-      (f->on && (f->c != p->c || f->lambda0 != p->lev[0].lambda)))
+  /* the pack holds the plan's own arrays: the level's (and defer_rhs's) */
+  if (a->comp != p->lev[p->ndim - 2].comp || a->lambda != p->lev[p->ndim - 2].lambda)
     return PSCR_ERR_DEVICE;
   gpu_ptr c[6];
-  last_diags(p, c);
+  gpu_pscr_last_diags(p, c);
   const long long *k = s->pk_diag;
   gpu_arg args[] = {GPU_LONG(a->lev_n),
                     GPU_LONG(a->len),
@@ -425,7 +422,7 @@ static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
 static int tile_args(const pscr_stage_args *a, size_t t0, size_t nt, gpu_arg *args) {
   const gpu_pscr *s = a->plan->impl;
   gpu_ptr c[6];
-  last_diags(a->plan, c);
+  gpu_pscr_last_diags(a->plan, c);
   gpu_arg v[] = {GPU_LONG(a->len),
                  GPU_INT(s->tile_lq + (s->ex ? 16 : 0)), /* PSCR_TILE_LQ */
                  GPU_INT(s->pivot),
@@ -680,12 +677,14 @@ static pscr_status stage_11(const pscr_stage_args *a) {
 
 /* 3D's dense level 0 whose subproblems level 1 solves in pscr_slab (its one
  * step fits): the group's product (28) is left to the slab kernel, which
- * forms each vector's slab from f itself (one launch fewer). */
+ * forms each vector's slab from f itself (one launch fewer) and its shift
+ * from the plan's c and level 0's lambda (slab: the pack's copies). */
 static int defer_rhs(const gpu_device *g, const pscr_stage_args *a) {
   const pscr_plan *p = a->plan;
   const gpu_pscr *s = p->impl;
   const pscr_level *in = &p->lev[1];
-  return p->ndim == 3 && a->phase == PSCR_BACK && in->nsteps == 1 &&
+  return p->ndim == 3 && a->phase == PSCR_BACK && in->nsteps == 1 && a->shift == p->c &&
+         a->lambda == p->lev[0].lambda &&
          slab_fits(g, p, &s->steps[1][0], &in->steps[0], in->n, in->len);
 }
 
@@ -698,9 +697,8 @@ static pscr_status stage_21(const pscr_stage_args *a) {
   gpu_pscr *s = a->plan->impl;
   if (b && defer_rhs(&g, a)) {
     size_t nr = 2 + b->nd;
-    s->defer = (struct gpu_pscr_defer){1, a->x, a->comp, a->lambda, a->shift,
-                                       b->comp + 2 + (a->group->e0 - b->e0) * nr, nr, b->m,
-                                       b->eig + (a->group->e0 - b->e0)};
+    s->defer = (struct gpu_pscr_defer){1, a->x, a->comp, b->comp + 2 + (a->group->e0 - b->e0) * nr,
+                                       nr, b->m, b->eig + (a->group->e0 - b->e0)};
     return PSCR_OK;
   }
   if (b) return dense_rhs(&g, a, b, a->y, a->y_shift);

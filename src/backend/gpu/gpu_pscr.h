@@ -155,7 +155,7 @@ typedef struct {
   /* pscr_slab's plan constants in one buffer where the device takes packs
    * (gpu_device.pack_args: OpenCL, which charges an enqueue per buffer
    * argument), scalar offsets: the innermost level's W and lambda, its six
-   * diagonals as last_diags (gpu_pscr.c; -1: M's absent off-diagonals), c,
+   * diagonals as gpu_pscr_last_diags (-1: M's absent off-diagonals), c,
    * level 0's lambda (3D). NULL where no slab can fit, and on CUDA. */
   void *slab_pk;
   long long pk_w, pk_lambda, pk_diag[6], pk_c, pk_lambda0;
@@ -164,8 +164,8 @@ typedef struct {
    * vector's slab from f), and says so here for the solve of its group */
   struct gpu_pscr_defer {
     int on;
-    const void *f, *w0, *lambda0, *c; /* f, level 0's components, eigenvalues, c */
-    size_t wo, wr, n0, l0;            /* vector v's row of W0^T at wo + v wr, K = n0 */
+    const void *f, *w0;    /* f, level 0's components */
+    size_t wo, wr, n0, l0; /* vector v's row of W0^T at wo + v wr, K = n0 */
   } defer;
 } gpu_pscr;
 
@@ -193,6 +193,10 @@ pscr_status gpu_pscr_solve_inner(const pscr_plan *p, gpu_device *g, size_t sys0,
                                  pscr_td_algorithm alg, int queued);
 /* The dominance of the first batch of those systems (gpu_td_scan_systems) into
  * out (device, batch ints). */
+/* A_last's and M_last's three diagonals as TD_SRC_PARAMS takes them (a, d, c
+ * of A then of M; the sub-diagonals from sub[], M's off-diagonals none where
+ * M_last is diagonal). */
+void gpu_pscr_last_diags(const pscr_plan *p, gpu_ptr c[6]);
 pscr_status gpu_pscr_scan_systems(const pscr_plan *p, gpu_device *g, size_t batch, void *out);
 /* Chunks of the inner index (K) for a product of M x N outputs, nb of them
  * (pscr_gemm, gpu_pscr.c): 1 unless it has fewer groups than the tuning

@@ -754,18 +754,20 @@ static pscr_status slab_pack(pscr_plan *p) {
       in->n * in->len > PSCR_GPU_PD_SLAB || !s->sub[0] || (!s->m_diag && !s->sub[1]))
     return PSCR_OK;
   size_t n = p->n[d], e = pscr_dtype_size(p->dtype);
+  gpu_ptr c[6];
+  gpu_pscr_last_diags(p, c);
   struct {
     const void *mem;
     size_t count;
     long long *at;
   } part[] = {{in->comp, in->ncomp, &s->pk_w},
               {in->lambda, in->neig, &s->pk_lambda},
-              {s->sub[0], n, &s->pk_diag[0]},
-              {p->fac[d][0], n, &s->pk_diag[1]},
-              {p->fac[d][1], n, &s->pk_diag[2]},
-              {s->m_diag ? NULL : s->sub[1], n, &s->pk_diag[3]},
-              {p->fac[d][2], n, &s->pk_diag[4]},
-              {s->m_diag ? NULL : p->fac[d][3], n, &s->pk_diag[5]},
+              {c[0].mem, n, &s->pk_diag[0]},
+              {c[1].mem, n, &s->pk_diag[1]},
+              {c[2].mem, n, &s->pk_diag[2]},
+              {c[3].mem, n, &s->pk_diag[3]},
+              {c[4].mem, n, &s->pk_diag[4]},
+              {c[5].mem, n, &s->pk_diag[5]},
               {p->c, 1, &s->pk_c},
               {nlev == 2 ? p->lev[0].lambda : NULL, p->lev[0].neig, &s->pk_lambda0}};
   size_t total = 0, al = 256 / e; /* each part on 256 bytes, as allocations are */
