@@ -47,7 +47,7 @@ r = {}
 for l in open(sys.argv[1]):
     j = json.loads(l)
     r.setdefault((j['problem'], j['n'], j['tune']), {}).setdefault(j['rep'], {})[j['backend']] = j
-print("| problem | n | tune | CUDA ms | OpenCL ms | OpenCL / CUDA (median) | residual |")
+print("| problem | n | tune | CUDA ms | OpenCL ms | OpenCL / CUDA (median) | residual CUDA / OpenCL |")
 print("|---|---|---|---|---|---|---|")
 for k in sorted(r):
     v = r[k]
@@ -55,8 +55,8 @@ for k in sorted(r):
     c = [v[i]['cuda']['solve_ms'] for i in both]
     o = [v[i]['opencl']['solve_ms'] for i in both]
     q = [a / b for a, b in zip(o, c)]
-    res = v[both[0]]['cuda']['rel_residual'] if both else float('nan')
+    res = [v[both[0]][b]['rel_residual'] if both else float('nan') for b in ('cuda', 'opencl')]
     print(f"| {k[0]} | {k[1]} | {k[2]} | {' '.join('%.4f' % x for x in c)} | "
           f"{' '.join('%.4f' % x for x in o)} | {' '.join('%.2f' % x for x in q)} "
-          f"({st.median(q) if q else 0:.2f}) | {res:.1e} |")
+          f"({st.median(q) if q else 0:.2f}) | {res[0]:.1e} / {res[1]:.1e} |")
 PY

@@ -67,19 +67,21 @@ KERNEL void pscr_probe(GPTR(scalar, out)) {
       long blk, long task, long t0, long nt, const GLOBAL scalar *comp,                            \
       const GLOBAL scalar *lambda, const GLOBAL scalar *shift, int back, GLOBAL scalar *bnd,       \
       long bps
-/* PSCR_TILE_PARAMS as a kernel takes them (GPTR), and their offsets applied */
-#define PSCR_TILE_KPARAMS                                                                          \
-  long n, int lqx, int pivot, GPTR(const scalar, asub), GPTR(const scalar, ad),                    \
-      GPTR(const scalar, ao), GPTR(const scalar, msub), GPTR(const scalar, md),                    \
-      GPTR(const scalar, mo), GPTR(scalar, x), long xs, long lev_n, GPTR(const long, gd),          \
-      long blk, long task, long t0, long nt, GPTR(const scalar, comp),                             \
-      GPTR(const scalar, lambda), GPTR(const scalar, shift), int back, GPTR(scalar, bnd),          \
-      long bps
-#define PSCR_TILE_KAT()                                                                            \
-  GPTR_AT(const scalar, asub); GPTR_AT(const scalar, ad); GPTR_AT(const scalar, ao);               \
-      GPTR_AT(const scalar, msub); GPTR_AT(const scalar, md); GPTR_AT(const scalar, mo);           \
-      GPTR_AT(scalar, x); GPTR_AT(const long, gd); GPTR_AT(const scalar, comp);                    \
-      GPTR_AT(const scalar, lambda); GPTR_AT(const scalar, shift); GPTR_AT(scalar, bnd)
+/* PSCR_TILE_PARAMS as a kernel takes them (P: GPTR, or XPTR after XBASE),
+ * and their offsets applied */
+#define PSCR_TILE_KPARAMS_(P)                                                                      \
+  long n, int lqx, int pivot, P(const scalar, asub), P(const scalar, ad), P(const scalar, ao),     \
+      P(const scalar, msub), P(const scalar, md), P(const scalar, mo), P(scalar, x), long xs,      \
+      long lev_n, P(const long, gd), long blk, long task, long t0, long nt,                        \
+      P(const scalar, comp), P(const scalar, lambda), P(const scalar, shift), int back,            \
+      P(scalar, bnd), long bps
+#define PSCR_TILE_KAT_(P)                                                                          \
+  P##_AT(const scalar, asub); P##_AT(const scalar, ad); P##_AT(const scalar, ao);                  \
+      P##_AT(const scalar, msub); P##_AT(const scalar, md); P##_AT(const scalar, mo);              \
+      P##_AT(scalar, x); P##_AT(const long, gd); P##_AT(const scalar, comp);                       \
+      P##_AT(const scalar, lambda); P##_AT(const scalar, shift); P##_AT(scalar, bnd)
+#define PSCR_TILE_KPARAMS PSCR_TILE_KPARAMS_(GPTR)
+#define PSCR_TILE_KAT() PSCR_TILE_KAT_(GPTR)
 
 #define PSCR_TILE_ARGS                                                                             \
   n, lqx, pivot, asub, ad, ao, msub, md, mo, x, xs, lev_n, gd, blk, task, t0, nt, comp, lambda,    \
@@ -392,11 +394,11 @@ DEVICE void pscr_tile_put(const GLOBAL long *gd, const GLOBAL long *b, const GLO
                rows, exs, sm, &bad, &nodom, &piv, &vlast, &v2, &pm)
 
 /* A system of one tile: group g = task t0 + g % nt of vector g / nt. */
-KERNEL void pscr_tile_task(PSCR_TILE_KPARAMS, GPTR(scalar, acc), long nacc, long accq,
-                           GPTR(int, flags)) {
-  PSCR_TILE_KAT();
-  GPTR_AT(scalar, acc);
-  GPTR_AT(int, flags);
+KERNEL void pscr_tile_task(XBASE PSCR_TILE_KPARAMS_(XPTR), XPTR(scalar, acc), long nacc,
+                           long accq, XPTR(int, flags)) {
+  PSCR_TILE_KAT_(XPTR);
+  XPTR_AT(scalar, acc);
+  XPTR_AT(int, flags);
   PSCR_TILE_LQ;
   LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);
   LOCAL int bad;

@@ -17,15 +17,18 @@
       const GLOBAL scalar *mdl, const GLOBAL scalar *md, const GLOBAL scalar *mdu,                 \
       const GLOBAL scalar *shift, long sstride, long rstep, long sys0
 #define TD_SRC_ARGS cdl, cd, cdu, mdl, md, mdu, shift, sstride, rstep, sys0
-/* TD_SRC_PARAMS as a kernel takes them (GPTR), and their offsets applied */
-#define TD_SRC_KPARAMS                                                                             \
-  GPTR(const scalar, cdl), GPTR(const scalar, cd), GPTR(const scalar, cdu),                        \
-      GPTR(const scalar, mdl), GPTR(const scalar, md), GPTR(const scalar, mdu),                    \
-      GPTR(const scalar, shift), long sstride, long rstep, long sys0
-#define TD_SRC_KAT()                                                                               \
-  GPTR_AT(const scalar, cdl); GPTR_AT(const scalar, cd); GPTR_AT(const scalar, cdu);               \
-      GPTR_AT(const scalar, mdl); GPTR_AT(const scalar, md); GPTR_AT(const scalar, mdu);           \
-      GPTR_AT(const scalar, shift)
+/* TD_SRC_PARAMS as a kernel takes them (P: GPTR, or XPTR after XBASE), and
+ * their offsets applied */
+#define TD_SRC_KPARAMS_(P)                                                                         \
+  P(const scalar, cdl), P(const scalar, cd), P(const scalar, cdu), P(const scalar, mdl),           \
+      P(const scalar, md), P(const scalar, mdu), P(const scalar, shift), long sstride, long rstep,  \
+      long sys0
+#define TD_SRC_KAT_(P)                                                                             \
+  P##_AT(const scalar, cdl); P##_AT(const scalar, cd); P##_AT(const scalar, cdu);                  \
+      P##_AT(const scalar, mdl); P##_AT(const scalar, md); P##_AT(const scalar, mdu);              \
+      P##_AT(const scalar, shift)
+#define TD_SRC_KPARAMS TD_SRC_KPARAMS_(GPTR)
+#define TD_SRC_KAT() TD_SRC_KAT_(GPTR)
 
 /* Index of the right-hand side (and solution) of row r. A solve of systems
  * sys0 .. sys0 + batch - 1 of a larger set numbers them from 0 (OpenCL takes

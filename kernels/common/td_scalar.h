@@ -21,7 +21,13 @@
  *   (pointers into one buffer of the plan's constants, b: OpenCL, whose
  *   enqueue costs per buffer argument, takes b once and each p as an offset
  *   in T from it, -1 for null; CUDA takes each p as the pointer and no b.
- *   PKBASE(T, b) ends with its comma where it expands to anything).
+ *   PKBASE(T, b) ends with its comma where it expands to anything),
+ *   XBASE and XPTR(T, p) / XPTR_AT(T, p) (a kernel whose parameters start
+ *   with XBASE takes every pointer as an XPTR: on OpenCL a buffer and a byte
+ *   offset as GPTR, or no buffer and the offset from the base buffer the
+ *   host picked for the launch, -1 for null; the host's pieces of one buffer,
+ *   opencl_backend.c, then cost the enqueue no buffer argument each. CUDA:
+ *   the pointers themselves, XBASE empty).
  * Optional: TD_SHFL_DOWN_D(x, s) / TD_SHFL_UP_D(x, s) (a double from lane
  * + s / - s of a warp of 32 work-items in local-id order: CUDA, NVIDIA's
  * OpenCL; without them td_tile.h's record merges take the local-memory tree),

@@ -598,12 +598,12 @@ DEVICE void td_merge_self(const GLOBAL scalar *recs, long cnt, long first, int n
 
 /* One group per system of n <= W q rows: every input read once, x written
  * once (and b's rows to bsave unless it is null). */
-KERNEL void td_tile_solve(TD_SRC_KPARAMS, long n, int lq, int pivot, GPTR(scalar, b),
-                          GPTR(scalar, bsave), GPTR(int, flags)) {
-  TD_SRC_KAT();
-  GPTR_AT(scalar, b);
-  GPTR_AT(scalar, bsave);
-  GPTR_AT(int, flags);
+KERNEL void td_tile_solve(XBASE TD_SRC_KPARAMS_(XPTR), long n, int lq, int pivot,
+                          XPTR(scalar, b), XPTR(scalar, bsave), XPTR(int, flags)) {
+  TD_SRC_KAT_(XPTR);
+  XPTR_AT(scalar, b);
+  XPTR_AT(scalar, bsave);
+  XPTR_AT(int, flags);
   long sys = GROUP_ID(), r0 = 0;
   int rows = (int)n;
   TD_TILE_DECL(0);

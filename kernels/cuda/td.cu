@@ -30,6 +30,9 @@
 #define PKBASE_AT(T, b) (void)0
 #define PKPTR(T, p) GLOBAL T *p
 #define PKPTR_AT(T, p, b) (void)0
+#define XBASE /* the pointers themselves */
+#define XPTR(T, p) GLOBAL T *p
+#define XPTR_AT(T, p) (void)0
 #define MAKE_Z(re, im) make_double2(re, im)
 /* The kernel's one local buffer: dynamic shared memory (may exceed 48 KiB). */
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]

@@ -30,6 +30,13 @@
 #define PKBASE_AT(T, b) GPTR_AT(T, b)
 #define PKPTR(T, p) long p##_pk
 #define PKPTR_AT(T, p, b) GLOBAL T *p = p##_pk < 0 ? 0 : (b) + p##_pk
+/* Pointers that may lie in the launch's base buffer xb_ (td_scalar.h): with
+ * no buffer, the byte offset from xb_ (-1: null). A null buffer argument
+ * costs the enqueue about a sixth of a buffer (argcost.c). */
+#define XBASE GLOBAL const char *xb_,
+#define XPTR(T, p) GLOBAL T *p, long p##_at
+#define XPTR_AT(T, p)                                                                              \
+  p = p##_at < 0 ? 0 : (GLOBAL T *)((p ? (GLOBAL const char *)p : xb_) + p##_at)
 #define MAKE_Z(re, im) ((double2)((re), (im)))
 /* The kernel's one local buffer: OpenCL C has no dynamic local arrays inside
  * a kernel, so `count` (from the -D parameters) sizes it at compile time. */

@@ -59,6 +59,10 @@ struct pscr_backend_ops {
   pscr_status (*init)(pscr_context *ctx, int device_index);
   void (*fini)(pscr_context *ctx);
   pscr_status (*alloc)(pscr_context *ctx, size_t bytes, void **native);
+  /* Optional: an allocation the library alone uses (plans' arrays, never a
+   * pscr_array's native), which release, write, read and the device's
+   * launches take like alloc's; NULL: alloc. */
+  pscr_status (*alloc_internal)(pscr_context *ctx, size_t bytes, void **native);
   void (*release)(pscr_context *ctx, void *native);
   pscr_status (*write)(pscr_context *ctx, void *native, size_t offset, const void *host,
                        size_t bytes);
@@ -82,6 +86,12 @@ struct pscr_backend_ops {
   pscr_status (*tridiag_queued)(pscr_context *ctx, const pscr_td_request *req);
   pscr_status (*finish)(pscr_context *ctx);
 };
+
+/* ops->alloc_internal where the backend has it, else ops->alloc. */
+static inline pscr_status pscr_alloc_internal(pscr_context *ctx, size_t bytes, void **native) {
+  return ctx->ops->alloc_internal ? ctx->ops->alloc_internal(ctx, bytes, native)
+                                  : ctx->ops->alloc(ctx, bytes, native);
+}
 
 /* Waits for the context's queued solves, if any, and keeps their failure
  * for pscr_context_finish: called before any work that reuses their status

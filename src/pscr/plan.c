@@ -71,7 +71,7 @@ static pscr_status check_problem(const pscr_problem *pb, const pscr_options *opt
 /* Device memory owned by the plan (released in pscr_plan_destroy). */
 static pscr_status dev_alloc(pscr_plan *p, size_t count, void **out) {
   size_t bytes = (count ? count : 1) * pscr_dtype_size(p->dtype);
-  pscr_status st = p->ctx->ops->alloc(p->ctx, bytes, out);
+  pscr_status st = pscr_alloc_internal(p->ctx, bytes, out);
   if (st != PSCR_OK)
     *out = NULL;
   else

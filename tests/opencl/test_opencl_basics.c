@@ -481,6 +481,52 @@ static void check_pack_args(pscr_context *ctx) {
   pscr_array_destroy(a);
 }
 
+/* Plans' arrays are pieces of shared chunks (ops->alloc_internal,
+ * opencl_backend.c): one buffer at distinct aligned offsets, each keeping its
+ * own data; a large one is a buffer of its own; the chunk's space comes back
+ * once every piece is released. */
+static void check_pieces(pscr_context *ctx, pt_rng *r) {
+  enum { NP = 3 };
+  size_t bytes[NP] = {24, 8000, 8}, o[NP];
+  void *p[NP] = {NULL};
+  cl_mem m[NP];
+  PT_CHECK(ctx->ops->alloc_internal != NULL, "OpenCL makes internal allocations pieces");
+  for (int k = 0; k < NP; k++) {
+    PT_CHECK_STATUS(pscr_alloc_internal(ctx, bytes[k], &p[k]), PSCR_OK);
+    if (p[k] == NULL) return;
+    o[k] = 0;
+    m[k] = ocl_mem_at(p[k], &o[k]);
+  }
+  PT_CHECK(m[0] == m[1] && m[1] == m[2] && m[0] != (cl_mem)p[0], "pieces share one chunk");
+  PT_CHECK(o[0] != o[1] && o[1] != o[2] && o[0] % 256 == 0 && o[1] % 256 == 0 && o[2] % 256 == 0,
+           "pieces lie at distinct 256-byte offsets");
+  double h[NP][1000], back[1000];
+  for (int k = 0; k < NP; k++) {
+    for (size_t i = 0; i < bytes[k] / 8; i++) h[k][i] = pt_uniform(r, -1, 1);
+    PT_CHECK_STATUS(ctx->ops->write(ctx, p[k], 0, h[k], bytes[k]), PSCR_OK);
+  }
+  int same = 1;
+  for (int k = 0; k < NP; k++) {
+    PT_CHECK_STATUS(ctx->ops->read(ctx, p[k], 0, back, bytes[k]), PSCR_OK);
+    same &= memcmp(back, h[k], bytes[k]) == 0;
+  }
+  PT_CHECK(same, "each piece keeps its own data");
+  PT_CHECK_STATUS(ctx->ops->read(ctx, p[1], 800, back, 80), PSCR_OK);
+  PT_CHECK(memcmp(back, h[1] + 100, 80) == 0, "a read at an offset into a piece");
+  void *big = NULL;
+  size_t ob = 0;
+  PT_CHECK_STATUS(pscr_alloc_internal(ctx, (size_t)8 << 20, &big), PSCR_OK);
+  PT_CHECK(big && ocl_mem_at(big, &ob) == (cl_mem)big && ob == 0, "8 MB: a buffer of its own");
+  ctx->ops->release(ctx, big);
+  for (int k = 0; k < NP; k++) ctx->ops->release(ctx, p[k]);
+  void *again = NULL;
+  size_t oa = 0;
+  PT_CHECK_STATUS(pscr_alloc_internal(ctx, 16, &again), PSCR_OK);
+  PT_CHECK(again && ocl_mem_at(again, &oa) == m[0] && oa == 0,
+           "the chunk's space comes back when its pieces are released");
+  ctx->ops->release(ctx, again);
+}
+
 int main(void) {
   if (!pscr_backend_available(PSCR_BACKEND_OPENCL)) return PT_SKIP;
   pt_rng r;
@@ -496,6 +542,7 @@ int main(void) {
     check_programs(ctx, &r);
     check_embedded(ctx);
     check_pack_args(ctx);
+    check_pieces(ctx, &r);
   }
   check_tuning(&r);
   check_reg_min(&r);

@@ -31,6 +31,9 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 #define PKBASE_AT(T, b) (void)0
 #define PKPTR(T, p) GLOBAL T *p
 #define PKPTR_AT(T, p, b) (void)0
+#define XBASE /* the pointers themselves */
+#define XPTR(T, p) GLOBAL T *p
+#define XPTR_AT(T, p) (void)0
 #define MAKE_Z(re, im) make_double2(re, im)
 #define LOCAL_ARRAY(type, name, count) type *name = (type *)emu_local(sizeof(type) * (size_t)(count))
 #define ATOMIC_ADD(p, v) emu_atomic_add(p, v)

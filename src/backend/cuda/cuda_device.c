@@ -71,10 +71,12 @@ static pscr_status launch(gpu_device *g, const char *name, size_t items, int wg,
   for (int i = 0; i < nargs; i++) {
     switch (args[i].kind) {
     case GPU_ARG_PTR:
-    case GPU_ARG_PKPTR: vals[np].p = dptr(args[i].p); break; /* PKPTR: the pointer itself */
+    case GPU_ARG_XPTR:
+    case GPU_ARG_PKPTR: vals[np].p = dptr(args[i].p); break; /* PKPTR, XPTR: the pointer itself */
     case GPU_ARG_LONG: vals[np].l = args[i].l; break;
     case GPU_ARG_INT: vals[np].i = args[i].i; break;
-    case GPU_ARG_PKBASE: continue; /* no such parameter */
+    case GPU_ARG_PKBASE:
+    case GPU_ARG_XBASE: continue; /* no such parameter */
     default: return PSCR_ERR_DEVICE;
     }
     params[np] = &vals[np];

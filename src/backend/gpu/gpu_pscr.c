@@ -227,7 +227,7 @@ static pscr_status gemm(gpu_device *g, const pscr_stage_args *a, dense_product d
                     GPU_LONG(d.ss),     GPU_PTR(d.sout ? dp(d.sout) : none),
                     GPU_LONG(d.so),     GPU_LONG(split ? (long long)d.K : 0)};
   pscr_status st;
-  TRY(g->launch(g, "pscr_gemm", groups * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args), args));
+  TRY(gpu_launch_x(g, "pscr_gemm", groups * PSCR_GPU_PD_WG, PSCR_GPU_PD_WG, 0, NARGS(args), args));
   if (!split) return PSCR_OK;
   gpu_arg sum[] = {GPU_LONG(d.M),   GPU_LONG(a->len), GPU_LONG(S),     GPU_PTR(dp(s->ksum)),
                    GPU_PTR(dp(d.C)), GPU_LONG(d.co),  GPU_LONG(ldc)};
@@ -279,19 +279,21 @@ static pscr_status osums(gpu_device *g, const pscr_stage_args *a, const void *y,
 }
 
 /* A dense level's step whole in one launch (pscr_slab) where its systems are
- * proven definite (queued) and a vector's slab of n x len fits a group: one
+ * proven definite (queued; else, with pscr_slab_piv, a lines plan's with
+ * diagonal pivoting) and a vector's slab of n x len fits a group: one
  * block of all n rows whose runs are the one product (the step of gemm_step
  * below without boundary terms), in the back phase. 0: not such a step. */
 static int slab_fits(const gpu_device *g, const pscr_plan *p, const gpu_pscr_step *gs,
                      const pscr_step *stp, size_t n, size_t len) {
   const gpu_pscr *s = p->impl;
-  if (!s->dense || !s->queued || s->lines || (g->pack_args && !s->slab_pk) || gs->nroute ||
+  if (!s->dense || !(s->queued || (s->lines && g->tune.pscr_slab_piv)) ||
+      (g->pack_args && !s->slab_pk) || gs->nroute ||
       gs->nrun != 1 || g->max_wg < PSCR_GPU_PD_SWG)
     return 0;
   const gpu_pscr_run *r = gs->runs;
   const pscr_block *b = &stp->blocks[r->b0];
-  size_t cap = (size_t)g->tune.pscr_slab < PSCR_GPU_PD_SLAB ? (size_t)g->tune.pscr_slab
-                                                             : PSCR_GPU_PD_SLAB;
+  size_t cap = PSCR_GPU_PD_SLAB(p->dtype == PSCR_C128);
+  if ((size_t)g->tune.pscr_slab < cap) cap = (size_t)g->tune.pscr_slab;
   return stp->nblocks == 1 && r->nb == 1 && b->s + r->d0 == 0 && r->dd == 1 && r->m == n &&
          r->nd == n && n * len <= cap;
 }
@@ -339,6 +341,7 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
                     GPU_PKPTR(f->on ? dp(p->lev[0].lambda) : none, s->pk_lambda0),
                     GPU_LONG(f->l0),
                     GPU_PKPTR(dp(p->c), s->pk_c),
+                    GPU_INT(!s->queued), /* not proven definite: diagonal pivoting */
                     GPU_PTR(g->flags)};
   s->defer.on = 0; /* one group's solve */
   return g->launch(g, "pscr_slab", a->batch * PSCR_GPU_PD_SWG, PSCR_GPU_PD_SWG, 0, NARGS(args),
@@ -480,8 +483,8 @@ static pscr_status tile_task(gpu_device *g, const pscr_stage_args *a) {
     gpu_arg tail[] = {GPU_PTR(dp(s->acc)), GPU_LONG(s->nacc_max), GPU_LONG(s->accq),
                       GPU_PTR(g->flags)};
     for (int j = 0; j < NARGS(tail); j++) args[k++] = tail[j];
-    return g->launch(g, s->reg ? "pscr_reg_task" : "pscr_tile_task", groups * (size_t)wg, wg,
-                     local, k, args);
+    if (s->reg) return g->launch(g, "pscr_reg_task", groups * (size_t)wg, wg, local, k, args);
+    return gpu_launch_x(g, "pscr_tile_task", groups * (size_t)wg, wg, local, k, args);
   }
   long ne = (long)(gr->e1 - gr->e0), cnt[PSCR_GPU_LEVELS];
   for (int l = 0; l <= s->levels; l++) cnt[l] = (long)a->batch * ne * s->pc[l];

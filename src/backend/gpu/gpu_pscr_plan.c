@@ -245,7 +245,7 @@ static pscr_status guide_step(const pscr_step *st, int inner, int lane, size_t b
 
 /* Device memory of the plan: `bytes`, counted in the plan's device_bytes. */
 static pscr_status alloc_bytes(pscr_plan *p, size_t bytes, void **out) {
-  pscr_status st = p->ctx->ops->alloc(p->ctx, bytes ? bytes : 1, out);
+  pscr_status st = pscr_alloc_internal(p->ctx, bytes ? bytes : 1, out);
   if (st != PSCR_OK)
     *out = NULL;
   else
@@ -624,7 +624,7 @@ static pscr_status route_auto(pscr_plan *p, const pscr_problem *pb) {
   char *lam = malloc((lev->neig + 1) * e), *sh = malloc((ne + 1) * e);
   int *cls = malloc((ne + 1) * sizeof *cls);
   if (lam == NULL || sh == NULL || cls == NULL) st = PSCR_ERR_OUT_OF_MEMORY;
-  if (st == PSCR_OK) st = p->ctx->ops->alloc(p->ctx, (ne + 1) * sizeof *cls, &dcls);
+  if (st == PSCR_OK) st = pscr_alloc_internal(p->ctx, (ne + 1) * sizeof *cls, &dcls);
   if (st == PSCR_OK) st = p->ctx->ops->read(p->ctx, lev->lambda, 0, lam, lev->neig * e);
   for (int i = 0; i < lev->nsteps && st == PSCR_OK; i++) {
     const pscr_step *stp = &lev->steps[i];
@@ -750,8 +750,9 @@ static pscr_status slab_pack(pscr_plan *p) {
   gpu_pscr *s = p->impl;
   int nlev = p->ndim - 1, d = p->ndim - 1;
   const pscr_level *in = &p->lev[nlev - 1];
-  if (!s->dense || !s->queued || s->lines || in->nsteps != 1 ||
-      in->n * in->len > PSCR_GPU_PD_SLAB || !s->sub[0] || (!s->m_diag && !s->sub[1]))
+  if (!s->dense || !(s->queued || s->lines) || in->nsteps != 1 ||
+      in->n * in->len > PSCR_GPU_PD_SLAB(p->dtype == PSCR_C128) || !s->sub[0] ||
+      (!s->m_diag && !s->sub[1]))
     return PSCR_OK;
   size_t n = p->n[d], e = pscr_dtype_size(p->dtype);
   gpu_ptr c[6];

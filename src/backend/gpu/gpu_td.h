@@ -45,6 +45,12 @@ static inline pscr_status td_launch(td_job *j, const char *name, size_t items, i
   if (local > j->limit) return PSCR_ERR_UNSUPPORTED;
   return j->g->launch(j->g, name, items, wg, local, nargs, args);
 }
+/* The same for a kernel whose parameters start with XBASE (gpu_launch_x). */
+static inline pscr_status td_launch_x(td_job *j, const char *name, size_t items, int wg,
+                                      size_t local, int nargs, const gpu_arg *args) {
+  if (local > j->limit) return PSCR_ERR_UNSUPPORTED;
+  return gpu_launch_x(j->g, name, items, wg, local, nargs, args);
+}
 
 /* Sub-array sizes rounded to the device's alignment (CL_DEVICE_MEM_BASE_ADDR_ALIGN). */
 static inline size_t td_align(const td_job *j, size_t x) {

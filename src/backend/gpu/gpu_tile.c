@@ -307,7 +307,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),       GPU_INT(lq),   GPU_INT(pivot),
                       GPU_PTR(b),    GPU_PTR(j->saved), GPU_PTR(flags)};
     j->partitions = (int)((n + (1 << lq) - 1) >> lq);
-    TRY(td_launch(j, "td_tile_solve", (size_t)batch * (size_t)W, W, tile_bytes(j, W, lq),
+    TRY(td_launch_x(j, "td_tile_solve", (size_t)batch * (size_t)W, W, tile_bytes(j, W, lq),
                   NARGS(args), args));
     goto cleanup;
   }

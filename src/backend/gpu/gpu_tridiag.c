@@ -106,6 +106,18 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .clu_w = 128};
 }
 
+pscr_status gpu_launch_x(gpu_device *g, const char *name, size_t items, int wg,
+                         size_t local_bytes, int nargs, const gpu_arg *args) {
+  gpu_arg x[64];
+  if (nargs + 1 > (int)(sizeof x / sizeof *x)) return PSCR_ERR_DEVICE;
+  x[0] = GPU_XBASE();
+  for (int i = 0; i < nargs; i++) {
+    x[i + 1] = args[i];
+    if (args[i].kind == GPU_ARG_PTR) x[i + 1].kind = GPU_ARG_XPTR;
+  }
+  return g->launch(g, name, items, wg, local_bytes, nargs + 1, x);
+}
+
 int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2) {
   const char *names[2] = {k1, k2};
   for (int i = 0; i < 2 && g->kernel_wg; i++) {
@@ -168,7 +180,7 @@ static const struct {
     TUNE(pscr_dense, 0, 1 << 16, TUNE_ANY),  TUNE(pscr_dense_in, 0, 1 << 16, TUNE_ANY),
     TUNE(pscr_dense_in3, 0, 1 << 16, TUNE_ANY), TUNE(pscr_dense_inz, 0, 1 << 16, TUNE_ANY),
     TUNE(pscr_lines, 0, 2, TUNE_ANY),        TUNE(pscr_ksplit, 0, 1 << 20, TUNE_ANY),
-    TUNE(pscr_slab, 0, 1 << 20, TUNE_ANY),
+    TUNE(pscr_slab, 0, 1 << 20, TUNE_ANY),  TUNE(pscr_slab_piv, 0, 1, TUNE_ANY),
     TUNE(pscr_steps2, 0, 1 << 20, TUNE_ANY), TUNE(pscr_steps2z, 0, 1 << 20, TUNE_ANY),
     TUNE(thomas_wg, 32, 1024, TUNE_W),       TUNE(tile_q, 2, 64, TUNE_POW2),
     /* tile_w, tile_mw: powers of 2, so that a tile halved to fit stays whole

@@ -33,13 +33,17 @@ static inline gpu_ptr gpu_sub(gpu_ptr w, size_t off, size_t len) {
 /* Kernel arguments: `long` and `int` of the kernels, and pointers; a
  * kernel's PKBASE / PKPTR parameters (td_scalar.h) take GPU_PKBASE(the pack)
  * and GPU_PKPTR(the pointer, its offset in scalars in the pack or -1): the
- * device's pack_args says which of the two it passes. */
+ * device's pack_args says which of the two it passes. A kernel that starts
+ * with XBASE takes GPU_XBASE() and its pointers as GPU_XPTR (gpu_launch_x
+ * makes them): the device's launch picks the base. */
 typedef enum {
   GPU_ARG_PTR,
   GPU_ARG_LONG,
   GPU_ARG_INT,
   GPU_ARG_PKBASE,
-  GPU_ARG_PKPTR
+  GPU_ARG_PKPTR,
+  GPU_ARG_XBASE,
+  GPU_ARG_XPTR
 } gpu_arg_kind;
 typedef struct {
   gpu_arg_kind kind;
@@ -52,6 +56,8 @@ typedef struct {
 #define GPU_INT(x) ((gpu_arg){.kind = GPU_ARG_INT, .i = (int)(x)})
 #define GPU_PKBASE(x) ((gpu_arg){.kind = GPU_ARG_PKBASE, .p = (x)})
 #define GPU_PKPTR(x, at) ((gpu_arg){.kind = GPU_ARG_PKPTR, .p = (x), .l = (long long)(at)})
+#define GPU_XBASE() ((gpu_arg){.kind = GPU_ARG_XBASE})
+#define GPU_XPTR(x) ((gpu_arg){.kind = GPU_ARG_XPTR, .p = (x)})
 
 /* The compile-time parameters of one kernel module (-D macros). The local
  * array sizes (tile_local .. gdw) are set only for devices whose LOCAL_ARRAY
@@ -184,6 +190,10 @@ typedef struct {
   int pscr_slab;    /* a dense innermost level of real systems proven definite runs whole
                      * in one launch, a group a vector (pscr_slab; 0: never), where its
                      * n * len is at most this (and PSCR_GPU_PD_SLAB) */
+  int pscr_slab_piv; /* 1: also systems not proven definite (a lines plan's: complex, AUTO's
+                      * indefinite real), with diagonal pivoting. 0 by default: H100 CUDA,
+                      * 2D Helmholtz 31^2 took 48 us against 42 on three launches (its slab
+                      * 37 us); OpenCL's launches cost more, and it takes 1 */
   int pscr_ksplit;  /* products (27) of steps run as products with fewer groups than this
                      * (0: never) are split along their inner index into a batch of
                      * chunks, added up after (the default: two groups for each of the
@@ -266,6 +276,11 @@ struct gpu_device {
   pscr_status (*timer_stop)(gpu_device *g);
   pscr_status (*timer_seconds)(gpu_device *g, double *seconds);
 };
+
+/* g->launch of a kernel whose parameters start with XBASE (td_scalar.h):
+ * GPU_XBASE() first, then args with every GPU_PTR as a GPU_XPTR. */
+pscr_status gpu_launch_x(gpu_device *g, const char *name, size_t items, int wg,
+                         size_t local_bytes, int nargs, const gpu_arg *args);
 
 /* maxw, or less where kernel k1's or k2's registers (kernel_wg of the current
  * module; k2 may be NULL) allow fewer work-items: a larger group fails to launch. */

@@ -63,6 +63,7 @@ typedef struct {
   cl_mem flags_host;
   cl_int *flags_pinned;
   int flags_clean;      /* the words are known zero: read so (or cleared) with no launch since */
+  struct ocl_chunk *chunks; /* the buffers internal allocations are pieces of (newest first) */
   cl_mem work;          /* scratch, grown on demand */
   size_t work_bytes, work_peak; /* work's size, the largest made */
   /* NVIDIA's platform: kernels built with -DPSCR_OCL_PTX=ptx (inline PTX,
@@ -98,6 +99,12 @@ typedef struct {
 #define OCL_LONG(v) ((ocl_arg){.kind = OCL_ARG_LONG, .l = (cl_long)(v)})
 #define OCL_DOUBLE(v) ((ocl_arg){.kind = OCL_ARG_DOUBLE, .x = (v)})
 #define OCL_BYTES(p, n) ((ocl_arg){.kind = OCL_ARG_BYTES, .bytes = (p), .size = (n)})
+
+/* ---- opencl_backend.c ---- */
+/* The buffer a native handle lies in, and *off moved by its byte offset
+ * there: a piece (an internal allocation, ops->alloc_internal) lies in its
+ * chunk, any other handle is the cl_mem itself (offset 0). */
+cl_mem ocl_mem_at(const void *native, size_t *off);
 
 /* ---- opencl_device.c ---- */
 /* Maps an OpenCL error to a status (allocation failures: OUT_OF_MEMORY). */

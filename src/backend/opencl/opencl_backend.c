@@ -1,5 +1,6 @@
 /* The OpenCL backend: context, in-order queue, pscr_array as cl_mem, and the
  * operations table. The tridiagonal launches are in opencl_tridiag.c. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,40 @@ static int opencl_available(void) { return ocl_count_fp64_devices() > 0; }
 
 static ocl_state *state(const pscr_context *ctx) { return ctx->impl; }
 
+/* Internal allocations (plans' arrays, never a pscr_array) of at most
+ * PIECE_MAX bytes are pieces of a few chunks of CHUNK_BYTES, so that a
+ * kernel taking its pointers as XPTR (td.cl) reaches them all through one
+ * buffer argument: an enqueue costs NVIDIA's driver about 0.45 us a buffer
+ * argument, and a small solve's kernels take 7-14 (tools/oclrepro/argcost.c).
+ * Byte offsets, not sub-buffers: the driver crashes releasing some
+ * (tools/oclrepro/repro.c). A piece's handle is its record's address with
+ * bit 0 set (a cl_mem handle, a pointer to the driver's object, has it
+ * clear). A chunk is released when its last piece is, but the newest, which
+ * starts over. */
+#define PIECE_MAX ((size_t)4 << 20)
+#define CHUNK_BYTES ((size_t)32 << 20)
+#define PIECE_ALIGN 256
+
+typedef struct ocl_chunk {
+  cl_mem mem;
+  size_t size, used;
+  long live; /* pieces */
+  struct ocl_chunk *next;
+} ocl_chunk;
+typedef struct {
+  ocl_chunk *chunk;
+  size_t off;
+} ocl_piece;
+
+static ocl_piece *piece_of(const void *native) {
+  return (uintptr_t)native & 1 ? (ocl_piece *)((uintptr_t)native - 1) : NULL;
+}
+
+static void chunk_free(ocl_chunk *c) {
+  clReleaseMemObject(c->mem);
+  free(c);
+}
+
 static void opencl_fini(pscr_context *ctx) {
   ocl_state *s = state(ctx);
   if (s == NULL) return;
@@ -22,6 +57,11 @@ static void opencl_fini(pscr_context *ctx) {
   if (s->queue) clFinish(s->queue);
   ocl_cache_free(s);
   ocl_tridiag_free(s);
+  while (s->chunks) { /* pieces still held (plans not destroyed) are lost with them */
+    ocl_chunk *c = s->chunks;
+    s->chunks = c->next;
+    chunk_free(c);
+  }
   if (s->queue) clReleaseCommandQueue(s->queue);
   if (s->context) clReleaseContext(s->context);
   gpu_kstats_free(&s->stats);
@@ -60,6 +100,7 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
   /* NVIDIA's driver takes 6-11 us to enqueue a kernel: small batches on
    * td_tile.h's one launch (gpu_tile.c); PoCL keeps td_reg.h's, which CI tests there */
   if (s->local_is_local) s->tune.reg_min = 1 << 18;
+  s->tune.pscr_slab_piv = 1; /* one launch where three cost more (gpu_tridiag.h) */
   s->local_mem_device = s->local_mem;
   cl_uint align_bits = 0;
   if (err == CL_SUCCESS)
@@ -116,22 +157,78 @@ static pscr_status opencl_alloc(pscr_context *ctx, size_t bytes, void **native) 
   return PSCR_OK;
 }
 
+cl_mem ocl_mem_at(const void *native, size_t *off) {
+  const ocl_piece *pc = piece_of(native);
+  if (pc == NULL) return (cl_mem)(void *)native;
+  *off += pc->off;
+  return pc->chunk->mem;
+}
+
+static pscr_status opencl_alloc_internal(pscr_context *ctx, size_t bytes, void **native) {
+  ocl_state *s = state(ctx);
+  if (bytes > PIECE_MAX) return opencl_alloc(ctx, bytes, native);
+  size_t need = (bytes + PIECE_ALIGN - 1) / PIECE_ALIGN * PIECE_ALIGN;
+  ocl_chunk *c = s->chunks;
+  if (c == NULL || c->size - c->used < need) {
+    size_t size = CHUNK_BYTES < s->max_alloc ? CHUNK_BYTES : s->max_alloc;
+    if (size < need) return opencl_alloc(ctx, bytes, native);
+    c = calloc(1, sizeof *c);
+    if (c == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+    cl_int err;
+    c->mem = clCreateBuffer(s->context, CL_MEM_READ_WRITE, size, NULL, &err);
+    if (err != CL_SUCCESS) {
+      free(c);
+      return ocl_status(err);
+    }
+    c->size = size;
+    c->next = s->chunks;
+    s->chunks = c;
+  }
+  ocl_piece *pc = malloc(sizeof *pc);
+  if (pc == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  pc->chunk = c;
+  pc->off = c->used;
+  c->used += need;
+  c->live++;
+  *native = (void *)((uintptr_t)pc + 1);
+  return PSCR_OK;
+}
+
 static void opencl_release(pscr_context *ctx, void *native) {
-  (void)ctx;
-  if (native) clReleaseMemObject((cl_mem)native);
+  ocl_state *s = state(ctx);
+  ocl_piece *pc = piece_of(native);
+  if (pc == NULL) {
+    if (native) clReleaseMemObject((cl_mem)native);
+    return;
+  }
+  ocl_chunk *c = pc->chunk;
+  free(pc);
+  if (--c->live > 0) return;
+  if (c == s->chunks) { /* the newest: its space again */
+    c->used = 0;
+    return;
+  }
+  for (ocl_chunk **at = &s->chunks; *at; at = &(*at)->next)
+    if (*at == c) {
+      *at = c->next;
+      chunk_free(c);
+      return;
+    }
 }
 
 static pscr_status opencl_write(pscr_context *ctx, void *native, size_t offset, const void *host,
                                 size_t bytes) {
-  cl_int err = clEnqueueWriteBuffer(state(ctx)->queue, (cl_mem)native, CL_TRUE, offset, bytes, host,
-                                    0, NULL, NULL);
+  cl_mem m = ocl_mem_at(native, &offset);
+  cl_int err = clEnqueueWriteBuffer(state(ctx)->queue, m, CL_TRUE, offset, bytes, host, 0, NULL,
+                                    NULL);
   return ocl_status(err);
 }
 
 static pscr_status opencl_read(pscr_context *ctx, const void *native, size_t offset, void *host,
                                size_t bytes) {
-  cl_int err = clEnqueueReadBuffer(state(ctx)->queue, (cl_mem)(void *)native, CL_TRUE, offset,
-                                   bytes, host, 0, NULL, NULL);
+  cl_mem m = ocl_mem_at(native, &offset);
+  cl_int err = clEnqueueReadBuffer(state(ctx)->queue, m, CL_TRUE, offset, bytes, host, 0, NULL,
+                                   NULL);
   return ocl_status(err);
 }
 
@@ -220,6 +317,7 @@ const struct pscr_backend_ops pscr_opencl_ops = {
     .init = opencl_init,
     .fini = opencl_fini,
     .alloc = opencl_alloc,
+    .alloc_internal = opencl_alloc_internal,
     .release = opencl_release,
     .write = opencl_write,
     .read = opencl_read,

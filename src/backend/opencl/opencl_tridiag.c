@@ -30,10 +30,17 @@ void ocl_tridiag_free(ocl_state *s) {
   s->work_bytes = 0;
 }
 
-/* The buffer and byte offset of p: a user buffer, or a region of the work
- * buffer (the only buffer the shared logic carves). The kernels take both
- * (GPTR, td.cl): no sub-buffers. */
+/* The buffer and byte offset of p: a user buffer, a piece of a chunk
+ * (ocl_mem_at), or a region of the work buffer (the only buffer the shared
+ * logic carves). The kernels take both (GPTR, td.cl): no sub-buffers. */
 static pscr_status mem_of(ocl_state *s, gpu_ptr p, cl_mem *out, cl_long *off) {
+  size_t at = p.off;
+  cl_mem m = ocl_mem_at(p.mem, &at);
+  if (m != (cl_mem)p.mem) { /* a piece */
+    *out = m;
+    *off = (cl_long)at;
+    return PSCR_OK;
+  }
   if ((p.off != 0 || p.len != 0) &&
       (p.mem != (void *)s->work || p.len == 0 || p.off > s->work_bytes ||
        p.len > s->work_bytes - p.off || p.off % s->base_align != 0))
@@ -66,7 +73,18 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
   ocl_state *s = g->impl;
   if (wg <= 0) return PSCR_ERR_DEVICE;
   ocl_arg a[MAX_ARGS];
-  int na = 0;
+  cl_mem xm[MAX_ARGS], base = NULL;
+  cl_long xo[MAX_ARGS];
+  int na = 0, best = 0;
+  if (nargs > MAX_ARGS) return PSCR_ERR_DEVICE;
+  for (int i = 0; i < nargs; i++) /* XPTRs: the buffer most of them lie in is the base */
+    if (args[i].kind == GPU_ARG_XPTR) {
+      pscr_status st = mem_of(s, args[i].p, &xm[i], &xo[i]);
+      if (st != PSCR_OK) return st;
+      int k = 0;
+      for (int j = 0; j <= i; j++) k += args[j].kind == GPU_ARG_XPTR && xm[j] == xm[i];
+      if (xm[i] && k > best) best = k, base = xm[i];
+    }
   for (int i = 0; i < nargs; i++) {
     if (na + 2 > MAX_ARGS) return PSCR_ERR_DEVICE;
     switch (args[i].kind) {
@@ -80,6 +98,11 @@ static pscr_status dev_launch(gpu_device *g, const char *name, size_t items, int
       a[na++] = OCL_LONG(off);
       break;
     }
+    case GPU_ARG_XBASE: a[na++] = OCL_MEM(base); break;
+    case GPU_ARG_XPTR: /* in the base: no buffer, its offset; null: -1 */
+      a[na++] = OCL_MEM(xm[i] == base ? NULL : xm[i]);
+      a[na++] = OCL_LONG(xm[i] ? xo[i] : -1);
+      break;
     case GPU_ARG_PKPTR: /* its offset in the pack: there must be one for a pointer */
       if (args[i].p.mem && args[i].l < 0) return PSCR_ERR_DEVICE;
       a[na++] = OCL_LONG(args[i].p.mem ? args[i].l : -1);
@@ -122,9 +145,10 @@ static pscr_status dev_work(gpu_device *g, size_t bytes, gpu_ptr *w) {
 static pscr_status dev_zero(gpu_device *g, gpu_ptr p, size_t bytes) {
   ocl_state *s = g->impl;
   cl_uchar zero = 0;
+  size_t off = p.off;
+  cl_mem m = ocl_mem_at(p.mem, &off);
   if (bytes == 0) return PSCR_OK;
-  return ocl_status(
-      clEnqueueFillBuffer(s->queue, (cl_mem)p.mem, &zero, 1, p.off, bytes, 0, NULL, NULL));
+  return ocl_status(clEnqueueFillBuffer(s->queue, m, &zero, 1, off, bytes, 0, NULL, NULL));
 }
 
 /* Skipped where the words are known zero (a solve's finish read them so,
