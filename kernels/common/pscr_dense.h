@@ -16,7 +16,6 @@
 #define PSCR_PSCR_DENSE_H
 
 #include "common/td_thomas.h"
-#include "common/td_tile.h" /* td_max, TD_KAPPA */
 
 #define PD_WG 256                      /* work-items a group */
 #define PD_BM 64                       /* rows of C a group */
@@ -270,8 +269,8 @@ void pscr_gemm(XBASE long M, long N, long K, XPTR(const scalar, a), long ao, lon
  * level 0's eigenpairs; 2D: the problem): the slab X (n x len) at x + v xs
  * in local memory, (28) Y = W^T X, the n shifted systems
  * (A_last + (s_v + lambda_e) M_last) v_e = y_e by Thomas
- * without pivoting from both ends (pd_slab_solve, for systems the plan
- * proves definite; pivot = 1: pd_slab_solve_piv), then (27) U = W V into x, summed from
+ * without pivoting from both ends (pd_slab_solve; the host takes this kernel
+ * for systems proven definite only), then (27) U = W V into x, summed from
  * the largest lambda down as pscr_gemm's rev. One launch does what pscr_gemm,
  * the tridiagonal engine and pscr_gemm do in three: slabs this small are
  * launch-bound. W's entry (e, r) at w[wo + e wr + r], lambda_e at
@@ -373,72 +372,6 @@ DEVICE void pd_slab_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL
   }
 }
 
-/* The same systems with diagonal pivoting (seed 001: a 1x1 pivot where
- * |b_k| sigma >= kappa |a_k+1 c_k|, sigma the largest of |c_k|, |a_k+1|,
- * |b_k+1|, |c_k+1|, |a_k+2|; else the 2x2 block of rows k, k+1), one
- * work-item a system from the top: systems not proven definite (complex
- * data, AUTO's indefinite real ones). Row k keeps y_k and u_k of
- * x_k = y_k - u_k x_k+1, or x_k+2 where a 2x2 pivot opens at k (two[k]; its
- * second row too): the 2x2 block's inverse on (f_k, f_k+1 - c_k+1 x_k+2), as
- * td_tile_factor's. bad as pd_slab_solve's. */
-DEVICE void pd_slab_solve_piv(int n, int len, const GLOBAL scalar *cdl, const GLOBAL scalar *cd,
-                              const GLOBAL scalar *cdu, const GLOBAL scalar *mdl,
-                              const GLOBAL scalar *md, const GLOBAL scalar *mdu, scalar s0,
-                              const GLOBAL scalar *lambda, LOCAL_P scalar *y, LOCAL_P scalar *u,
-                              LOCAL_P uchar *two, LOCAL_P int *bad) {
-  for (int e = (int)LOCAL_ID(); e < n; e += PD_SWG) {
-    scalar s = S_ADD(s0, lambda[e]), a1, d1, c1, a2, d2, c2, bk, ck, fk;
-    LOCAL_P scalar *ry = y + e * len, *ru = u + e * len;
-    LOCAL_P uchar *rt = two + e * len;
-    int ok = td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, 0, 0, len, &a1, &bk, &ck);
-    fk = ry[0];
-    int k = 0;
-    while (k < len) {
-      int pair = 0;
-      a2 = S_ZERO;
-      if (k + 1 < len) {
-        ok &= td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, k + 1, k + 1, len, &a1, &d1, &c1);
-        double sigma = td_max(td_max(S_ABS1(a1), S_ABS1(d1)), td_max(S_ABS1(ck), S_ABS1(c1)));
-        if (k + 2 < len) {
-          ok &= td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, k + 2, k + 2, len, &a2, &d2, &c2);
-          sigma = td_max(sigma, S_ABS1(a2));
-        }
-        pair = S_ABS1(bk) * sigma < TD_KAPPA * S_ABS1(a1) * S_ABS1(ck);
-      }
-      if (!pair) {
-        scalar r = S_RCP(bk), uk = S_MUL(ck, r), yk = S_MUL(fk, r);
-        ru[k] = uk;
-        ry[k] = yk;
-        rt[k] = 0;
-        if (k + 1 < len) bk = S_FMS(d1, a1, uk), fk = S_FMS(ry[k + 1], a1, yk), ck = c1;
-        k += 1;
-      } else {
-        scalar f1 = ry[k + 1], r = S_RCP(S_FMS(S_MUL(bk, d1), a1, ck));
-        scalar y1 = S_MUL(S_FMS(S_MUL(bk, f1), a1, fk), r), u1 = S_MUL(S_MUL(bk, c1), r);
-        ry[k] = S_MUL(S_FMS(S_MUL(d1, fk), ck, f1), r);
-        ru[k] = S_NEG(S_MUL(S_MUL(ck, c1), r));
-        rt[k] = 1;
-        ry[k + 1] = y1;
-        ru[k + 1] = u1;
-        rt[k + 1] = 0;
-        if (k + 2 < len) bk = S_FMS(d2, a2, u1), fk = S_FMS(ry[k + 2], a2, y1), ck = c2;
-        k += 2;
-      }
-    }
-    if (!ok) bad[0] = 1;
-    scalar x1 = S_ZERO, x2 = S_ZERO; /* x_k+1, x_k+2 */
-    int fin = 1;
-    for (k = len - 1; k >= 0; k--) {
-      scalar xk = S_FMS(ry[k], ru[k], rt[k] ? x2 : x1);
-      ry[k] = xk;
-      fin &= S_ISFINITE(xk); /* a zero pivot's NaN */
-      x2 = x1;
-      x1 = xk;
-    }
-    if (!fin) bad[1] = 1;
-  }
-}
-
 KERNEL_BOUNDED(PD_SWG, 1)
 void pscr_slab(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w), long wo,
                long wr, PKPTR(const scalar, lambda), long l0, GPTR(const scalar, shift), long ss,
@@ -446,7 +379,7 @@ void pscr_slab(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w)
                PKPTR(const scalar, mdl), PKPTR(const scalar, md), PKPTR(const scalar, mdu),
                GPTR(scalar, x), long xs, GPTR(const scalar, f), GPTR(const scalar, w0),
                long w0o, long w0r, long n0, PKPTR(const scalar, lambda0), long l00,
-               PKPTR(const scalar, c), int pivot, GPTR(int, flags)) {
+               PKPTR(const scalar, c), GPTR(int, flags)) {
   PKBASE_AT(const scalar, pk);
   PKPTR_AT(const scalar, w, pk);
   PKPTR_AT(const scalar, lambda, pk);
@@ -464,7 +397,6 @@ void pscr_slab(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w)
   GPTR_AT(const scalar, w0);
   GPTR_AT(int, flags);
   LOCAL scalar sy[PD_SLAB], su[PD_SLAB];
-  LOCAL uchar two[PD_SLAB];
   LOCAL int bad[2];
   int t = (int)LOCAL_ID(), N = (int)(n * len), L = (int)len, K = (int)n;
   if (n * len > PD_SLAB) { /* the host's bound */
@@ -504,10 +436,7 @@ void pscr_slab(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w)
   scalar s0 = shift != 0     ? shift[GROUP_ID() * ss]
               : lambda0 != 0 ? S_ADD(c[0], lambda0[l00 + GROUP_ID()])
                              : c[0];
-  if (pivot)
-    pd_slab_solve_piv(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda + l0, sy, su, two, bad);
-  else
-    pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda + l0, sy, su, bad);
+  pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda + l0, sy, su, bad);
   BARRIER();
   if (bad[0] || bad[1]) {
     if (t == 0) flags[bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;

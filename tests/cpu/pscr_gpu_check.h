@@ -411,8 +411,8 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
  * 3D with pscr_gemm's tiles cut at their edges (64 x 128), a product split
  * along its inner index (520 x 3), dense on one level or both, real definite systems (small
  * slabs whole in pscr_slab, else the queued CR_PCR_THOMAS solve; both at small sizes),
- * complex and real random ones (small slabs whole in pscr_slab with diagonal
- * pivoting, else the lines plan: tiles, lanes, pivoting in every lane), every
+ * complex and real random ones (the lines plan: tiles, lanes, pivoting
+ * in every lane), every
  * innermost algorithm, the Helmholtz residual regression, 3D batches of 1
  * and a few subproblems, a singular system, NaN in f; with big set, larger
  * problems. */
@@ -432,7 +432,6 @@ static void gc_dense_suite(gc_env *E, int big) {
   static const size_t c2[2] = {33, 40}, c3[3] = {9, 12, 7};
   gc_case(E, PSCR_C128, 2, c2, PT_HELMHOLTZ, 4, PSCR_TD_CR_PCR_THOMAS, 0);
   gc_helmholtz_residual(E, 4); /* 63 x 1023: the excess form through the lines plan */
-  PT_CHECK_STATUS(gc_tune(E, "pscr_slab", 0), PSCR_OK); /* the lines plan, not the slab */
   for (int lane = 1; lane <= 2; lane++) { /* the lines on the lanes (few lines: the tiles by
                                            * default); pivoting in every lane */
     PT_CHECK_STATUS(gc_tune(E, "pscr_lane", lane), PSCR_OK);
@@ -441,17 +440,6 @@ static void gc_dense_suite(gc_env *E, int big) {
     gc_case(E, PSCR_C128, 3, c3, PT_RANDOM, 3, PSCR_TD_AUTO, 0);
   }
   PT_CHECK_STATUS(gc_tune(E, "pscr_lane", dft.pscr_lane), PSCR_OK);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_slab", dft.pscr_slab), PSCR_OK);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_slab_piv", 1), PSCR_OK); /* the slab's diagonal pivoting */
-  static const size_t h2[2] = {31, 31}, h3[3] = {9, 12, 7};
-  gc_case(E, PSCR_C128, 2, h2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
-  gc_case(E, PSCR_C128, 2, h2, PT_RANDOM, 4, PSCR_TD_AUTO, 0);
-  gc_case(E, PSCR_F64, 2, c2, PT_RANDOM, 4, PSCR_TD_AUTO, 0);
-  gc_case(E, PSCR_C128, 3, h3, PT_HELMHOLTZ, 3, PSCR_TD_AUTO, 0);
-  PT_CHECK_STATUS(gc_tune(E, "pscr_slab_piv", 0), PSCR_OK); /* the lines plan's kernels */
-  gc_case(E, PSCR_C128, 2, h2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
-  /* the backend's default: OpenCL's 1 (opencl_backend.c) */
-  PT_CHECK_STATUS(gc_tune(E, "pscr_slab_piv", E->backend == PSCR_BACKEND_OPENCL), PSCR_OK);
   static const pscr_td_algorithm algs[] = {PSCR_TD_CR_PCR_THOMAS, PSCR_TD_SPIKE_DIAG_PIVOT,
                                            PSCR_TD_THOMAS, PSCR_TD_GSPIKE, PSCR_TD_PCR_THOMAS};
   static const size_t a2[2] = {33, 40};

@@ -88,22 +88,6 @@ int main(void) {
                "3D 9 x 12 x 7, slab %d: %lu pscr_gemm, %lu pscr_slab launches", slab, g1, s1);
     }
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
-    /* systems not proven definite, slabs that fit: pscr_slab with diagonal
-     * pivoting, not the products and the lines plan (complex 2D 31 x 31, real
-     * random 2D 40 x 33; the CPU's results within gc_case's bounds) */
-    static const size_t h2[2] = {31, 31};
-    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", t.pscr_dense_in), PSCR_OK);
-    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_inz", t.pscr_dense_inz), PSCR_OK);
-    for (int z = 1; z >= 0; z--) {
-      unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
-      unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab");
-      gc_case(&E, z ? PSCR_C128 : PSCR_F64, 2, z ? h2 : n2, z ? PT_HELMHOLTZ : PT_RANDOM, 4,
-              PSCR_TD_AUTO, 0);
-      unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
-      unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab") - s0;
-      PT_CHECK(g1 == 0 && s1 == 2, "2D %s, pivoting: %lu pscr_gemm, %lu pscr_slab launches",
-               z ? "complex 31 x 31" : "random 40 x 33", g1, s1);
-    }
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in3", 0), PSCR_OK);
   }
   { /* 2D 40 x 33 in two steps of radix 7: blocks 0-5, ..., 28-33 and 35-39, two runs;

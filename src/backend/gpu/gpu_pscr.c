@@ -279,21 +279,19 @@ static pscr_status osums(gpu_device *g, const pscr_stage_args *a, const void *y,
 }
 
 /* A dense level's step whole in one launch (pscr_slab) where its systems are
- * proven definite (queued; else, with pscr_slab_piv, a lines plan's with
- * diagonal pivoting) and a vector's slab of n x len fits a group: one
+ * proven definite (queued) and a vector's slab of n x len fits a group: one
  * block of all n rows whose runs are the one product (the step of gemm_step
  * below without boundary terms), in the back phase. 0: not such a step. */
 static int slab_fits(const gpu_device *g, const pscr_plan *p, const gpu_pscr_step *gs,
                      const pscr_step *stp, size_t n, size_t len) {
   const gpu_pscr *s = p->impl;
-  if (!s->dense || !(s->queued || (s->lines && g->tune.pscr_slab_piv)) ||
-      (g->pack_args && !s->slab_pk) || gs->nroute ||
+  if (!s->dense || !s->queued || s->lines || (g->pack_args && !s->slab_pk) || gs->nroute ||
       gs->nrun != 1 || g->max_wg < PSCR_GPU_PD_SWG)
     return 0;
   const gpu_pscr_run *r = gs->runs;
   const pscr_block *b = &stp->blocks[r->b0];
-  size_t cap = PSCR_GPU_PD_SLAB(p->dtype == PSCR_C128);
-  if ((size_t)g->tune.pscr_slab < cap) cap = (size_t)g->tune.pscr_slab;
+  size_t cap = (size_t)g->tune.pscr_slab < PSCR_GPU_PD_SLAB ? (size_t)g->tune.pscr_slab
+                                                             : PSCR_GPU_PD_SLAB;
   return stp->nblocks == 1 && r->nb == 1 && b->s + r->d0 == 0 && r->dd == 1 && r->m == n &&
          r->nd == n && n * len <= cap;
 }
@@ -341,7 +339,6 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
                     GPU_PKPTR(f->on ? dp(p->lev[0].lambda) : none, s->pk_lambda0),
                     GPU_LONG(f->l0),
                     GPU_PKPTR(dp(p->c), s->pk_c),
-                    GPU_INT(!s->queued), /* not proven definite: diagonal pivoting */
                     GPU_PTR(g->flags)};
   s->defer.on = 0; /* one group's solve */
   return g->launch(g, "pscr_slab", a->batch * PSCR_GPU_PD_SWG, PSCR_GPU_PD_SWG, 0, NARGS(args),

@@ -40,7 +40,7 @@
 #define PSCR_GPU_PD_BM 64  /* PD_BM of pscr_dense.h: rows of C a pscr_gemm group */
 #define PSCR_GPU_PD_BN(complex) ((complex) ? 64 : 128) /* PD_BN: its columns */
 #define PSCR_GPU_PD_WG 256 /* PD_WG: its work-items */
-#define PSCR_GPU_PD_SLAB(z) ((z) ? 1000 : 2000) /* PD_SLAB: pscr_slab's n len, at most */
+#define PSCR_GPU_PD_SLAB 2000 /* PD_SLAB (real): pscr_slab's n len, at most */
 #define PSCR_GPU_PD_SWG 512 /* PD_SWG: its work-items */
 #define PSCR_GPU_DENSE_MIN 8 /* dense steps (pscr_dense.h) from a level's n = this on */
 #define PSCR_GPU_KSPLIT_MINK 256 /* split products: inner indices a chunk, at least */

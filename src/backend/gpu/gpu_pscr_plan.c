@@ -750,9 +750,8 @@ static pscr_status slab_pack(pscr_plan *p) {
   gpu_pscr *s = p->impl;
   int nlev = p->ndim - 1, d = p->ndim - 1;
   const pscr_level *in = &p->lev[nlev - 1];
-  if (!s->dense || !(s->queued || s->lines) || in->nsteps != 1 ||
-      in->n * in->len > PSCR_GPU_PD_SLAB(p->dtype == PSCR_C128) || !s->sub[0] ||
-      (!s->m_diag && !s->sub[1]))
+  if (!s->dense || !s->queued || s->lines || in->nsteps != 1 ||
+      in->n * in->len > PSCR_GPU_PD_SLAB || !s->sub[0] || (!s->m_diag && !s->sub[1]))
     return PSCR_OK;
   size_t n = p->n[d], e = pscr_dtype_size(p->dtype);
   gpu_ptr c[6];

@@ -190,10 +190,6 @@ typedef struct {
   int pscr_slab;    /* a dense innermost level of real systems proven definite runs whole
                      * in one launch, a group a vector (pscr_slab; 0: never), where its
                      * n * len is at most this (and PSCR_GPU_PD_SLAB) */
-  int pscr_slab_piv; /* 1: also systems not proven definite (a lines plan's: complex, AUTO's
-                      * indefinite real), with diagonal pivoting. 0 by default: H100 CUDA,
-                      * 2D Helmholtz 31^2 took 48 us against 42 on three launches (its slab
-                      * 37 us); OpenCL's launches cost more, and it takes 1 */
   int pscr_ksplit;  /* products (27) of steps run as products with fewer groups than this
                      * (0: never) are split along their inner index into a batch of
                      * chunks, added up after (the default: two groups for each of the
