@@ -90,6 +90,17 @@ int main(void) {
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in3", 0), PSCR_OK);
   }
+  { /* plans' arrays in chunks of 4 KB (opencl_backend.c): the XPTR kernels'
+     * pointers in several buffers, those outside the base passed as buffers,
+     * larger arrays buffers of their own; against the CPU as everywhere */
+    static const size_t p2[2] = {40, 33}, p3[3] = {9, 12, 7};
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "chunk_bytes", 100), PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "chunk_bytes", 4096), PSCR_OK);
+    gc_case(&E, PSCR_F64, 2, p2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+    gc_case(&E, PSCR_C128, 2, p2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
+    gc_case(&E, PSCR_C128, 3, p3, PT_RANDOM, 3, PSCR_TD_AUTO, 0);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "chunk_bytes", 32 << 20), PSCR_OK);
+  }
   { /* 2D 40 x 33 in two steps of radix 7: blocks 0-5, ..., 28-33 and 35-39, two runs;
      * products: 2 reducing (their sums (24) one pscr_osums), 2 at step 2, 4 back at
      * step 1; pscr_bsub once; a solve, pscr_solve and pscr_solve_array */

@@ -64,6 +64,7 @@ typedef struct {
   cl_int *flags_pinned;
   int flags_clean;      /* the words are known zero: read so (or cleared) with no launch since */
   struct ocl_chunk *chunks; /* the buffers internal allocations are pieces of (newest first) */
+  size_t chunk_bytes;       /* a new chunk's size (pscr_opencl_tune "chunk_bytes") */
   cl_mem work;          /* scratch, grown on demand */
   size_t work_bytes, work_peak; /* work's size, the largest made */
   /* NVIDIA's platform: kernels built with -DPSCR_OCL_PTX=ptx (inline PTX,
@@ -163,8 +164,10 @@ const char *pscr_opencl_device_name(const pscr_context *ctx);
 /* Sets one launch-time tuning parameter of an OpenCL context: gpu_td_tune's
  * names, "shrink_local" (0/1: modules with local arrays sized per request, as
  * on GPUs) or "local_mem" (bytes, <= the device's: the local memory the
- * kernels may use, e.g. 48 KiB to check a GPU's limit on PoCL);
- * "profile_clear" forgets the kernel statistics. */
+ * kernels may use, e.g. 48 KiB to check a GPU's limit on PoCL),
+ * "chunk_bytes" (>= 4096: the size of the chunks new pieces are made in; small
+ * ones spread a plan over many, for tests); "profile_clear" forgets the kernel
+ * statistics. */
 pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value);
 /* The embedded kernel table. */
 const ocl_source_file *pscr_opencl_sources(void);

@@ -75,6 +75,7 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
   if (s == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   ctx->impl = s;
   gpu_td_tuning_default(&s->tune);
+  s->chunk_bytes = CHUNK_BYTES;
   int fp64 = 0;
   pscr_status st = ocl_find_device(device_index, &s->platform, &s->device, &fp64);
   if (st == PSCR_OK && !fp64) st = PSCR_ERR_UNSUPPORTED; /* double precision is required */
@@ -169,7 +170,7 @@ static pscr_status opencl_alloc_internal(pscr_context *ctx, size_t bytes, void *
   size_t need = (bytes + PIECE_ALIGN - 1) / PIECE_ALIGN * PIECE_ALIGN;
   ocl_chunk *c = s->chunks;
   if (c == NULL || c->size - c->used < need) {
-    size_t size = CHUNK_BYTES < s->max_alloc ? CHUNK_BYTES : s->max_alloc;
+    size_t size = s->chunk_bytes < s->max_alloc ? s->chunk_bytes : s->max_alloc;
     if (size < need) return opencl_alloc(ctx, bytes, native);
     c = calloc(1, sizeof *c);
     if (c == NULL) return PSCR_ERR_OUT_OF_MEMORY;
@@ -285,6 +286,11 @@ pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) {
   }
   if (strcmp(name, "profile_clear") == 0) { /* forgets the kernel statistics (and counts) */
     gpu_kstats_free(&state(ctx)->stats);
+    return PSCR_OK;
+  }
+  if (strcmp(name, "chunk_bytes") == 0) {
+    if (value < 4096) return PSCR_ERR_INVALID_ARGUMENT;
+    state(ctx)->chunk_bytes = (size_t)value;
     return PSCR_OK;
   }
   if (strcmp(name, "local_mem") == 0) {
