@@ -99,7 +99,7 @@ int main(void) {
     gc_case(&E, PSCR_F64, 2, p2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
     gc_case(&E, PSCR_C128, 2, p2, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
     gc_case(&E, PSCR_C128, 3, p3, PT_RANDOM, 3, PSCR_TD_AUTO, 0);
-    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "chunk_bytes", 32 << 20), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "chunk_bytes", 0), PSCR_OK); /* the default */
   }
   { /* 2D 40 x 33 in two steps of radix 7: blocks 0-5, ..., 28-33 and 35-39, two runs;
      * products: 2 reducing (their sums (24) one pscr_osums), 2 at step 2, 4 back at

@@ -165,9 +165,9 @@ const char *pscr_opencl_device_name(const pscr_context *ctx);
  * names, "shrink_local" (0/1: modules with local arrays sized per request, as
  * on GPUs) or "local_mem" (bytes, <= the device's: the local memory the
  * kernels may use, e.g. 48 KiB to check a GPU's limit on PoCL),
- * "chunk_bytes" (>= 4096: the size of the chunks new pieces are made in; small
- * ones spread a plan over many, for tests); "profile_clear" forgets the kernel
- * statistics. */
+ * "chunk_bytes" (>= 4096, 0: the default 32 MiB; the size of the chunks new
+ * pieces are made in: small ones spread a plan over many, for tests);
+ * "profile_clear" forgets the kernel statistics. */
 pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value);
 /* The embedded kernel table. */
 const ocl_source_file *pscr_opencl_sources(void);

@@ -288,9 +288,9 @@ pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) {
     gpu_kstats_free(&state(ctx)->stats);
     return PSCR_OK;
   }
-  if (strcmp(name, "chunk_bytes") == 0) {
-    if (value < 4096) return PSCR_ERR_INVALID_ARGUMENT;
-    state(ctx)->chunk_bytes = (size_t)value;
+  if (strcmp(name, "chunk_bytes") == 0) { /* 0: the default */
+    if (value != 0 && value < 4096) return PSCR_ERR_INVALID_ARGUMENT;
+    state(ctx)->chunk_bytes = value ? (size_t)value : CHUNK_BYTES;
     return PSCR_OK;
   }
   if (strcmp(name, "local_mem") == 0) {
