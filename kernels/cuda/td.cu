@@ -24,15 +24,6 @@
 #define GROUP_ID() ((long)blockIdx.x)
 #define LOCAL_SIZE() ((long)blockDim.x)
 #define DEVICE static __device__ __forceinline__
-#define GPTR(T, p) GLOBAL T *p /* the host passes the pointer with its offset */
-#define GPTR_AT(T, p) (void)0
-#define PKBASE(T, b)           /* the pointers themselves: no base */
-#define PKBASE_AT(T, b) (void)0
-#define PKPTR(T, p) GLOBAL T *p
-#define PKPTR_AT(T, p, b) (void)0
-#define XBASE /* the pointers themselves */
-#define XPTR(T, p) GLOBAL T *p
-#define XPTR_AT(T, p) (void)0
 #define MAKE_Z(re, im) make_double2(re, im)
 /* The kernel's one local buffer: dynamic shared memory (may exceed 48 KiB). */
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]
@@ -95,6 +86,18 @@ static __device__ __forceinline__ int td_cluster_ld_i(const int *p, int rank) {
 #endif
 #endif
 #endif
+
+/* Pointer parameters, here and in the emulator: the pointers themselves (the
+ * host passes each with its offset; PKBASE and XBASE are no parameters). */
+#define GPTR(T, p) GLOBAL T *p
+#define GPTR_AT(T, p) (void)0
+#define PKBASE(T, b)
+#define PKBASE_AT(T, b) (void)0
+#define PKPTR(T, p) GLOBAL T *p
+#define PKPTR_AT(T, p, b) (void)0
+#define XBASE
+#define XPTR(T, p) GLOBAL T *p
+#define XPTR_AT(T, p) (void)0
 
 #include "common/td_scalar.h"
 #include "common/td_rows.h"

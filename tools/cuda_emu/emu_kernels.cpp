@@ -25,15 +25,6 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 #define GROUP_ID() ((long)emu_gid)
 #define LOCAL_SIZE() ((long)emu_wg)
 #define DEVICE static inline
-#define GPTR(T, p) GLOBAL T *p /* as CUDA: the pointer with its offset */
-#define GPTR_AT(T, p) (void)0
-#define PKBASE(T, b) /* as CUDA: the pointers themselves */
-#define PKBASE_AT(T, b) (void)0
-#define PKPTR(T, p) GLOBAL T *p
-#define PKPTR_AT(T, p, b) (void)0
-#define XBASE /* the pointers themselves */
-#define XPTR(T, p) GLOBAL T *p
-#define XPTR_AT(T, p) (void)0
 #define MAKE_Z(re, im) make_double2(re, im)
 #define LOCAL_ARRAY(type, name, count) type *name = (type *)emu_local(sizeof(type) * (size_t)(count))
 #define ATOMIC_ADD(p, v) emu_atomic_add(p, v)
