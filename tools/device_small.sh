@@ -6,6 +6,8 @@
 # solves a row (41), TMO seconds a process (120). WARM=1 first builds every program the rows
 # take, one process per problem and backend in parallel, into the disk cache (NVIDIA's OpenCL
 # builds a program in 15-30 s: a whole sweep's first process spent 250-560 s in them).
+# PINS: space-separated CPU lists each process is pinned to by taskset ("-" = unpinned, the
+# default); the table's tune column then reads pin@tune.
 # BASE=dir: also a base tree (made here by `git archive COMMIT | tar -x -C dir`), built on the
 # device and timed alternating with this one; the table's tune column then reads tree:tune.
 # Usage: OUT=$OUT [BASE=ab-base] bash tools/device_small.sh
@@ -33,14 +35,17 @@ if [ "${WARM:-0}" = 1 ]; then
   done; done; done
   wait
 fi
-for rep in $(seq ${REPS:-3}); do for tune in $TUNES; do for tr in $TREES; do
+pin_cmd() { pc=(); [ "$1" != - ] && pc=(taskset -c "$1"); }
+for rep in $(seq ${REPS:-3}); do for pin in ${PINS:--}; do for tune in $TUNES; do for tr in $TREES; do
   tune_args "$tune"
+  pin_cmd "$pin"
   t=$tune; [ -n "${BASE:-}" ] && t=$(label $tr):$tune
-  timeout ${TMO:-120} bash -c "$(declare -f bench); B=$B ROOT=$ROOT bench \"\$@\"" _ $tr \
+  [ "${PINS:--}" != - ] && t=$pin@$t
+  timeout ${TMO:-120} "${pc[@]}" bash -c "$(declare -f bench); B=$B ROOT=$ROOT bench \"\$@\"" _ $tr \
     --backends cuda,opencl --problems $PROBLEMS "${sizes[@]}" --reps ${BREPS:-41} "${a[@]}" \
     2>> "$OUT/bench.err" | grep '"solve_ms"' | sed "s/^{/{\"tune\":\"$t\",\"rep\":$rep,/" \
     >> "$OUT/small.jsonl"
-done; done; done
+done; done; done; done
 python3 - "$OUT/small.jsonl" <<'PY'
 import json, sys, statistics as st
 r = {}
