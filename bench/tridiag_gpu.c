@@ -131,6 +131,8 @@ static double check(prob *p, const row *r, const void *hdl, const void *hd, cons
 
 /* Tuning hook of the CUDA backend (a weak reference: NULL if absent). */
 pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) __attribute__((weak));
+pscr_status pscr_cuda_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
+                                  unsigned long *count, double *seconds) __attribute__((weak));
 
 /* ---- cuSPARSE ---- */
 typedef struct {
@@ -392,6 +394,14 @@ int main(int argc, char **argv) {
       shifted(&B, &rng, t, n, batch, alg);
     else
       plain(&B, &rng, t, n, batch, !(argc > 6 && strcmp(argv[6], "random") == 0), &alg, 1, NULL, 0);
+    /* with PSCR_BENCH_TUNE=profile=1: each kernel's launches and device time, every launch
+     * timed alone (the case's own times are then serialized too) */
+    const char *kn;
+    unsigned long kc;
+    double ks;
+    for (size_t i = 0; pscr_cuda_kernel_stat != NULL &&
+                       pscr_cuda_kernel_stat(B.ctx, i, &kn, &kc, &ks) == PSCR_OK; i++)
+      printf("# profile %-20s %6lu launches %9.1f us each\n", kn, kc, 1e6 * ks / (double)kc);
     pscr_context_destroy(B.ctx);
     cusparseDestroy(B.sp);
     return 0;

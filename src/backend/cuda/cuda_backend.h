@@ -47,6 +47,7 @@ typedef struct {
   CUcontext cu; /* the device's primary context (shared with the runtime API) */
   CUstream stream;
   CUevent ev0, ev1;
+  int timer_armed;      /* a timed solve whose first launch records ev0 (dev_timer_start) */
   int arch;             /* compute capability, e.g. 90 */
   int smem_optin;       /* shared memory per block after opting in (bytes) */
   CUdeviceptr flags;    /* TD_FLAG_* words (GPU_TD_FLAG_WORDS), cleared before each solve */
