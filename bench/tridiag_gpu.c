@@ -292,14 +292,30 @@ static void plain(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t batch, i
   if (pscr_cuda_tune != NULL) pscr_cuda_tune(B->ctx, "release_work", 1);
 }
 
-/* Shifted systems (A + shift_s M) x_s = b_s: only b read and x written per system. */
+/* Shifted systems (A + shift_s M) x_s = b_s: only b read and x written per
+ * system. Device arrays (pscr_tridiag_solve_shifted_arrays), timed as the
+ * plain rows are: events around the call, b restored before each run. */
+typedef struct {
+  pscr_array *h[7];
+  pscr_td_algorithm alg;
+} shifted_args;
+
+static int run_shifted(bench *B, prob *p, const row *r, void *arg) {
+  shifted_args *a = arg;
+  pscr_status st = pscr_tridiag_solve_shifted_arrays(B->ctx, a->alg, r->t, r->n, r->batch, a->h[0],
+                                                     a->h[1], a->h[2], a->h[3], a->h[4], a->h[5],
+                                                     a->h[6], p->b, NULL);
+  if (st != PSCR_OK) fprintf(stderr, "shifted %s: %s\n", r->alg, pscr_status_string(st));
+  return st != PSCR_OK;
+}
+
 static void shifted(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t nshift,
                     pscr_td_algorithm alg) {
   size_t es = pt_size(t);
   void *h[7];
   for (int i = 0; i < 6; i++) h[i] = pt_alloc(t, n);
   h[6] = pt_alloc(t, nshift);
-  void *b = pt_alloc(t, n * nshift), *x = pt_alloc(t, n * nshift);
+  void *b = pt_alloc(t, n * nshift);
   pt_fill_dominant(rng, t, n, 1, n, h[0], h[1], h[2], 0.5);
   for (size_t i = 0; i < n; i++) {
     double complex v = pt_get(t, h[1], i);
@@ -310,27 +326,29 @@ static void shifted(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t nshift
   }
   for (size_t s = 0; s < nshift; s++) pt_set(t, h[6], s, pt_uniform(rng, 0, 4));
   pt_fill_uniform(rng, t, b, n * nshift, -1, 1);
-  /* the public shifted API takes host data: time the device solve by its report */
-  double tm[REPS];
   row r = {.what = "shifted", .matrix = "dominant", .impl = "pscr",
            .alg = pscr_td_algorithm_name(alg), .t = t, .n = n, .batch = nshift,
            .bytes = 2.0 * es * (double)(n * nshift)};
-  for (int k = 0; k < REPS + 3; k++) {
-    memcpy(x, b, n * nshift * es);
-    pscr_td_report rep;
-    pscr_status st = pscr_tridiag_solve_shifted(B->ctx, alg, t, n, nshift, h[0], h[1], h[2], h[3],
-                                                h[4], h[5], h[6], x, &rep);
-    if (st != PSCR_OK) {
-      fprintf(stderr, "shifted %s: %s\n", r.alg, pscr_status_string(st));
+  shifted_args a = {.alg = alg};
+  prob p = {.count = n * nshift, .es = es};
+  int failed = 1;
+  for (int i = 0; i < 7; i++)
+    if (pscr_array_create(B->ctx, t, i < 6 ? n : nshift, &a.h[i]) != PSCR_OK ||
+        pscr_array_write(a.h[i], h[i]) != PSCR_OK)
       goto done;
-    }
-    if (k >= 3) tm[k - 3] = 1e3 * rep.seconds;
-  }
-  qsort(tm, REPS, sizeof tm[0], cmp);
-  emit(B, &r, tm[REPS / 2], -1.0);
+  if (pscr_array_create(B->ctx, t, n * nshift, &p.b) != PSCR_OK ||
+      pscr_array_write(p.b, b) != PSCR_OK)
+    goto done;
+  CK(cudaMalloc(&p.b0, n * nshift * es));
+  CK(cudaMemcpy(p.b0, b, n * nshift * es, cudaMemcpyHostToDevice));
+  double ms = time_it(B, &p, &r, run_shifted, &a, &failed);
+  if (!failed) emit(B, &r, ms, -1.0);
 done:
-  for (int i = 0; i < 7; i++) free(h[i]);
-  free(b), free(x);
+  if (failed) fprintf(stderr, "shifted %zu x %zu: not timed\n", nshift, n);
+  if (p.b0) CK(cudaFree(p.b0));
+  pscr_array_destroy(p.b);
+  for (int i = 0; i < 7; i++) pscr_array_destroy(a.h[i]), free(h[i]);
+  free(b);
 }
 
 static double copy_bandwidth(void) {

@@ -91,6 +91,22 @@ pscr_status pscr_tridiag_solve_shifted(pscr_context *ctx, pscr_td_algorithm alg,
                                        const void *m_du, const void *shift, void *b,
                                        pscr_td_report *report);
 
+/** Same as pscr_tridiag_solve_shifted, data already on the context's device
+ * (an addition to API.md): a_dl .. m_du of n entries (m_dl and m_du both or
+ * neither), shift of nshift, b of n * nshift, all of ctx and dtype. Where a
+ * solve fails (PSCR_ERR_NONFINITE, PSCR_ERR_SINGULAR), b is left untouched on
+ * the CPU; on GPUs its values are then unspecified (a failed system keeps its
+ * right-hand side, the others may hold their solutions), as for queued
+ * solves: keeping it whole would cost a copy of b each solve. Bad arguments
+ * touch nothing. */
+pscr_status pscr_tridiag_solve_shifted_arrays(pscr_context *ctx, pscr_td_algorithm alg,
+                                              pscr_dtype dtype, size_t n, size_t nshift,
+                                              const pscr_array *a_dl, const pscr_array *a_d,
+                                              const pscr_array *a_du, const pscr_array *m_dl,
+                                              const pscr_array *m_d, const pscr_array *m_du,
+                                              const pscr_array *shift, pscr_array *b,
+                                              pscr_td_report *report);
+
 /** @return the algorithm's short name ("thomas", "gspike", ...), "unknown" otherwise (addition). */
 const char *pscr_td_algorithm_name(pscr_td_algorithm alg);
 

@@ -235,6 +235,27 @@ double pt_condition(pscr_dtype t, size_t n, const void *dl, const void *d, const
 
 int pt_equal_bytes(const void *a, const void *b, size_t bytes) { return memcmp(a, b, bytes) == 0; }
 
+pscr_status pt_solve_shifted_arrays(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype t,
+                                    size_t n, size_t nshift, const void *a_dl, const void *a_d,
+                                    const void *a_du, const void *m_dl, const void *m_d,
+                                    const void *m_du, const void *shift, void *b) {
+  const void *host[8] = {a_dl, a_d, a_du, m_dl, m_d, m_du, shift, b};
+  size_t count[8] = {n, n, n, n, n, n, nshift, n * nshift};
+  pscr_array *arr[8] = {NULL};
+  pscr_status st = PSCR_OK;
+  for (int i = 0; i < 8 && st == PSCR_OK; i++)
+    if (host[i]) {
+      st = pscr_array_create(ctx, t, count[i], &arr[i]);
+      if (st == PSCR_OK) st = pscr_array_write(arr[i], host[i]);
+    }
+  if (st == PSCR_OK)
+    st = pscr_tridiag_solve_shifted_arrays(ctx, alg, t, n, nshift, arr[0], arr[1], arr[2], arr[3],
+                                           arr[4], arr[5], arr[6], arr[7], NULL);
+  if (st == PSCR_OK) st = pscr_array_read(arr[7], b);
+  for (int i = 0; i < 8; i++) pscr_array_destroy(arr[i]);
+  return st;
+}
+
 int pt_exit(const char *name) {
   if (pt_checks == 0) {
     fprintf(stderr, "%s: no checks ran\n", name);

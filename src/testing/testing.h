@@ -59,6 +59,14 @@ double pt_condition(pscr_dtype t, size_t n, const void *dl, const void *d, const
 /* max |a_i - b_i| over count entries; memcmp-style equality for "untouched" checks. */
 int pt_equal_bytes(const void *a, const void *b, size_t bytes);
 
+/* pscr_tridiag_solve_shifted_arrays on host data: every argument copied to
+ * an array of ctx (m_dl, m_du may be NULL), the solve, b read back (only
+ * where it returned PSCR_OK). @return its status, or an array's failure. */
+pscr_status pt_solve_shifted_arrays(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype t,
+                                    size_t n, size_t nshift, const void *a_dl, const void *a_d,
+                                    const void *a_du, const void *m_dl, const void *m_d,
+                                    const void *m_du, const void *shift, void *b);
+
 /* ---- the harness: counts failures, main returns pt_exit() ---- */
 extern int pt_failures, pt_checks;
 #define PT_CHECK(cond, ...)                                                                       \

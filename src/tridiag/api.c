@@ -164,3 +164,25 @@ pscr_status pscr_tridiag_solve_shifted(pscr_context *ctx, pscr_td_algorithm alg,
   }
   return st;
 }
+
+pscr_status pscr_tridiag_solve_shifted_arrays(pscr_context *ctx, pscr_td_algorithm alg,
+                                              pscr_dtype dtype, size_t n, size_t nshift,
+                                              const pscr_array *a_dl, const pscr_array *a_d,
+                                              const pscr_array *a_du, const pscr_array *m_dl,
+                                              const pscr_array *m_d, const pscr_array *m_du,
+                                              const pscr_array *shift, pscr_array *b,
+                                              pscr_td_report *report) {
+  pscr_status st = check_request(ctx, alg, dtype, n, nshift, n);
+  if (st != PSCR_OK) return st;
+  /* n * nshift fits: check_request's span */
+  if (!array_ok(ctx, a_dl, dtype, n) || !array_ok(ctx, a_d, dtype, n) ||
+      !array_ok(ctx, a_du, dtype, n) || !array_ok(ctx, m_d, dtype, n) ||
+      (m_dl == NULL) != (m_du == NULL) || (m_dl && !array_ok(ctx, m_dl, dtype, n)) ||
+      (m_du && !array_ok(ctx, m_du, dtype, n)) || !array_ok(ctx, shift, dtype, nshift) ||
+      !array_ok(ctx, b, dtype, n * nshift))
+    return PSCR_ERR_INVALID_ARGUMENT;
+  report_reset(report, alg);
+  pscr_context_settle(ctx);
+  pscr_td_shifted_request req = {alg, dtype, n, nshift, a_dl, a_d, a_du, m_dl, m_d, m_du, shift, b};
+  return ctx->ops->tridiag_shifted(ctx, &req, report);
+}

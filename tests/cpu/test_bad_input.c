@@ -133,6 +133,36 @@ static void tridiag(pscr_context *ctx, pt_rng *r, pscr_dtype t) {
   PT_CHECK_STATUS(pscr_tridiag_solve_arrays(ctx, A, t, N, 1, N, arr[0], small, arr[2], arr[3], NULL), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_tridiag_solve_arrays(ctx, A, t, N, 2, N, arr[0], arr[1], arr[2], arr[3], NULL), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_tridiag_solve_arrays(ctx, A, t, 0, 1, N, arr[0], arr[1], arr[2], arr[3], NULL), PSCR_ERR_INVALID_ARGUMENT);
+
+  /* solve_shifted_arrays: NULL, short, another dtype, half-given M; b untouched */
+  pscr_array *sh = NULL, *bs = NULL;
+  double complex shv0[2] = {1, 2};
+  void *bh = pt_alloc(t, 2 * N), *bh2 = pt_alloc(t, 2 * N);
+  pt_fill_uniform(r, t, bh, 2 * N, -1, 1);
+  pscr_array_create(ctx, t, 2, &sh);
+  pscr_array_create(ctx, t, 2 * N, &bs);
+  void *shh = pt_alloc(t, 2);
+  for (int k = 0; k < 2; k++) pt_set(t, shh, (size_t)k, shv0[k]);
+  pscr_array_write(sh, shh);
+  pscr_array_write(bs, bh);
+#define SHIFTED_ARR(c, n, ns, l, ml, mu, s_, b_)                                                   \
+  pscr_tridiag_solve_shifted_arrays(c, A, t, n, ns, l, arr[1], arr[2], ml, arr[1], mu, s_, b_, NULL)
+  PT_CHECK_STATUS(SHIFTED_ARR(NULL, N, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_ARR(ctx, 0, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 0, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, NULL, arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, small, arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, arr[0], arr[0], NULL, sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, arr[0], arr[0], arr[2], NULL, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, arr[0], arr[0], arr[2], sh, NULL), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 3, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N + 1, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, arr[0], arr[0], arr[2], sh, arr[3]), PSCR_ERR_INVALID_ARGUMENT);
+  pscr_array_read(bs, bh2);
+  PT_CHECK(pt_equal_bytes(bh, bh2, 2 * N * pt_size(t)), "shifted arrays: b untouched after bad arguments");
+  free(bh), free(bh2), free(shh);
+  pscr_array_destroy(sh);
+  pscr_array_destroy(bs);
   for (int k = 0; k < 4; k++) pscr_array_destroy(arr[k]);
   pscr_array_destroy(small);
 

@@ -88,6 +88,16 @@ static void check_shifted(pscr_context *ctx, pt_rng *r, pscr_td_algorithm alg, p
   }
   if (st == PSCR_OK)
     PT_CHECK_LE(worst, 1e-12, "%s dtype %d n %zu shifted %zu", pscr_td_algorithm_name(alg), t, n, nshift);
+  /* the same solve on arrays: the same bits */
+  void *y = pt_alloc(t, n * nshift);
+  memcpy(y, b, n * nshift * e);
+  PT_CHECK_STATUS(pt_solve_shifted_arrays(ctx, alg, t, n, nshift, a[0], a[1], a[2],
+                                          diagonal_m ? NULL : m[0], m[1], diagonal_m ? NULL : m[2],
+                                          shift, y),
+                  PSCR_OK);
+  PT_CHECK(pt_equal_bytes(x, y, n * nshift * e), "%s dtype %d n %zu shifted arrays",
+           pscr_td_algorithm_name(alg), t, n);
+  free(y);
   for (int k = 0; k < 3; k++) free(a[k]), free(m[k]);
   free(dl), free(d), free(du), free(shift), free(b), free(x), free(ref);
 }

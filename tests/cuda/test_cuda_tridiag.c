@@ -128,6 +128,12 @@ static void check_shifted(pscr_context *gpu, pscr_context *cpu, pt_rng *rng,
   if (st == PSCR_OK)
     PT_CHECK_LE(batch_error(t, n, nshift, n, x, xref), 1e-11, "shifted %s dtype=%d n=%zu m_tri=%d",
                 pscr_td_algorithm_name(alg), t, n, m_tridiagonal);
+  /* the same solve on device arrays: the same kernels, so the same bits */
+  memcpy(xref, b, n * nshift * pt_size(t));
+  PT_CHECK_STATUS(pt_solve_shifted_arrays(gpu, alg, t, n, nshift, adl, ad, adu, ml, md, mu, sh, xref),
+                  PSCR_OK);
+  PT_CHECK(pt_equal_bytes(x, xref, n * nshift * pt_size(t)), "shifted arrays %s dtype=%d n=%zu",
+           pscr_td_algorithm_name(alg), t, n);
   free(adl), free(ad), free(adu), free(mdl), free(md), free(mdu);
   free(sh), free(b), free(x), free(xref);
 }
@@ -165,7 +171,8 @@ static void check_clusters(pscr_context *gpu, pscr_context *cpu, pt_rng *rng) {
         check_plain(gpu, cpu, rng, PSCR_TD_CR_PCR_THOMAS, t, ns[k], 3, ns[k] + 1, 1);
         unsigned long sum = 0;
         for (int w = 0; w < 8; w++) sum += (after[w] = launches(gpu, ways[w])) - before[w];
-        PT_CHECK(sum == 2, "dtype=%d n=%zu: %lu solves' launches, 2 solves", t, ns[k], sum);
+        /* three solves: the shifted one on host data and on arrays, the plain one */
+        PT_CHECK(sum == 3, "dtype=%d n=%zu: %lu solves' launches, 3 solves", t, ns[k], sum);
         clu[on] += after[0] - before[0] + after[2] - before[2];
       }
   }
@@ -178,7 +185,8 @@ static void check_clusters(pscr_context *gpu, pscr_context *cpu, pt_rng *rng) {
 /* The slim one-tile form (TD_REG_SLIM: merges by shuffles, x stored in two
  * parts), NVIDIA's OpenCL's for shifted complex lines of 2049-4096 rows; tune
  * reg_slim 2 puts CUDA's lines of 16-row partitions on it too. One
- * td_reg_solve_s a solve, against LAPACK; profile on (launch counts). */
+ * td_reg_solve_s a solve (check_shifted solves twice), against LAPACK;
+ * profile on (launch counts). */
 static void check_slim(pscr_context *gpu, pscr_context *cpu, pt_rng *rng) {
   static const size_t ns[] = {2000, 2049, 3000, 4096};
   PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_slim", 3), PSCR_ERR_INVALID_ARGUMENT);
@@ -186,8 +194,8 @@ static void check_slim(pscr_context *gpu, pscr_context *cpu, pt_rng *rng) {
   for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
     unsigned long before = launches(gpu, "td_reg_solve_s");
     check_shifted(gpu, cpu, rng, PSCR_TD_CR_PCR_THOMAS, PSCR_C128, ns[k], 3, (int)k % 2);
-    unsigned long one = launches(gpu, "td_reg_solve_s") - before;
-    PT_CHECK(one == 1, "reg_slim 2, C128 n=%zu: %lu td_reg_solve_s launches", ns[k], one);
+    unsigned long two = launches(gpu, "td_reg_solve_s") - before; /* host data, arrays */
+    PT_CHECK(two == 2, "reg_slim 2, C128 n=%zu: %lu td_reg_solve_s launches", ns[k], two);
   }
   PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_slim", 1), PSCR_OK);
 }

@@ -53,6 +53,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (pscr_status_string(fin) == NULL || pscr_context_finish(ctx) != PSCR_OK) abort();
     for (int k = 0; k < 4; k++) pscr_array_destroy(a[k]);
     memcpy(buf[3], copy, reals * sizeof(double));
+  } else if (shifted && (data[5] & 4)) { /* on arrays (the CPU keeps b on a failure) */
+    pscr_array *a[8] = {NULL};
+    const void *h[8] = {buf[0], buf[1], buf[2], m[0], m[1], m[2], shift, buf[3]};
+    for (int k = 0; k < 8; k++)
+      if ((k != 3 && k != 5) || !diag_m)
+        if (pscr_array_create(ctx, t, k == 6 ? 4 : count, &a[k]) == PSCR_OK) pscr_array_write(a[k], h[k]);
+    st = pscr_tridiag_solve_shifted_arrays(ctx, (pscr_td_algorithm)alg, t, n, batch, a[0], a[1],
+                                           a[2], a[3], a[4], a[5], a[6], a[7], &rep);
+    if (a[7]) pscr_array_read(a[7], buf[3]);
+    for (int k = 0; k < 8; k++) pscr_array_destroy(a[k]);
   } else if (shifted)
     st = pscr_tridiag_solve_shifted(ctx, (pscr_td_algorithm)alg, t, n, batch, buf[0], buf[1], buf[2],
                                     diag_m ? NULL : m[0], m[1], diag_m ? NULL : m[2], shift,
