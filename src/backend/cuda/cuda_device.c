@@ -54,10 +54,10 @@ static int dev_kernel_wg(gpu_device *g, const char *name) {
 
 /* A timed solve starts at its first device command (ev0 recorded then), as
  * OpenCL's starts at its first launch: the host's choices, module lookups and
- * argument lists before it are not device time. H100, the shifted solves'
- * reports (systems x rows), ev0 at timer_start against here, three calls: 1024 x 16384
- * 3.12-3.25x floor against 2.95-3.08, 16384 x 512 2.69-2.99 against
- * 2.34-2.57. */
+ * argument lists before it are not device time. H100, the shifted host
+ * form's reports, ev0 at timer_start against here, six runs: 1024 systems x
+ * 16384 rows 3.12-3.25x floor against 2.95-3.08, 16384 x 512 2.34-2.99
+ * against 2.30-2.57 (bench/RESULTS.md). */
 static CUresult timer_begin(cuda_state *s) {
   if (!s->timer_armed) return CUDA_SUCCESS;
   s->timer_armed = 0;
