@@ -66,12 +66,17 @@ int main(void) {
       PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", ways[k].slab ? t.pscr_slab : 0), PSCR_OK);
       unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
       unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab");
+      unsigned long p0 = pscr_opencl_launch_count(E.gpu, "td_reg_perm");
       gc_case(&E, PSCR_F64, 2, n2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
       unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
       unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab") - s0;
+      unsigned long p1 = pscr_opencl_launch_count(E.gpu, "td_reg_perm") - p0;
       PT_CHECK(g1 == ways[k].gemm && s1 == ways[k].slab_launches,
                "2D 40 x 33, dense %d, slab %d: %lu pscr_gemm, %lu pscr_slab launches",
                ways[k].dense, ways[k].slab, g1, s1);
+      /* the products' solves reorder A and M once a plan (gpu_td_perm), not once a solve */
+      PT_CHECK(ways[k].gemm == 0 || p1 == 1, "2D 40 x 33, two solves: %lu td_reg_perm launches",
+               p1);
     }
     /* 3D 9 x 12 x 7, both levels dense: level 0's (28) formed in the slab kernel, its (27)
      * a product (pscr_gemm); 5 products with pscr_slab = 0 */

@@ -101,6 +101,7 @@ typedef struct {
   void *acc;        /* partial sums: per vector nacc_max slots of accq rows */
   void *vbuf;   /* v_first, v_last (reduce) or K̂ u, Ǩ u (back): per vector 2 rows per block */
   void *sub[2]; /* A_last(i, i-1), M_last(i, i-1) at i (gpu_td_src's sub-diagonals) */
+  gpu_td_perm *perm; /* the unfused solves' A_last and M_last in tile order (NULL: none) */
   void *probe;  /* pscr_probe's answer */
   void *exc, *ckp;
   size_t nch; /* lane engine: checkpoints per system (ckp's capacity) */

@@ -259,6 +259,22 @@ static pscr_status upload(pscr_plan *p, const void *host, size_t bytes, void **o
   return st;
 }
 
+/* The unfused solves' A and M in td_reg.h's tile order, made by the first
+ * solve that takes those kernels and kept (gpu_td_perm, gpu_tile.c's
+ * reg_perm): six diagonals of at most 2 n + 8192 rows (one tile rounds n up
+ * to a power of 2 of work-items, several add less than a tile of 512 x 16
+ * rows), each aligned. A shape that does not fit takes the work area. */
+static pscr_status perm_cache(pscr_plan *p, size_t n, size_t e) {
+  gpu_pscr *s = p->impl;
+  void *buf = NULL;
+  size_t cap = 6 * ((2 * n + 8192) * e + 4096);
+  s->perm = calloc(1, sizeof *s->perm);
+  if (s->perm == NULL) return PSCR_ERR_OUT_OF_MEMORY;
+  pscr_status st = alloc_bytes(p, cap, &buf);
+  if (st == PSCR_OK) *s->perm = (gpu_td_perm){.buf = {buf, 0, 0}, .cap = cap};
+  return st;
+}
+
 /* sub[i] = off[i-1], sub[0] = 0: gpu_td_src's sub-diagonal from the symmetric off-diagonal. */
 static pscr_status upload_sub(pscr_plan *p, const void *off, size_t n, void **out) {
   size_t e = pscr_dtype_size(p->dtype);
@@ -900,6 +916,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   if (st == PSCR_OK && !lane) /* the tiles' and the unfused solves' sub-diagonals */
     st = s->ex ? upload_sub_excess(p, f, &s->sub[0]) : upload_sub(p, f->a_off, n, &s->sub[0]);
   if (st == PSCR_OK && !lane) st = upload_sub(p, f->m_off, n, &s->sub[1]);
+  if (st == PSCR_OK && !lane && !s->fused) st = perm_cache(p, p->n[p->ndim - 1], e);
   if (st == PSCR_OK && g.pack_args) st = slab_pack(p);
   if (st == PSCR_OK && !s->fused && !s->lines) st = warm_up(p, B * ne);
   if (st == PSCR_OK && s->dense && !s->queued && !s->lines && p->innermost == PSCR_TD_AUTO &&
@@ -917,6 +934,8 @@ void gpu_pscr_plan_fini(pscr_plan *p) {
                   s->sub[0], s->sub[1], s->probe,  s->exc, s->ckp, s->ksum, s->slab_pk};
   for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
     if (bufs[k]) ctx->ops->release(ctx, bufs[k]);
+  if (s->perm && s->perm->buf.mem) ctx->ops->release(ctx, s->perm->buf.mem);
+  free(s->perm);
   for (int l = 0; l < PSCR_GPU_LEVELS; l++) {
     if (s->recs[l]) ctx->ops->release(ctx, s->recs[l]);
     if (s->outs[l]) ctx->ops->release(ctx, s->outs[l]);

@@ -152,7 +152,10 @@ static pscr_status reg_module(td_job *j, int sh, int W, int ph, int pass) {
 /* Shifted td_reg.h kernels read A and M from copies in their tiles' order
  * (td_reg_perm: tiles of W reg_q rows, len rows a diagonal): six arrays
  * (M's null diagonals stay null) of perm_bytes / 6 from the work area w at
- * off, made by one launch; *src points to them. */
+ * off, made by one launch; *src points to them. A source with a cache
+ * (src->perm: a plan's A and M, which never change) makes them there once
+ * for each tile shape and then only points to them: H100, CUDA, every PSCR
+ * solve on these kernels launched td_reg_perm (6-13 us timed alone). */
 static size_t perm_bytes(const td_job *j, long long len) {
   return 6 * td_align(j, (size_t)len * j->esize);
 }
@@ -160,10 +163,24 @@ static pscr_status reg_perm(td_job *j, gpu_td_src *src, gpu_ptr w, size_t off, l
                             long long len, int W) {
   size_t one = perm_bytes(j, len) / 6;
   long long al = (long long)(one / j->esize); /* every array's rows, len and the alignment's */
-  gpu_arg args[] = {SRC_ARGS(*src), GPU_LONG(n), GPU_LONG(al), GPU_INT(W),
-                    GPU_PTR(gpu_sub(w, off, 6 * one))};
-  pscr_status st = td_launch(j, "td_reg_perm", (size_t)al, j->line_wg, 0, NARGS(args), args);
-  if (st != PSCR_OK) return st;
+  gpu_td_perm *c = src->perm && 6 * one <= src->perm->cap ? src->perm : NULL;
+  int q = reg_q(j);
+  if (c == NULL || c->len != len || c->n != n || c->W != W || c->q != q || c->esize != j->esize) {
+    if (c) { /* into the cache (its shape after the launch) */
+      c->len = 0;
+      w = c->buf;
+      off = 0;
+    }
+    gpu_arg args[] = {SRC_ARGS(*src), GPU_LONG(n), GPU_LONG(al), GPU_INT(W),
+                      GPU_PTR(gpu_sub(w, off, 6 * one))};
+    pscr_status st = td_launch(j, "td_reg_perm", (size_t)al, j->line_wg, 0, NARGS(args), args);
+    if (st != PSCR_OK) return st;
+    if (c) *c = (gpu_td_perm){c->buf, c->cap, j->esize, n, len, W, q};
+  } else {
+    w = c->buf;
+    off = 0;
+  }
+  src->perm = NULL; /* the copies are not the diagonals they came from */
   gpu_ptr *arr[6] = {&src->dl, &src->d, &src->du, &src->mdl, &src->md, &src->mdu};
   for (int k = 0; k < 6; k++)
     if (arr[k]->mem != NULL) *arr[k] = gpu_sub(w, off + (size_t)k * one, one);

@@ -534,13 +534,13 @@ pscr_status gpu_td_finish(pscr_context *ctx) {
 gpu_td_src gpu_td_src_plain(const pscr_td_request *r) {
   gpu_ptr none = {0};
   gpu_td_src s = {native(r->dl), native(r->d), native(r->du),        none, none,
-                  none,          none,         (long long)r->stride, 1, 0};
+                  none,          none,         (long long)r->stride, 1, 0, NULL};
   return s;
 }
 
 gpu_td_src gpu_td_src_shifted(const pscr_td_shifted_request *r) {
   gpu_td_src s = {native(r->a_dl),  native(r->a_d),  native(r->a_du),
                   native(r->m_dl),  native(r->m_d),  native(r->m_du),
-                  native(r->shift), (long long)r->n, 1, 0};
+                  native(r->shift), (long long)r->n, 1, 0, NULL};
   return s;
 }

@@ -298,12 +298,24 @@ pscr_status gpu_merge_records(gpu_device *g, int levels, const long long *pc,
                               const long long *cnt, const gpu_ptr *recs, const gpu_ptr *outs,
                               int mw, int spg, int ex, size_t local);
 
+/* td_reg_perm's copies of a shifted source's A and M kept between solves,
+ * for diagonals that never change (a PSCR plan's innermost): buf of cap
+ * bytes, holding n rows in tiles of W x q rows, len rows a diagonal, scalars
+ * of esize bytes (len 0: nothing yet). */
+typedef struct {
+  gpu_ptr buf;
+  size_t cap, esize;
+  long long n, len;
+  int W, q;
+} gpu_td_perm;
+
 /* Where the rows come from (kernels/common/td_rows.h): the user's diagonals
  * (shift null) or A + shift[s] M (shift set; mdl/mdu may be null). */
 typedef struct {
   gpu_ptr dl, d, du, mdl, md, mdu, shift;
   long long sstride, rstep;
-  long long sys0; /* the first system (td_rows.h): a solve of part of a set */
+  long long sys0;    /* the first system (td_rows.h): a solve of part of a set */
+  gpu_td_perm *perm; /* NULL, or the cache of A and M in tile order (gpu_tile.c's reg_perm) */
 } gpu_td_src;
 
 /* The sources of the backend-table requests (array natives as gpu_ptr). */
