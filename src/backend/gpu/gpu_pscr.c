@@ -76,8 +76,8 @@ static gpu_td_src inner_src(const pscr_plan *p, size_t sys0) {
   int d = p->ndim - 1;
   gpu_ptr c[6];
   gpu_pscr_last_diags(p, c);
-  gpu_td_src src = {c[0],         c[1], c[2], c[3], c[4], c[5], dp(s->rshift), (long long)p->n[d],
-                    1, (long long)sys0, s->perm};
+  gpu_td_src src = {c[0], c[1], c[2], c[3], c[4], c[5], dp(s->rshift), (long long)p->n[d], 1,
+                    (long long)sys0, s->perm};
   return src;
 }
 
