@@ -261,13 +261,15 @@ static pscr_status upload(pscr_plan *p, const void *host, size_t bytes, void **o
 
 /* The unfused solves' A and M in td_reg.h's tile order, made by the first
  * solve that takes those kernels and kept (gpu_td_perm, gpu_tile.c's
- * reg_perm): six diagonals of at most 2 n + 8192 rows (one tile rounds n up
- * to a power of 2 of work-items, several add less than a tile of 512 x 16
- * rows), each aligned. A shape that does not fit takes the work area. */
+ * reg_perm): six diagonals of at most max(2 n + 32, 512) rows, each aligned.
+ * One tile rounds n / q up to a power of 2 of at least 32 work-items of
+ * q <= 16 rows; several tiles of T < n rows make nt T < 2 n. A shape that
+ * does not fit (a larger lone tile) takes the work area, as without. */
 static pscr_status perm_cache(pscr_plan *p, size_t n, size_t e) {
   gpu_pscr *s = p->impl;
   void *buf = NULL;
-  size_t cap = 6 * ((2 * n + 8192) * e + 4096);
+  size_t rows = 2 * n + 32 > 512 ? 2 * n + 32 : 512;
+  size_t cap = 6 * (rows * e + 4096);
   s->perm = calloc(1, sizeof *s->perm);
   if (s->perm == NULL) return PSCR_ERR_OUT_OF_MEMORY;
   pscr_status st = alloc_bytes(p, cap, &buf);
