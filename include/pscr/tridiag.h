@@ -107,6 +107,23 @@ pscr_status pscr_tridiag_solve_shifted_arrays(pscr_context *ctx, pscr_td_algorit
                                               const pscr_array *shift, pscr_array *b,
                                               pscr_td_report *report);
 
+/** Queued form of pscr_tridiag_solve_shifted_arrays (an addition to API.md),
+ * as pscr_tridiag_solve_arrays_queued is of pscr_tridiag_solve_arrays: the
+ * arguments checked as there (bad ones touch nothing, nothing is queued),
+ * the solve put on the context's device queue without waiting for it, and
+ * its numerical failure (NONFINITE, SINGULAR) reported by the next
+ * pscr_context_finish, the b of a failed solve holding unspecified values.
+ * GPUs queue CR_PCR_THOMAS, PCR_THOMAS and SPIKE_DIAG_PIVOT (AUTO:
+ * SPIKE_DIAG_PIVOT); other algorithms, and every one on the CPU, are solved
+ * before the call returns, their failure kept for pscr_context_finish. */
+pscr_status pscr_tridiag_solve_shifted_arrays_queued(pscr_context *ctx, pscr_td_algorithm alg,
+                                                     pscr_dtype dtype, size_t n, size_t nshift,
+                                                     const pscr_array *a_dl, const pscr_array *a_d,
+                                                     const pscr_array *a_du,
+                                                     const pscr_array *m_dl, const pscr_array *m_d,
+                                                     const pscr_array *m_du,
+                                                     const pscr_array *shift, pscr_array *b);
+
 /** @return the algorithm's short name ("thomas", "gspike", ...), "unknown" otherwise (addition). */
 const char *pscr_td_algorithm_name(pscr_td_algorithm alg);
 

@@ -19,7 +19,7 @@ struct pscr_context {
   int device_index;
   int threads; /* CPU threads (0 = all) */
   void *impl;  /* backend-private state */
-  int queued;          /* solves queued since the last settle (pscr_tridiag_solve_arrays_queued) */
+  int queued;          /* solves queued since the last settle (tridiag.h's *_queued entries) */
   pscr_status pending; /* the first failure of queued solves, for pscr_context_finish */
   /* GPUs: the queued solves' status words, a buffer each (made on first use) */
   struct pscr_array *qflags[PSCR_QUEUE_SLOTS];
@@ -84,6 +84,8 @@ struct pscr_backend_ops {
    * algorithm it cannot queue; finish waits for the queued solves and returns
    * their status. */
   pscr_status (*tridiag_queued)(pscr_context *ctx, const pscr_td_request *req);
+  /* Optional (NULL: solved at once): tridiag_queued for a shifted request. */
+  pscr_status (*tridiag_shifted_queued)(pscr_context *ctx, const pscr_td_shifted_request *req);
   pscr_status (*finish)(pscr_context *ctx);
 };
 

@@ -103,6 +103,16 @@ pscr_status pscr_tridiag_solve_arrays(pscr_context *ctx, pscr_td_algorithm alg, 
   return ctx->ops->tridiag(ctx, &req, report);
 }
 
+/* A solve at once in place of a queued one: its numerical failure kept for
+ * pscr_context_finish, as a queued solve's would be. */
+static pscr_status keep_failure(pscr_context *ctx, pscr_status st) {
+  if (st == PSCR_ERR_NONFINITE || st == PSCR_ERR_SINGULAR) {
+    if (ctx->pending == PSCR_OK) ctx->pending = st;
+    st = PSCR_OK;
+  }
+  return st;
+}
+
 pscr_status pscr_tridiag_solve_arrays_queued(pscr_context *ctx, pscr_td_algorithm alg,
                                              pscr_dtype dtype, size_t n, size_t batch,
                                              size_t stride, const pscr_array *dl,
@@ -120,12 +130,7 @@ pscr_status pscr_tridiag_solve_arrays_queued(pscr_context *ctx, pscr_td_algorith
   }
   /* solved at once (the CPU; solvers a device does not queue), its failure kept */
   pscr_context_settle(ctx);
-  st = ctx->ops->tridiag(ctx, &req, NULL);
-  if (st == PSCR_ERR_NONFINITE || st == PSCR_ERR_SINGULAR) {
-    if (ctx->pending == PSCR_OK) ctx->pending = st;
-    st = PSCR_OK;
-  }
-  return st;
+  return keep_failure(ctx, ctx->ops->tridiag(ctx, &req, NULL));
 }
 
 pscr_status pscr_tridiag_solve_shifted(pscr_context *ctx, pscr_td_algorithm alg, pscr_dtype dtype,
@@ -165,6 +170,24 @@ pscr_status pscr_tridiag_solve_shifted(pscr_context *ctx, pscr_td_algorithm alg,
   return st;
 }
 
+/* check_request, and the arrays of a shifted request: of ctx and dtype, A and
+ * M of n entries (m_dl and m_du both or neither), shift of nshift, b of
+ * n * nshift. */
+static pscr_status check_shifted_arrays(const pscr_context *ctx,
+                                        const pscr_td_shifted_request *r) {
+  pscr_status st = check_request(ctx, r->alg, r->dtype, r->n, r->nshift, r->n);
+  if (st != PSCR_OK) return st;
+  pscr_dtype t = r->dtype;
+  size_t n = r->n; /* n * nshift fits: check_request's span */
+  if (!array_ok(ctx, r->a_dl, t, n) || !array_ok(ctx, r->a_d, t, n) ||
+      !array_ok(ctx, r->a_du, t, n) || !array_ok(ctx, r->m_d, t, n) ||
+      (r->m_dl == NULL) != (r->m_du == NULL) || (r->m_dl && !array_ok(ctx, r->m_dl, t, n)) ||
+      (r->m_du && !array_ok(ctx, r->m_du, t, n)) || !array_ok(ctx, r->shift, t, r->nshift) ||
+      !array_ok(ctx, r->b, t, n * r->nshift))
+    return PSCR_ERR_INVALID_ARGUMENT;
+  return PSCR_OK;
+}
+
 pscr_status pscr_tridiag_solve_shifted_arrays(pscr_context *ctx, pscr_td_algorithm alg,
                                               pscr_dtype dtype, size_t n, size_t nshift,
                                               const pscr_array *a_dl, const pscr_array *a_d,
@@ -172,17 +195,32 @@ pscr_status pscr_tridiag_solve_shifted_arrays(pscr_context *ctx, pscr_td_algorit
                                               const pscr_array *m_d, const pscr_array *m_du,
                                               const pscr_array *shift, pscr_array *b,
                                               pscr_td_report *report) {
-  pscr_status st = check_request(ctx, alg, dtype, n, nshift, n);
+  pscr_td_shifted_request req = {alg, dtype, n, nshift, a_dl, a_d, a_du, m_dl, m_d, m_du, shift, b};
+  pscr_status st = check_shifted_arrays(ctx, &req);
   if (st != PSCR_OK) return st;
-  /* n * nshift fits: check_request's span */
-  if (!array_ok(ctx, a_dl, dtype, n) || !array_ok(ctx, a_d, dtype, n) ||
-      !array_ok(ctx, a_du, dtype, n) || !array_ok(ctx, m_d, dtype, n) ||
-      (m_dl == NULL) != (m_du == NULL) || (m_dl && !array_ok(ctx, m_dl, dtype, n)) ||
-      (m_du && !array_ok(ctx, m_du, dtype, n)) || !array_ok(ctx, shift, dtype, nshift) ||
-      !array_ok(ctx, b, dtype, n * nshift))
-    return PSCR_ERR_INVALID_ARGUMENT;
   report_reset(report, alg);
   pscr_context_settle(ctx);
-  pscr_td_shifted_request req = {alg, dtype, n, nshift, a_dl, a_d, a_du, m_dl, m_d, m_du, shift, b};
   return ctx->ops->tridiag_shifted(ctx, &req, report);
+}
+
+pscr_status pscr_tridiag_solve_shifted_arrays_queued(pscr_context *ctx, pscr_td_algorithm alg,
+                                                     pscr_dtype dtype, size_t n, size_t nshift,
+                                                     const pscr_array *a_dl, const pscr_array *a_d,
+                                                     const pscr_array *a_du,
+                                                     const pscr_array *m_dl, const pscr_array *m_d,
+                                                     const pscr_array *m_du,
+                                                     const pscr_array *shift, pscr_array *b) {
+  pscr_td_shifted_request req = {alg, dtype, n, nshift, a_dl, a_d, a_du, m_dl, m_d, m_du, shift, b};
+  pscr_status st = check_shifted_arrays(ctx, &req);
+  if (st != PSCR_OK) return st;
+  /* AUTO's stable choice without the dominance scan, which would wait */
+  if (req.alg == PSCR_TD_AUTO) req.alg = PSCR_TD_SPIKE_DIAG_PIVOT;
+  if (ctx->ops->tridiag_shifted_queued) { /* UNSUPPORTED: a solver the device does not queue */
+    st = ctx->ops->tridiag_shifted_queued(ctx, &req);
+    if (st == PSCR_OK) ctx->queued++;
+    if (st != PSCR_ERR_UNSUPPORTED) return st;
+  }
+  /* solved at once (the CPU; solvers a device does not queue), its failure kept */
+  pscr_context_settle(ctx);
+  return keep_failure(ctx, ctx->ops->tridiag_shifted(ctx, &req, NULL));
 }

@@ -158,6 +158,24 @@ static void tridiag(pscr_context *ctx, pt_rng *r, pscr_dtype t) {
   PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 3, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(SHIFTED_ARR(ctx, N + 1, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, arr[0], arr[0], arr[2], sh, arr[3]), PSCR_ERR_INVALID_ARGUMENT);
+  /* ... and its queued form the same, nothing kept for the finish */
+#define SHIFTED_Q(c, n, ns, l, ml, mu, s_, b_)                                                     \
+  pscr_tridiag_solve_shifted_arrays_queued(c, A, t, n, ns, l, arr[1], arr[2], ml, arr[1], mu, s_, b_)
+  PT_CHECK_STATUS(SHIFTED_Q(NULL, N, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, 0, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 0, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, NULL, arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, small, arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, arr[0], arr[0], NULL, sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, arr[0], NULL, arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, arr[0], arr[0], arr[2], NULL, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, arr[0], arr[0], arr[2], sh, NULL), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 3, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, N + 1, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, arr[0], arr[0], arr[2], sh, arr[3]), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_tridiag_solve_shifted_arrays_queued(ctx, (pscr_td_algorithm)42, t, N, 2, arr[0], arr[1], arr[2], arr[0], arr[1], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_tridiag_solve_shifted_arrays_queued(ctx, A, (pscr_dtype)2, N, 2, arr[0], arr[1], arr[2], arr[0], arr[1], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(pscr_context_finish(ctx), PSCR_OK);
   pscr_array_read(bs, bh2);
   PT_CHECK(pt_equal_bytes(bh, bh2, 2 * N * pt_size(t)), "shifted arrays: b untouched after bad arguments");
   free(bh), free(bh2), free(shh);

@@ -1,6 +1,7 @@
 /* libFuzzer harness over the public tridiagonal entry points: any bytes give a
  * status, never a crash, a hang or a sanitizer report; on error b is untouched
- * (queued solves: the finish gives a status, and the one after it PSCR_OK). */
+ * (queued solves: the finish gives a status, and the one after it PSCR_OK;
+ * a refused one queues nothing). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,9 +60,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int k = 0; k < 8; k++)
       if ((k != 3 && k != 5) || !diag_m)
         if (pscr_array_create(ctx, t, k == 6 ? 4 : count, &a[k]) == PSCR_OK) pscr_array_write(a[k], h[k]);
-    st = pscr_tridiag_solve_shifted_arrays(ctx, (pscr_td_algorithm)alg, t, n, batch, a[0], a[1],
-                                           a[2], a[3], a[4], a[5], a[6], a[7], &rep);
-    if (a[7]) pscr_array_read(a[7], buf[3]);
+    pscr_status fin = PSCR_OK;
+    if (data[5] & 8) { /* queued: b unspecified where the finish reports a failure */
+      st = pscr_tridiag_solve_shifted_arrays_queued(ctx, (pscr_td_algorithm)alg, t, n, batch, a[0],
+                                                    a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+      fin = pscr_context_finish(ctx);
+      if (pscr_status_string(fin) == NULL || pscr_context_finish(ctx) != PSCR_OK) abort();
+      if (st != PSCR_OK && fin != PSCR_OK) abort(); /* a refused call queues nothing */
+    } else
+      st = pscr_tridiag_solve_shifted_arrays(ctx, (pscr_td_algorithm)alg, t, n, batch, a[0], a[1],
+                                             a[2], a[3], a[4], a[5], a[6], a[7], &rep);
+    if (a[7] && fin == PSCR_OK) pscr_array_read(a[7], buf[3]);
     for (int k = 0; k < 8; k++) pscr_array_destroy(a[k]);
   } else if (shifted)
     st = pscr_tridiag_solve_shifted(ctx, (pscr_td_algorithm)alg, t, n, batch, buf[0], buf[1], buf[2],

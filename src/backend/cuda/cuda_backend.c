@@ -243,5 +243,6 @@ const struct pscr_backend_ops pscr_cuda_ops = {
     .gpu = cuda_gpu_device,
     .mem_info = cuda_mem_info,
     .tridiag_queued = gpu_td_queue,
+    .tridiag_shifted_queued = gpu_td_queue_shifted,
     .finish = gpu_td_finish,
 };

@@ -495,9 +495,11 @@ static gpu_ptr native(const pscr_array *a) {
  * ints in one double each. */
 #define SLOT_DOUBLES GPU_TD_FLAG_WORDS
 
-pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req) {
-  gpu_device g;
-  pscr_status st = ctx->ops->gpu(ctx, &g);
+/* The device interface of ctx with status words of the next queued solve's
+ * own (ctx->qflags[ctx->queued], made on first use) as its flags; settles
+ * first where every slot is in use. */
+static pscr_status queue_device(pscr_context *ctx, gpu_device *g) {
+  pscr_status st = ctx->ops->gpu(ctx, g);
   if (st != PSCR_OK) return st;
   if (ctx->queued >= PSCR_QUEUE_SLOTS) pscr_context_settle(ctx); /* every slot in use */
   pscr_array **slot = &ctx->qflags[ctx->queued];
@@ -511,9 +513,24 @@ pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req) {
       return st;
     }
   }
-  g.flags = native(*slot);
+  g->flags = native(*slot);
+  return PSCR_OK;
+}
+
+pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req) {
+  gpu_device g;
+  pscr_status st = queue_device(ctx, &g);
+  if (st != PSCR_OK) return st;
   return gpu_td_solve_queued(&g, req->alg, req->dtype, req->n, req->batch, gpu_td_src_plain(req),
                              native(req->b));
+}
+
+pscr_status gpu_td_queue_shifted(pscr_context *ctx, const pscr_td_shifted_request *req) {
+  gpu_device g;
+  pscr_status st = queue_device(ctx, &g);
+  if (st != PSCR_OK) return st;
+  return gpu_td_solve_queued(&g, req->alg, req->dtype, req->n, req->nshift,
+                             gpu_td_src_shifted(req), native(req->b));
 }
 
 pscr_status gpu_td_finish(pscr_context *ctx) {

@@ -344,6 +344,8 @@ pscr_status gpu_td_solve_queued(gpu_device *g, pscr_td_algorithm alg, pscr_dtype
  * solve's); finish reads the words used (NONFINITE before SINGULAR) and
  * clears those raised. */
 pscr_status gpu_td_queue(pscr_context *ctx, const pscr_td_request *req);
+/* The same for a shifted request (tridiag_shifted_queued). */
+pscr_status gpu_td_queue_shifted(pscr_context *ctx, const pscr_td_shifted_request *req);
 /* A solve's status from its status words: NONFINITE before SINGULAR, else OK. */
 pscr_status gpu_td_flags_status(const int fl[GPU_TD_FLAG_WORDS]);
 pscr_status gpu_td_finish(pscr_context *ctx);

@@ -331,5 +331,6 @@ const struct pscr_backend_ops pscr_opencl_ops = {
     .gpu = ocl_gpu_device,
     .mem_info = opencl_mem_info,
     .tridiag_queued = gpu_td_queue,
+    .tridiag_shifted_queued = gpu_td_queue_shifted,
     .finish = gpu_td_finish,
 };
