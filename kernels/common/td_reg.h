@@ -228,17 +228,19 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
  * rec[f * cnt + gi]); TD_REG_BWD: with the outside values xl = io[gi],
  * xr = io[cnt + gi], x stored unless an earlier pass raised a flag;
  * TD_REG_CLU: tile gi % cnt of a system of cnt tiles, one a group of a
- * cluster (td_reg_clu below, cx its exchange area), x stored. bad_nf: a
- * non-finite input, bad_sg: a zero pivot or junction or a non-finite x. */
+ * cluster (td_reg_clu below, cx its exchange area), x stored. W: the
+ * group's work-items (LOCAL_SIZE(), or a constant equal to it:
+ * td_reg_solve_s64). bad_nf: a non-finite input, bad_sg: a zero pivot or
+ * junction or a non-finite x. */
 #define TD_REG_SOLVE 0
 #define TD_REG_FWD 1
 #define TD_REG_BWD 2
 #define TD_REG_CLU 3
-DEVICE void td_reg_body(TD_SRC_PARAMS, int sh, int mode, long n, long sys, long r0, long gi,
-                        long cnt, GLOBAL scalar *b, GLOBAL scalar *save, GLOBAL scalar *io,
-                        GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad_nf,
-                        LOCAL_P int *bad_sg, LOCAL_P scalar *cx) {
-  int W = (int)LOCAL_SIZE(), t = (int)LOCAL_ID();
+DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys, long r0,
+                        long gi, long cnt, GLOBAL scalar *b, GLOBAL scalar *save,
+                        GLOBAL scalar *io, GLOBAL int *flags, LOCAL_P scalar *sm,
+                        LOCAL_P int *bad_nf, LOCAL_P int *bad_sg, LOCAL_P scalar *cx) {
+  int t = (int)LOCAL_ID();
   scalar z = S_ZERO;
   /* 1. the tile through local memory (padded as td_tile.h's TD_BPAD) part by
    * part, each work-item's own rows into registers. Entry i of a part is row
@@ -500,8 +502,9 @@ KERNEL void td_reg_perm(TD_SRC_KPARAMS, long n, long len, int W, GPTR(scalar, ou
 /* Every kernel twice: plain rows (td_reg_solve, ...) and shifted (..._s),
  * the source fixed at compile time (TD_SRC_FIX), rows of stride 1. */
 /* One group of W work-items per system of n <= W TD_RQ rows: every input read
- * once, x written once (b's rows first to bsave unless it is null). */
-#define TD_REG_SOLVE_KERNEL(name, sh)                                                              \
+ * once, x written once (b's rows first to bsave unless it is null); w: W as
+ * the body sees it. */
+#define TD_REG_SOLVE_KERNEL(name, sh, w)                                                           \
   TD_REG_KERNEL void name(TD_SRC_KPARAMS, long n, GPTR(scalar, b), GPTR(scalar, bsave),            \
                           GPTR(int, flags)) {                                                      \
     TD_SRC_KAT();                                                                                  \
@@ -512,11 +515,30 @@ KERNEL void td_reg_perm(TD_SRC_KPARAMS, long n, long len, int W, GPTR(scalar, ou
     LOCAL int bad_nf, bad_sg;                                                                      \
     TD_SRC_FIX(sh);                                                                                \
     TD_SRC_AT_SYS0(b);                                                                             \
-    td_reg_body(TD_SRC_ARGS, sh, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags, sm,     \
+    td_reg_body(TD_SRC_ARGS, w, sh, TD_REG_SOLVE, n, GROUP_ID(), 0, 0, 0, b, bsave, 0, flags, sm,  \
                 &bad_nf, &bad_sg, 0);                                                              \
   }
-TD_REG_SOLVE_KERNEL(td_reg_solve, 0)
-TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
+TD_REG_SOLVE_KERNEL(td_reg_solve, 0, (int)LOCAL_SIZE())
+TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1, (int)LOCAL_SIZE())
+
+/* Where the dialect asks (TD_REG_WSPEC: CUDA), td_reg_solve_s once more for
+ * each power-of-2 group size W of 32 .. 256, a constant there (the host's
+ * choice for such a W: gpu_tile.c): the row, coefficient and tile offsets
+ * become immediates instead of 64-bit address arithmetic, which took 370 of
+ * the 688 instructions before the first barrier. Instructions a work-item
+ * (SASS, sm_90, real): 8 rows W = 64 1288 against 1760, 16 rows W = 256 2192
+ * against 2848 (56 bytes of spills gone). H100, shifted floor ratio against
+ * the generic kernel, same call: 16384 x 512 2.28 against 2.33 (queued 2.03
+ * against 2.10), 4096 x 4096 2.11 against 2.45 (1.93 against 2.35), C128
+ * 16384 x 512 2.32 against 2.50; W = 512 lost (8192 x 8192 2.47 against
+ * 2.33), so it has none. One kernel each: the bodies inlined into one
+ * kernel behind a switch on W spilled up to 784 bytes at 16 rows. */
+#ifdef TD_REG_WSPEC
+TD_REG_SOLVE_KERNEL(td_reg_solve_s32, 1, 32)
+TD_REG_SOLVE_KERNEL(td_reg_solve_s64, 1, 64)
+TD_REG_SOLVE_KERNEL(td_reg_solve_s128, 1, 128)
+TD_REG_SOLVE_KERNEL(td_reg_solve_s256, 1, 256)
+#endif
 
 /* Passes 1 and 3 of a system of nt tiles of W TD_RQ rows (td_tile.h's
  * td_tile_fwd / td_tile_bwd, the reduced system between them by
@@ -535,8 +557,8 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1)
     TD_SRC_AT_SYS0(b);                                                                             \
     long g = (mode) == TD_REG_BWD ? TD_BWD_GROUP(cnt) : GROUP_ID(), sys = g / nt;                  \
     long r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                                               \
-    td_reg_body(TD_SRC_ARGS, sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,           \
-                &bad_sg, 0);                                                                       \
+    td_reg_body(TD_SRC_ARGS, (int)LOCAL_SIZE(), sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, \
+                &bad_nf, &bad_sg, 0);                                                              \
   }
 TD_REG_PASS_KERNEL(td_reg_fwd, 0, TD_REG_FWD)
 TD_REG_PASS_KERNEL(td_reg_fwd_s, 1, TD_REG_FWD)
@@ -553,7 +575,7 @@ TD_REG_PASS_KERNEL(td_reg_bwd_s, 1, TD_REG_BWD)
  * where td_reg_fwd and td_reg_bwd read b twice. The exchange area (8 + 128
  * scalars) starts at sm + xoff, past the tile's. */
 #ifdef TD_CLUSTER_SYNC
-#define TD_REG_CLU_KERNEL(name, sh)                                                                \
+#define TD_REG_CLU_KERNEL(name, sh, w)                                                             \
   TD_REG_KERNEL void name(TD_SRC_KPARAMS, long n, long nt, long xoff, GPTR(scalar, b),             \
                           GPTR(scalar, bsave), GPTR(int, flags)) {                                 \
     TD_SRC_KAT();                                                                                  \
@@ -565,12 +587,15 @@ TD_REG_PASS_KERNEL(td_reg_bwd_s, 1, TD_REG_BWD)
     LOCAL_P int *bad = (LOCAL_P int *)(cx + 6); /* four words in two scalars */                    \
     TD_SRC_FIX(sh);                                                                                \
     TD_SRC_AT_SYS0(b);                                                                             \
-    long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                 \
-    td_reg_body(TD_SRC_ARGS, sh, TD_REG_CLU, n, sys, r0, g, nt, b, bsave, 0, flags, sm, bad,       \
+    long g = GROUP_ID(), sys = g / nt, r0 = (g - sys * nt) * (long)(w) * TD_RQ;                  \
+    td_reg_body(TD_SRC_ARGS, w, sh, TD_REG_CLU, n, sys, r0, g, nt, b, bsave, 0, flags, sm, bad,    \
                 bad + 1, cx);                                                                      \
   }
-TD_REG_CLU_KERNEL(td_reg_clu, 0)
-TD_REG_CLU_KERNEL(td_reg_clu_s, 1)
+TD_REG_CLU_KERNEL(td_reg_clu, 0, (int)LOCAL_SIZE())
+TD_REG_CLU_KERNEL(td_reg_clu_s, 1, (int)LOCAL_SIZE())
+#ifdef TD_REG_WSPEC /* shifted tiles of the default 128 work-items (clu_w), W a constant */
+TD_REG_CLU_KERNEL(td_reg_clu_s128, 1, 128)
+#endif
 #endif
 
 #endif

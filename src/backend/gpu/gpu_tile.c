@@ -15,6 +15,8 @@
  * untouched on error has b's rows saved on the way in (j->saved: one more
  * write per row; gpu_tridiag.c puts them back if a flag was raised). The
  * multi-tile passes need no copy: td_tile_bwd runs after every error is known. */
+#include <stdio.h>
+
 #include "backend/gpu/gpu_td.h"
 
 #define TD_MAX_LEVELS 48
@@ -245,8 +247,11 @@ static pscr_status solve_cluster(td_job *j, gpu_td_src src, long long n, long lo
   if (st != PSCR_OK) return st;
   gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),    GPU_LONG(nt),        GPU_LONG((long long)xoff),
                     GPU_PTR(b),    GPU_PTR(saved), GPU_PTR(j->g->flags)};
-  st = j->g->launch_cluster(j->g, sh ? "td_reg_clu_s" : "td_reg_clu",
-                            (size_t)(batch * nt) * (size_t)W, W, local, (int)nt, NARGS(args), args);
+  /* shifted tiles of 128 work-items: the kernel of that W where the modules have it */
+  const char *name = !sh ? "td_reg_clu" : j->g->reg_wspec && W == 128 ? "td_reg_clu_s128"
+                                                                       : "td_reg_clu_s";
+  st = j->g->launch_cluster(j->g, name, (size_t)(batch * nt) * (size_t)W, W, local, (int)nt,
+                            NARGS(args), args);
   if (st == PSCR_OK) {
     j->saved = saved;
     j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
@@ -317,10 +322,16 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     TRY(one_pass_work(j, &src, n, batch, 1, reg && sh ? (long long)W * reg_q(j) : 0, W,
                       &j->saved));
     if (reg) {
+      /* shifted: the kernel of this W where the modules have one (td_reg_solve_s32 .. s256) */
+      char name[32] = "td_reg_solve";
+      if (sh && j->g->reg_wspec && W >= 32 && W <= 256)
+        snprintf(name, sizeof name, "td_reg_solve_s%d", W);
+      else if (sh)
+        snprintf(name, sizeof name, "td_reg_solve_s");
       gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_PTR(b), GPU_PTR(j->saved), GPU_PTR(flags)};
       j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
-      TRY(td_launch(j, sh ? "td_reg_solve_s" : "td_reg_solve", (size_t)batch * (size_t)W, W,
-                    reg_scalars(j, sh, W, ph, 1) * j->esize, NARGS(args), args));
+      TRY(td_launch(j, name, (size_t)batch * (size_t)W, W, reg_scalars(j, sh, W, ph, 1) * j->esize,
+                    NARGS(args), args));
       goto cleanup;
     }
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),       GPU_INT(lq),   GPU_INT(pivot),

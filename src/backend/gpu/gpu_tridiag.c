@@ -102,6 +102,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_ksplit = 264,
                        .tile_reg = 1,
                        .reg_slim = 1,
+                       .reg_wspec = 1,
                        .tile_clu = 8,
                        .clu_w = 128};
 }
@@ -202,6 +203,7 @@ static const struct {
     TUNE(reg_q, 0, 16, TUNE_POW2_0),         TUNE(reg_ph, 0, 4, TUNE_POW2_0),
     TUNE(reg_min, 0, INT_MAX, TUNE_ANY),     TUNE(reg_slim, 0, 2, TUNE_ANY),
     TUNE(tile_clu, 0, 8, TUNE_ANY),          TUNE(clu_w, 32, 512, TUNE_POW2),
+    TUNE(reg_wspec, 0, 1, TUNE_ANY),
 };
 #undef TUNE
 
