@@ -35,10 +35,11 @@ int pscr_backend_available(pscr_backend backend);
 
 typedef struct pscr_context pscr_context;
 
-/** Waits for the solves queued on @p ctx (pscr_tridiag_solve_arrays_queued)
- * and returns the failure of the first that failed since the last call (their
- * status words are shared: PSCR_ERR_NONFINITE before PSCR_ERR_SINGULAR), or
- * PSCR_OK; the next call starts afresh. An addition to API.md. */
+/** Waits for the solves queued on @p ctx (pscr_tridiag_solve_arrays_queued,
+ * pscr_tridiag_solve_shifted_arrays_queued) and returns the failure of the
+ * first that failed since the last call (their status words are shared:
+ * PSCR_ERR_NONFINITE before PSCR_ERR_SINGULAR), or PSCR_OK; the next call
+ * starts afresh. An addition to API.md. */
 pscr_status pscr_context_finish(pscr_context *ctx);
 
 /** Creates a context on device @p device_index of @p backend (ignored for the CPU).

@@ -498,24 +498,28 @@ static gpu_ptr native(const pscr_array *a) {
 #define SLOT_DOUBLES GPU_TD_FLAG_WORDS
 
 /* The device interface of ctx with status words of the next queued solve's
- * own (ctx->qflags[ctx->queued], made on first use) as its flags; settles
- * first where every slot is in use. */
+ * own (ctx->qflags[ctx->queued]) as its flags; settles first where every
+ * slot is in use. The first queued solve makes every slot, zeroed in the
+ * queue's order: a slot made by a later one, written from the host, waited
+ * for the queue in the middle of a pipeline (H100, shifted 16384 x 512
+ * queued: 64 us of host time a call, 0.090 ms on the device's clock). */
 static pscr_status queue_device(pscr_context *ctx, gpu_device *g) {
   pscr_status st = ctx->ops->gpu(ctx, g);
   if (st != PSCR_OK) return st;
   if (ctx->queued >= PSCR_QUEUE_SLOTS) pscr_context_settle(ctx); /* every slot in use */
-  pscr_array **slot = &ctx->qflags[ctx->queued];
-  if (*slot == NULL) {
-    static const double zero[SLOT_DOUBLES];
+  int make = ctx->qflags[ctx->queued] == NULL; /* this solve's slot, then every later one */
+  for (int k = ctx->queued; make && k < PSCR_QUEUE_SLOTS; k++) {
+    pscr_array **slot = &ctx->qflags[k];
+    if (*slot != NULL) continue;
     st = pscr_array_create(ctx, PSCR_F64, SLOT_DOUBLES, slot);
-    if (st == PSCR_OK) st = pscr_array_write(*slot, zero);
+    if (st == PSCR_OK) st = g->zero(g, native(*slot), SLOT_DOUBLES * sizeof(double));
     if (st != PSCR_OK) {
       pscr_array_destroy(*slot);
       *slot = NULL;
       return st;
     }
   }
-  g->flags = native(*slot);
+  g->flags = native(ctx->qflags[ctx->queued]);
   return PSCR_OK;
 }
 
