@@ -145,34 +145,31 @@ static void tridiag(pscr_context *ctx, pt_rng *r, pscr_dtype t) {
   for (int k = 0; k < 2; k++) pt_set(t, shh, (size_t)k, shv0[k]);
   pscr_array_write(sh, shh);
   pscr_array_write(bs, bh);
-#define SHIFTED_ARR(c, n, ns, l, ml, mu, s_, b_)                                                   \
-  pscr_tridiag_solve_shifted_arrays(c, A, t, n, ns, l, arr[1], arr[2], ml, arr[1], mu, s_, b_, NULL)
-  PT_CHECK_STATUS(SHIFTED_ARR(NULL, N, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_ARR(ctx, 0, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 0, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, NULL, arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, small, arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, arr[0], arr[0], NULL, sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, arr[0], arr[0], arr[2], NULL, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, arr[0], arr[0], arr[2], sh, NULL), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 3, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N + 1, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_ARR(ctx, N, 2, arr[0], arr[0], arr[2], sh, arr[3]), PSCR_ERR_INVALID_ARGUMENT);
-  /* ... and its queued form the same, nothing kept for the finish */
-#define SHIFTED_Q(c, n, ns, l, ml, mu, s_, b_)                                                     \
-  pscr_tridiag_solve_shifted_arrays_queued(c, A, t, n, ns, l, arr[1], arr[2], ml, arr[1], mu, s_, b_)
-  PT_CHECK_STATUS(SHIFTED_Q(NULL, N, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, 0, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 0, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, NULL, arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, small, arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, arr[0], arr[0], NULL, sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, arr[0], NULL, arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, arr[0], arr[0], arr[2], NULL, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, arr[0], arr[0], arr[2], sh, NULL), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 3, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, N + 1, 2, arr[0], arr[0], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(SHIFTED_Q(ctx, N, 2, arr[0], arr[0], arr[2], sh, arr[3]), PSCR_ERR_INVALID_ARGUMENT);
+  /* each refused by both forms; the queued one keeps nothing for the finish */
+  const struct {
+    pscr_context *c;
+    size_t n, ns;
+    pscr_array *l, *ml, *mu, *s, *b;
+  } bad_sa[] = {
+      {NULL, N, 2, arr[0], arr[0], arr[2], sh, bs},   {ctx, 0, 2, arr[0], arr[0], arr[2], sh, bs},
+      {ctx, N, 0, arr[0], arr[0], arr[2], sh, bs},    {ctx, N, 2, NULL, arr[0], arr[2], sh, bs},
+      {ctx, N, 2, small, arr[0], arr[2], sh, bs},     {ctx, N, 2, arr[0], arr[0], NULL, sh, bs},
+      {ctx, N, 2, arr[0], NULL, arr[2], sh, bs},      {ctx, N, 2, arr[0], arr[0], arr[2], NULL, bs},
+      {ctx, N, 2, arr[0], arr[0], arr[2], sh, NULL},  {ctx, N, 3, arr[0], arr[0], arr[2], sh, bs},
+      {ctx, N + 1, 2, arr[0], arr[0], arr[2], sh, bs}, {ctx, N, 2, arr[0], arr[0], arr[2], sh, arr[3]},
+  };
+  for (size_t k = 0; k < sizeof bad_sa / sizeof *bad_sa; k++) {
+    pscr_status st = pscr_tridiag_solve_shifted_arrays(
+        bad_sa[k].c, A, t, bad_sa[k].n, bad_sa[k].ns, bad_sa[k].l, arr[1], arr[2], bad_sa[k].ml,
+        arr[1], bad_sa[k].mu, bad_sa[k].s, bad_sa[k].b, NULL);
+    PT_CHECK(st == PSCR_ERR_INVALID_ARGUMENT, "shifted arrays, bad case %zu: %s", k,
+             pscr_status_string(st));
+    st = pscr_tridiag_solve_shifted_arrays_queued(bad_sa[k].c, A, t, bad_sa[k].n, bad_sa[k].ns,
+                                                  bad_sa[k].l, arr[1], arr[2], bad_sa[k].ml, arr[1],
+                                                  bad_sa[k].mu, bad_sa[k].s, bad_sa[k].b);
+    PT_CHECK(st == PSCR_ERR_INVALID_ARGUMENT, "shifted arrays queued, bad case %zu: %s", k,
+             pscr_status_string(st));
+  }
   PT_CHECK_STATUS(pscr_tridiag_solve_shifted_arrays_queued(ctx, (pscr_td_algorithm)42, t, N, 2, arr[0], arr[1], arr[2], arr[0], arr[1], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_tridiag_solve_shifted_arrays_queued(ctx, A, (pscr_dtype)2, N, 2, arr[0], arr[1], arr[2], arr[0], arr[1], arr[2], sh, bs), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_context_finish(ctx), PSCR_OK);
