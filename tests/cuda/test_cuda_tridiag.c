@@ -139,30 +139,27 @@ static void check_shifted(pscr_context *gpu, pscr_context *cpu, pt_rng *rng,
   free(sh), free(b), free(x), free(xref);
 }
 
-/* Launches of kernel kname alone in the context's statistics. */
-static unsigned long launches_exact(const pscr_context *gpu, const char *kname) {
-  const char *name;
-  unsigned long count;
-  double sec;
-  for (size_t i = 0; pscr_cuda_kernel_stat(gpu, i, &name, &count, &sec) == PSCR_OK; i++)
-    if (strcmp(name, kname) == 0) return count;
-  return 0;
-}
-
 /* Launches of kernel kname in the context's statistics (tuning `profile`);
- * "td_reg_solve_s" and "td_reg_clu_s" count their constant-W forms too
- * (td_reg_solve_s64, td_reg_clu_s128, ...). */
-static unsigned long launches(const pscr_context *gpu, const char *kname) {
+ * with family, also of its constant-W forms (td_reg_solve_s64 for
+ * td_reg_solve_s, td_reg_clu_s128 for td_reg_clu_s). */
+static unsigned long count_launches(const pscr_context *gpu, const char *kname, int family) {
   const char *name;
   unsigned long count, sum = 0;
   double sec;
   size_t len = strlen(kname);
-  int family = strcmp(kname, "td_reg_solve_s") == 0 || strcmp(kname, "td_reg_clu_s") == 0;
   for (size_t i = 0; pscr_cuda_kernel_stat(gpu, i, &name, &count, &sec) == PSCR_OK; i++)
     if (strcmp(name, kname) == 0 ||
         (family && strncmp(name, kname, len) == 0 && isdigit((unsigned char)name[len])))
       sum += count;
   return sum;
+}
+static unsigned long launches_exact(const pscr_context *gpu, const char *kname) {
+  return count_launches(gpu, kname, 0);
+}
+/* the shifted kernels with their constant-W forms, every other kernel alone */
+static unsigned long launches(const pscr_context *gpu, const char *kname) {
+  int family = strcmp(kname, "td_reg_solve_s") == 0 || strcmp(kname, "td_reg_clu_s") == 0;
+  return count_launches(gpu, kname, family);
 }
 
 /* Shifted one-tile systems on td_reg_solve_s of their group size W
