@@ -413,12 +413,12 @@ void pscr_slab(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w)
       scalar v = S_ZERO;
       for (long r0 = 0; r0 < n0; r0++) v = S_FMA(v, wv[r0], f[r0 * N + i]);
       su[i] = v;
-      z = S_FMA(z, v, S_ZERO);
+      z = S_NF(z, v);
     }
   } else {
     for (int i = t; i < N; i += PD_SWG) {
       su[i] = xv[i];
-      z = S_FMA(z, su[i], S_ZERO);
+      z = S_NF(z, su[i]);
     }
   }
   BARRIER();

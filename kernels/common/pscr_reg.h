@@ -172,7 +172,7 @@ DEVICE void pscr_reg_body(PSCR_TILE_PARAMS, int lsw, int mode, long ntile, long 
 #pragma unroll
     for (int k = PR_Q - 1; k >= 0; k--) {
       xv = td_spike_x(k, PR_Q, u, y[k], v, vlast, xl, xr, xv);
-      zx = S_FMA(zx, xv, S_ZERO);
+      zx = S_NF(zx, xv);
 #pragma unroll
       for (int m = 0; m < PR_RD; m++) xa[m][k] = S_FMA(xa[m][k], wo[m], xv);
     }
@@ -314,7 +314,7 @@ DEVICE void pscr_reg_sweep_put(const pscr_reg_sweep *z, GLOBAL scalar *recs, lon
   rec[TD_NODE_WB] = z->wl, rec[TD_NODE_VT] = z->ga, rec[TD_NODE_VB] = z->u;
   for (int f = 0; f < 6; f++) {
     recs[f * cnt + gi] = rec[f];
-    v = S_FMA(v, rec[f], S_ZERO);
+    v = S_NF(v, rec[f]);
   }
   if (!S_ISFINITE(v)) flags[TD_FLAG_SINGULAR] = 1;
 }
@@ -410,7 +410,7 @@ PSCR_REG_KERNEL void pscr_reg_bwdl(PSCR_TILE_KPARAMS, long e0, long ne, long nti
       for (int k = PR_BR - 1; k >= 0; k--) {
         xn = S_FMS(yy[k], uu[k], xn);
         xb[k * LX + t] = xn;
-        zx = S_FMA(zx, xn, S_ZERO);
+        zx = S_NF(zx, xn);
       }
       BARRIER();
       scalar sp[PR_RD];
@@ -613,7 +613,7 @@ PSCR_REG_KERNEL void pscr_reg_bwdm(PSCR_TILE_KPARAMS, long e0, long ne, long nti
     for (int k = PR_MR - 1; k >= 0; k--) {
       xn = S_FMS(yy[k], uu[k], xn);
       xb[k * (WG + 1) + t] = xn;
-      zx = S_FMA(zx, xn, S_ZERO);
+      zx = S_NF(zx, xn);
     }
     BARRIER();
     for (int o = t; o < G * PR_RD * PR_MR; o += WG) { /* task j's output m at chunk row k */

@@ -165,7 +165,7 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
     if (mdl != 0) ka[k] = S_FMA(ka[k], s, mdl[i]);
     if (md != 0) kd[k] = S_FMA(kd[k], s, md[i]);
     if (mdu != 0) kc[k] = S_FMA(kc[k], s, mdu[i]);
-    *z = S_FMA(S_FMA(S_FMA(*z, ka[k], S_ZERO), kd[k], S_ZERO), kc[k], S_ZERO);
+    *z = S_NF(S_NF(S_NF(*z, ka[k]), kd[k]), kc[k]);
   }
 }
 
@@ -212,13 +212,49 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
  * 2.49x floor, 8192 x 8192 4.24 -> 3.97x, CR_PCR_THOMAS 1024 x 1024 3.57 ->
  * 3.32x); real plain multi-tile passes (1024 systems of 16384 rows 2.01 ->
  * 2.06x) and complex rows (shifted 4096 x 4096 5.52 -> 6.32x: four shuffles
- * a value) lose. */
+ * a value) lose, except complex shifted one-tile systems of TD_REG_ZWARP_W
+ * work-items or more, where the tree's barriers cost more than the shuffles
+ * (shifted C128, queued: 4096 x 4096, 256 work-items, 2.56-2.58x against
+ * 2.58-2.61; 8192 x 2048, 128, 2.13 against 2.19; at 32, 16384 x 512, 2.48
+ * against 2.06). */
+#ifndef TD_REG_ZWARP_W
+#define TD_REG_ZWARP_W 128
+#endif
 #ifdef TD_SHFL_DOWN_D
-#define TD_REG_WARP(sh, mode)                                                                      \
+#define TD_REG_WARP(sh, mode, W)                                                                   \
   ((!PSCR_COMPLEX && ((mode) == TD_REG_SOLVE || (mode) == TD_REG_CLU || (sh))) ||                  \
-   (TD_REG_SLIM && (mode) == TD_REG_SOLVE))
+   ((TD_REG_SLIM || ((sh) && (W) >= TD_REG_ZWARP_W)) && (mode) == TD_REG_SOLVE))
 #else
-#define TD_REG_WARP(sh, mode) 0
+#define TD_REG_WARP(sh, mode, W) 0
+#endif
+
+/* One-tile shifted solves, where the dialect has an L2 prefetch
+ * (TD_PREFETCH_L2: CUDA sm_90): once its tile is in, each group asks L2 for
+ * the rows of the system TD_REG_PF times the SMs on (TD_NSM), which some
+ * group starts about a wave later, so that one's loads find them in L2 (one
+ * request a warp: the instruction takes uniform operands, so one a work-item
+ * loops over the lanes). H100, shifted floor ratio queued against none, same
+ * call: C128 4096 x 4096 2.37-2.38 against 2.58 (255 registers, one group an
+ * SM: nothing else hid its loads), 8192 x 2048 1.96 against 2.13, 16384 x 512
+ * 1.92 against 1.98; F64 4096 x 4096 1.69 against 1.77, 8192 x 8192 1.99
+ * against 2.19; 2D Poisson 4095^2 1.299 ms against 1.322. Asked for at the
+ * group's start it competed with the group's own loads (C128 4096 x 4096
+ * 2.69-2.70); two waves on, C128 4096 x 4096 2.45-2.47, 8192 x 8192 2.13. */
+#ifndef TD_REG_PF
+#define TD_REG_PF 1
+#endif
+
+#ifdef TD_PREFETCH_L2
+/* td_reg_body's prefetch (above): the rows of this work-item's warp */
+DEVICE void td_reg_prefetch(TD_SRC_PARAMS, long n, long sys, int t, const GLOBAL scalar *b) {
+  long nx = sys + TD_REG_PF * TD_NSM(), lo = (long)t * TD_RQ;
+  long hi = lo + 32 * TD_RQ < n ? lo + 32 * TD_RQ : n;
+  if ((t & 31) == 0 && nx < TD_NUM_GROUPS() && lo < hi) {
+    size_t a0 = (size_t)(b + td_rhs_index(TD_SRC_ARGS, nx, lo)) & ~(size_t)15;
+    size_t a1 = (size_t)(b + td_rhs_index(TD_SRC_ARGS, nx, hi - 1) + 1) & ~(size_t)15;
+    if (a1 > a0) TD_PREFETCH_L2((const void *)a0, a1 - a0);
+  }
+}
 #endif
 
 /* The tile of rows r0 .. r0 + W q - 1 of system sys (rows past n are
@@ -287,11 +323,10 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys
         if (save != 0 && r < n) save[sys * n + r] = vf[u];
         /* v * 0 is NaN exactly for NaN/Inf v: one check for the whole row */
         if (sh) {
-          z = S_FMA(z, vf[u], S_ZERO);
+          z = S_NF(z, vf[u]);
           sm[p] = vf[u];
         } else {
-          z = S_FMA(S_FMA(S_FMA(S_FMA(z, va[u], S_ZERO), vd[u], S_ZERO), vc[u], S_ZERO), vf[u],
-                    S_ZERO);
+          z = S_NF(S_NF(S_NF(S_NF(z, va[u]), vd[u]), vc[u]), vf[u]);
           sm[p] = va[u];
           sm[S + p] = vd[u];
           sm[2 * S + p] = vc[u];
@@ -310,6 +345,10 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys
     }
 #endif
     BARRIER();
+#ifdef TD_PREFETCH_L2
+    if (mode == TD_REG_SOLVE && sh && TD_REG_PF > 0 && h == 0) /* the tile is in */
+      td_reg_prefetch(TD_SRC_ARGS, n, sys, t, b);
+#endif
     /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d,
      * c, f of the work-item's rows as it goes; u and w stay in registers, y
      * too unless ysm. The partition's own last super-diagonal is the right
@@ -318,7 +357,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys
                    *rf = sh ? ra : ra + 3 * S;
 #pragma unroll
     for (int k = 0; k < TD_REG_PQ; k++) {
-      if (cpf) z = S_FMA(z, rf[k], S_ZERO); /* f's NaN/Inf check, as at the load */
+      if (cpf) z = S_NF(z, rf[k]); /* f's NaN/Inf check, as at the load */
       td_spike_row(h * TD_REG_PQ + k, TD_RQ, sh ? ka[k] : ra[k], sh ? kd[k] : rd[k],
                    sh ? kc[k] : rc[k], rf[k], u, y, w, &vlast);
       if (ysm) {
@@ -335,7 +374,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys
   /* 3. the records' reduced system, outside values down the tree: nd
    * holds the P records of td_merge_up (field f at nd[f * M + k]), in mb
    * (past the tile where it keeps y) */
-  int P, M, lane = t & 31, warp = TD_REG_WARP(sh, mode);
+  int P, M, lane = t & 31, warp = TD_REG_WARP(sh, mode, W);
   LOCAL_P scalar *nd, *mb = ysm ? sm + S : sm;
 #ifdef TD_SHFL_DOWN_D
   if (warp) {
@@ -433,7 +472,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys
       y[k] = x;
     else
       xs[k] = x;
-    zx = S_FMA(zx, x, S_ZERO);
+    zx = S_NF(zx, x);
   }
   if (!S_ISFINITE(z)) *bad_nf = 1;
   if (!S_ISFINITE(zx)) *bad_sg = 1;

@@ -43,6 +43,10 @@
 #define TD_NODE_WB 3
 #define TD_NODE_VT 4
 #define TD_NODE_VB 5
+/* After td_merge_up_n, a junction's 1 / D in its left node's YT field (the
+ * way down reads only that node's bottoms): td_merge_down_n reads it instead
+ * of forming the reciprocal again, the longest chain of its level. */
+#define TD_NODE_RD TD_NODE_YT
 
 /* (sqrt(5) - 1) / 2: the Bunch-Kaufman constant of seed 001. */
 #define TD_KAPPA 0.61803398874989484820
@@ -366,6 +370,7 @@ DEVICE int td_merge_up_n(LOCAL_P scalar *nd, int NS, int cnt0, LOCAL_P int *bad,
       scalar rD = S_RCP(D);
       td_junction(L, R, rD, m, c);
       for (int f = 0; f < 6; f++) nd[f * NS + g] = m[f];
+      nd[TD_NODE_RD * NS + l] = rD; /* for td_merge_down_n */
       if (ex) { /* z = A^-1 s merges as y does */
         scalar zLt = nd[8 * NS + l], zLb = nd[9 * NS + l], zRt = nd[8 * NS + r];
         scalar zRb = nd[9 * NS + r];
@@ -405,8 +410,7 @@ DEVICE void td_merge_down_n(LOCAL_P scalar *nd, int NS, int cnt0, int ex, int ro
         continue;
       }
       scalar yLb = nd[NS + l], wLb = nd[3 * NS + l], vLb = nd[5 * NS + l];
-      scalar yRt = nd[r], wRt = nd[2 * NS + r], vRt = nd[4 * NS + r];
-      scalar rD = S_RCP(ex ? td_junction_ex(nd, NS, l, r) : S_FMS(S_ONE, vLb, wRt));
+      scalar yRt = nd[r], wRt = nd[2 * NS + r], vRt = nd[4 * NS + r], rD = nd[TD_NODE_RD * NS + l];
       scalar el = S_FMS(yLb, wLb, xl), er = S_FMS(yRt, vRt, xr);
       nd[6 * NS + l] = xl;
       nd[7 * NS + l] = S_MUL(S_FMS(er, wRt, el), rD); /* tR */

@@ -51,6 +51,20 @@ typedef unsigned char uchar;
 #define TD_CP_WAIT() asm volatile("cp.async.wait_all;" ::: "memory")
 #endif
 #if __CUDA_ARCH__ >= 900
+/* a hint: bytes (a multiple of 16) from p (16-byte aligned) into L2, no
+ * register written (td_reg.h's TD_REG_PF); the SMs and groups of the launch */
+#define TD_PREFETCH_L2(p, bytes)                                                                   \
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"((unsigned)(bytes))       \
+               : "memory")
+static __device__ __forceinline__ long td_nsm(void) {
+  unsigned n;
+  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
+  return (long)n;
+}
+#define TD_NSM() td_nsm()
+#define TD_NUM_GROUPS() ((long)gridDim.x)
+#endif
+#if __CUDA_ARCH__ >= 900
 /* thread-block clusters (sm_90+): a barrier of the cluster's groups (split
  * into arrive and wait), and loads from a group's shared memory by its rank
  * in the cluster (td_reg.h's one-pass multi-tile solve) */
