@@ -135,6 +135,20 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
   return 0;
 }
 
+/* The td_reg.h kernel of a one-tile solve (clu 0) or a cluster's tile (clu
+ * 1) of W work-items into name: for shifted rows the copy of that W where the
+ * modules have one (td_reg.h's TD_REG_WSPEC list: td_reg_solve_s32 .. s256,
+ * td_reg_clu_s128) and tune.reg_wspec asks for it, else the generic kernel. */
+static void reg_kernel(const td_job *j, int sh, int clu, int W, char *name, size_t size) {
+  const char *base = clu ? "td_reg_clu" : "td_reg_solve";
+  int own = sh && j->g->reg_wspec && j->g->tune.reg_wspec &&
+            (clu ? W == 128 : W >= 32 && W <= 256);
+  if (own)
+    snprintf(name, size, "%s_s%d", base, W);
+  else
+    snprintf(name, size, "%s%s", base, sh ? "_s" : "");
+}
+
 /* Where local arrays are sized per shape: the module of td_reg.h's W work-items.
  * There the multi-tile passes (pass) of 16 real rows a work-item take no
  * register bounds (reg_free). NVIDIA's OpenCL, H100, 2D Poisson 8191^2,
@@ -247,9 +261,8 @@ static pscr_status solve_cluster(td_job *j, gpu_td_src src, long long n, long lo
   if (st != PSCR_OK) return st;
   gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),    GPU_LONG(nt),        GPU_LONG((long long)xoff),
                     GPU_PTR(b),    GPU_PTR(saved), GPU_PTR(j->g->flags)};
-  /* shifted tiles of 128 work-items: the kernel of that W where the modules have it */
-  const char *name = !sh ? "td_reg_clu" : j->g->reg_wspec && W == 128 ? "td_reg_clu_s128"
-                                                                       : "td_reg_clu_s";
+  char name[32];
+  reg_kernel(j, sh, 1, W, name, sizeof name);
   st = j->g->launch_cluster(j->g, name, (size_t)(batch * nt) * (size_t)W, W, local, (int)nt,
                             NARGS(args), args);
   if (st == PSCR_OK) {
@@ -322,12 +335,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     TRY(one_pass_work(j, &src, n, batch, 1, reg && sh ? (long long)W * reg_q(j) : 0, W,
                       &j->saved));
     if (reg) {
-      /* shifted: the kernel of this W where the modules have one (td_reg_solve_s32 .. s256) */
-      char name[32] = "td_reg_solve";
-      if (sh && j->g->reg_wspec && W >= 32 && W <= 256)
-        snprintf(name, sizeof name, "td_reg_solve_s%d", W);
-      else if (sh)
-        snprintf(name, sizeof name, "td_reg_solve_s");
+      char name[32];
+      reg_kernel(j, sh, 0, W, name, sizeof name);
       gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n), GPU_PTR(b), GPU_PTR(j->saved), GPU_PTR(flags)};
       j->partitions = (int)((n + reg_q(j) - 1) / reg_q(j));
       TRY(td_launch(j, name, (size_t)batch * (size_t)W, W, reg_scalars(j, sh, W, ph, 1) * j->esize,

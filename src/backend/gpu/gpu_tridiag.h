@@ -257,7 +257,7 @@ struct gpu_device {
   int cluster_max; /* groups a cluster may have (CUDA sm_90+: 8); 0: no clusters */
   int warp_shfl;   /* the kernels merge by warp shuffles (TD_SHFL_DOWN_D: CUDA, NVIDIA's OpenCL) */
   int reg_wspec;   /* the modules have td_reg_solve_s32 .. s256, td_reg_clu_s128 (TD_REG_WSPEC:
-                    * CUDA) */
+                    * CUDA); tune.reg_wspec picks them */
   int pack_args;   /* PKPTR parameters are offsets into the PKBASE pack (OpenCL), else pointers */
   /* The largest work-group kernel `name` of the current module can launch
    * with (its registers bound it: a fused PSCR kernel cannot run 1024 items
