@@ -229,9 +229,9 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
 #endif
 
 /* One-tile shifted solves, where the dialect has an L2 prefetch
- * (TD_PREFETCH_L2: CUDA sm_90): once its tile is in, each group asks L2 for
- * the rows of the system TD_REG_PF times the SMs on (TD_NSM), which some
- * group starts about a wave later, so that one's loads find them in L2 (one
+ * (TD_PREFETCH_L2: sm_90, CUDA and NVIDIA's OpenCL): once its tile is in,
+ * each group asks L2 for the rows of the system TD_REG_PF times the SMs on
+ * (TD_NSM), which some group starts about a wave later, so that one's loads find them in L2 (one
  * request a warp: the instruction takes uniform operands, so one a work-item
  * loops over the lanes). H100, shifted floor ratio queued against none, same
  * call: C128 4096 x 4096 2.37-2.38 against 2.58 (255 registers, one group an
@@ -252,7 +252,7 @@ DEVICE void td_reg_prefetch(TD_SRC_PARAMS, long n, long sys, int t, const GLOBAL
   if ((t & 31) == 0 && nx < TD_NUM_GROUPS() && lo < hi) {
     size_t a0 = (size_t)(b + td_rhs_index(TD_SRC_ARGS, nx, lo)) & ~(size_t)15;
     size_t a1 = (size_t)(b + td_rhs_index(TD_SRC_ARGS, nx, hi - 1) + 1) & ~(size_t)15;
-    if (a1 > a0) TD_PREFETCH_L2((const void *)a0, a1 - a0);
+    if (a1 > a0) TD_PREFETCH_L2(a0, a1 - a0);
   }
 }
 #endif
@@ -560,11 +560,11 @@ KERNEL void td_reg_perm(TD_SRC_KPARAMS, long n, long len, int W, GPTR(scalar, ou
 TD_REG_SOLVE_KERNEL(td_reg_solve, 0, (int)LOCAL_SIZE())
 TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1, (int)LOCAL_SIZE())
 
-/* Where the dialect asks (TD_REG_WSPEC: CUDA), td_reg_solve_s once more for
- * each power-of-2 group size W of 32 .. 256, a constant there (the host's
- * choice for such a W: gpu_tile.c): the row, coefficient and tile offsets
- * become immediates instead of 64-bit address arithmetic, which took 370 of
- * the 688 instructions before the first barrier. Instructions a work-item
+/* Where the dialect asks (TD_REG_WSPEC: CUDA, OpenCL), td_reg_solve_s once
+ * more for each power-of-2 group size W of 32 .. 256, a constant there (the
+ * host's choice for such a W: gpu_tile.c): the row, coefficient and tile
+ * offsets become immediates instead of 64-bit address arithmetic, which
+ * took 370 of the 688 instructions before the first barrier. Instructions a work-item
  * (SASS, sm_90, real): 8 rows W = 64 1288 against 1760, 16 rows W = 256 2192
  * against 2848 (56 bytes of spills gone). H100, shifted floor ratio against
  * the generic kernel, same call: 16384 x 512 2.28 against 2.33 (queued 2.03

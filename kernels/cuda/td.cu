@@ -51,10 +51,11 @@ typedef unsigned char uchar;
 #define TD_CP_WAIT() asm volatile("cp.async.wait_all;" ::: "memory")
 #endif
 #if __CUDA_ARCH__ >= 900
-/* a hint: bytes (a multiple of 16) from p (16-byte aligned) into L2, no
- * register written (td_reg.h's TD_REG_PF); the SMs and groups of the launch */
-#define TD_PREFETCH_L2(p, bytes)                                                                   \
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"((unsigned)(bytes))       \
+/* a hint: bytes (a multiple of 16) from address a (an integer, 16-byte
+ * aligned) into L2, no register written (td_reg.h's TD_REG_PF); the SMs and
+ * groups of the launch */
+#define TD_PREFETCH_L2(a, bytes)                                                                   \
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"((unsigned)(bytes))       \
                : "memory")
 static __device__ __forceinline__ long td_nsm(void) {
   unsigned n;

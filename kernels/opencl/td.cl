@@ -74,6 +74,23 @@ static inline double td_shfl_d(double x, int s, int up) {
 #define TD_SHFL_DOWN_D(x, s) td_shfl_d((x), (s), 0)
 #define TD_SHFL_UP_D(x, s) td_shfl_d((x), (s), 1)
 #endif
+/* sm_90's L2 prefetch, as in CUDA's shim (td_reg.h's TD_REG_PF): a build
+ * that fails with it retries as PSCR_OCL_PTX = 89 (opencl_program.c). */
+#if defined(PSCR_OCL_PTX) && PSCR_OCL_PTX >= 90
+#define TD_PREFETCH_L2(a, bytes)                                                                   \
+  __asm__ volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"((uint)(bytes))       \
+                   : "memory")
+static inline long td_nsm(void) {
+  uint n;
+  __asm__("mov.u32 %0, %%nsmid;" : "=r"(n));
+  return (long)n;
+}
+#define TD_NSM() td_nsm()
+#define TD_NUM_GROUPS() ((long)get_num_groups(0))
+#endif
+/* shifted one-tile solves specialized on their group size (td_reg.h's
+ * td_reg_solve_s64, ...; tune reg_wspec 0 for A/B), as in CUDA's shim */
+#define TD_REG_WSPEC 1
 
 #include "common/td_scalar.h"
 #include "common/td_rows.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "testing.h"
+#include "../cpu/wspec_check.h"
 
 /* the backend's developer hooks (exported, not in the public headers) */
 pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) __attribute__((weak));
@@ -160,56 +161,6 @@ static unsigned long launches_exact(const pscr_context *gpu, const char *kname) 
 static unsigned long launches(const pscr_context *gpu, const char *kname) {
   int family = strcmp(kname, "td_reg_solve_s") == 0 || strcmp(kname, "td_reg_clu_s") == 0;
   return count_launches(gpu, kname, family);
-}
-
-/* Shifted one-tile systems on td_reg_solve_s of their group size W
- * (td_reg_solve_s32 .. s256, tune reg_wspec 1, the default) and on the
- * generic kernel (0, and W = 512: real 8192 rows): the same body, W a
- * constant or not, so the same bits; each solve launches exactly one of the
- * two. Profile on (launch counts). */
-static void check_wspec(pscr_context *gpu, pt_rng *rng) {
-  static const size_t ns[] = {33, 512, 1000, 2000, 4096, 8192};
-  for (int z = 0; z < 2; z++)
-    for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
-      pscr_dtype t = z ? PSCR_C128 : PSCR_F64;
-      size_t n = ns[k], m = 6, es = pt_size(t);
-      if (z && n > 4096) continue; /* complex: several tiles */
-      void *h[7], *b = pt_alloc(t, n * m), *x[2];
-      for (int i = 0; i < 6; i++) h[i] = pt_alloc(t, n);
-      h[6] = pt_alloc(t, m);
-      pt_fill_dominant(rng, t, n, 1, n, h[0], h[1], h[2], 0.5);
-      for (size_t i = 0; i < n; i++) {
-        double complex a = pt_get(t, h[1], i);
-        pt_set(t, h[1], i, a * (creal(a) < 0 ? -1 : 1));
-        pt_set(t, h[3], i, pt_uniform(rng, -0.5, 0.5));
-        pt_set(t, h[4], i, pt_uniform(rng, 2, 3));
-        pt_set(t, h[5], i, pt_uniform(rng, -0.5, 0.5));
-      }
-      for (size_t i = 0; i < m; i++) pt_set(t, h[6], i, pt_uniform(rng, 0, 4));
-      pt_fill_uniform(rng, t, b, n * m, -1, 1);
-      for (int v = 0; v < 2; v++) {
-        PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_wspec", v), PSCR_OK);
-        unsigned long all0 = launches(gpu, "td_reg_solve_s");
-        unsigned long gen0 = launches_exact(gpu, "td_reg_solve_s");
-        x[v] = pt_alloc(t, n * m);
-        memcpy(x[v], b, n * m * es);
-        PT_CHECK_STATUS(pscr_tridiag_solve_shifted(gpu, PSCR_TD_CR_PCR_THOMAS, t, n, m, h[0], h[1],
-                                                   h[2], h[3], h[4], h[5], h[6], x[v], NULL),
-                        PSCR_OK);
-        unsigned long all = launches(gpu, "td_reg_solve_s") - all0;
-        unsigned long gen = launches_exact(gpu, "td_reg_solve_s") - gen0;
-        int spec = v && !(t == PSCR_F64 && n > 4096); /* W <= 256 */
-        PT_CHECK(all == 1 && gen == (spec ? 0u : 1u),
-                 "reg_wspec %d, dtype=%d n=%zu: %lu td_reg_solve_s* launches, %lu generic", v, t,
-                 n, all, gen);
-      }
-      PT_CHECK(pt_equal_bytes(x[0], x[1], n * m * es), "reg_wspec 1 against 0: dtype=%d n=%zu", t,
-               n);
-      for (int i = 0; i < 7; i++) free(h[i]);
-      free(x[0]), free(x[1]), free(b);
-    }
-  PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_wspec", 2), PSCR_ERR_INVALID_ARGUMENT);
-  PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_wspec", 1), PSCR_OK);
 }
 
 /* Systems of 2 .. 8 tiles of td_reg.h in one pass, a cluster of groups a
@@ -382,7 +333,8 @@ int main(void) {
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 0), PSCR_OK);
     check_clusters(gpu, cpu, &rng);
     check_slim(gpu, cpu, &rng);
-    check_wspec(gpu, &rng);
+    check_wspec(gpu, &rng, PSCR_F64, pscr_cuda_tune, launches_exact);
+    check_wspec(gpu, &rng, PSCR_C128, pscr_cuda_tune, launches_exact);
     check_gspike_fix(gpu, &rng, PSCR_F64);
     check_gspike_fix(gpu, &rng, PSCR_C128);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "profile", 0), PSCR_OK);

@@ -18,12 +18,8 @@
 static const char *const opencl_families[] = {"td_", "pscr_"};
 /* Kernels of a dialect feature OpenCL lacks, absent from OpenCL programs:
  * TD_CLUSTER_* (CUDA's thread-block clusters; their systems take the two
- * passes td_reg_fwd / td_reg_bwd there, which these tests cover) and
- * TD_REG_WSPEC (td_reg_solve_s with a constant group size: td_reg_solve_s
- * itself there, the same body). */
-static const char *const opencl_cuda_only[] = {
-    "td_reg_clu",       "td_reg_clu_s",      "td_reg_clu_s128",  "td_reg_solve_s32",
-    "td_reg_solve_s64", "td_reg_solve_s128", "td_reg_solve_s256"};
+ * passes td_reg_fwd / td_reg_bwd there, which these tests cover). */
+static const char *const opencl_cuda_only[] = {"td_reg_clu", "td_reg_clu_s", "td_reg_clu_s128"};
 
 /* Every KERNEL whose name starts with prefix was launched on ctx (and, for
  * prefix "td_", every KERNEL belongs to a family). @return kernels checked. */

@@ -4,7 +4,8 @@
  * against the CPU backend on fresh random data, pivoting solvers on
  * non-dominant matrices, bad input (NaN, singular, wrong arrays: b untouched),
  * GSPIKE's singular blocks (modified blocks, the residual check and its windows,
- * the shifted grid), and, last, that every "td_" KERNEL of kernels/common was launched. */
+ * the shifted grid), the shifted kernels of a constant group size, and, last,
+ * that every "td_" KERNEL of kernels/common was launched. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #if PSCR_HAVE_OPENCL
 #include "backend/opencl/opencl.h"
 #include "opencl_coverage.h"
+#include "../cpu/wspec_check.h"
 
 /* The algorithms the GPU backends run (LAPACK is CPU-only: UNSUPPORTED). */
 static const pscr_td_algorithm gpu_algs[] = {
@@ -558,6 +560,7 @@ static int td_check_main(pscr_dtype t, const char *name) {
     }
   }
   pscr_context_destroy(g48);
+  check_wspec(ocl, &r, t, pscr_opencl_tune, pscr_opencl_launch_count);
   check_gspike_random_levels(ocl, t); /* tunes gs_q, gs_gp, gs_w */
   check_gspike_blocks(ocl, &r, seed, t); /* last: it tunes gs_q */
   opencl_check_coverage(ocl, "td_");

@@ -13,6 +13,7 @@
 #include "backend/gpu/gpu_tridiag.h"
 #include "backend/opencl/opencl.h"
 #include "backend/opencl/opencl_tridiag.h"
+#include "../cpu/wspec_check.h"
 
 static void check_selection(void) {
   pscr_context *ctx = NULL;
@@ -267,7 +268,7 @@ static void check_tuning(pt_rng *r) {
 
 /* tune reg_min (2^18 on OpenCL GPUs, whose driver's enqueues are slow):
  * shifted batches of fewer rows in all take td_tile_solve, more take
- * td_reg_perm + td_reg_solve_s; both ways match the CPU's solve. */
+ * td_reg_perm + td_reg_solve_s (or its constant-W form); both ways match the CPU's solve. */
 static void check_reg_min(pt_rng *r) {
   pscr_context *ctx = NULL, *cpu = NULL;
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
@@ -294,7 +295,7 @@ static void check_reg_min(pt_rng *r) {
     for (int small = 0; small < 2; small++) {
       PT_CHECK_STATUS(pscr_opencl_tune(ctx, "reg_min", small ? 1 << 20 : 0), PSCR_OK);
       unsigned long tile = pscr_opencl_launch_count(ctx, "td_tile_solve");
-      unsigned long reg = pscr_opencl_launch_count(ctx, "td_reg_solve_s");
+      unsigned long reg = ws_launches(ctx, pscr_opencl_launch_count);
       memcpy(x, b, n * ns * pt_size(dt));
       PT_CHECK_STATUS(pscr_tridiag_solve_shifted(ctx, PSCR_TD_CR_PCR_THOMAS, dt, n, ns, a[0],
                                                  a[1], a[2], NULL, m, NULL, sh, x, NULL),
@@ -302,7 +303,7 @@ static void check_reg_min(pt_rng *r) {
       PT_CHECK_LE(pt_rel_error(dt, n * ns, x, ref), 1e-13, "reg_min %s, dtype %d",
                   small ? "2^20" : "0", t);
       tile = pscr_opencl_launch_count(ctx, "td_tile_solve") - tile;
-      reg = pscr_opencl_launch_count(ctx, "td_reg_solve_s") - reg;
+      reg = ws_launches(ctx, pscr_opencl_launch_count) - reg;
       PT_CHECK(tile == (unsigned long)small && reg == (unsigned long)!small,
                "reg_min %s, dtype %d: td_tile_solve %lu, td_reg_solve_s %lu launches",
                small ? "2^20" : "0", t, tile, reg);

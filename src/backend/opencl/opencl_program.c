@@ -379,7 +379,8 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
   cl_int err;
   /* OpenCL C 1.2 everywhere: the dialect the kernels are written for. */
   /* NVIDIA's platform: -DPSCR_OCL_PTX=cc; where a build with it fails, the
-   * retry takes cc = 1 (no tensor-core PTX), then none */
+   * retries take cc = 89 from 90 on (no sm_90 PTX), 1 (no tensor-core PTX),
+   * then none */
   char ptx_def[32] = "";
   if (s->ptx) snprintf(ptx_def, sizeof ptx_def, "-DPSCR_OCL_PTX=%-3d ", s->ptx);
   sb_str(&opts, "-cl-std=CL1.2 ");
@@ -402,9 +403,9 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
   }
   err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);
   while (err == CL_BUILD_PROGRAM_FAILURE && s->ptx) { /* same length: the options stay */
-    s->ptx = s->ptx > 1 ? 1 : 0;
+    s->ptx = s->ptx >= 90 ? 89 : s->ptx > 1 ? 1 : 0;
     char retry[32];
-    snprintf(retry, sizeof retry, "-DPSCR_OCL_PTX=%-3d ", 1);
+    snprintf(retry, sizeof retry, "-DPSCR_OCL_PTX=%-3d ", s->ptx);
     if (!s->ptx) memset(retry, ' ', sizeof retry);
     memcpy(opts.p + ptx_at, retry, ptx_len);
     err = clBuildProgram(p->program, 1, &s->device, opts.p, NULL, NULL);

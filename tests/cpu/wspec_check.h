@@ -1,0 +1,74 @@
+/* Shifted one-tile systems on td_reg_solve_s of their group size W
+ * (td_reg_solve_s32 .. s256, TD_REG_WSPEC: CUDA and OpenCL; tune reg_wspec
+ * 1, the default) and on the generic kernel (0, and W = 512: real 8192
+ * rows), shared by the cuda and opencl tridiagonal tests: the same body, W a
+ * constant or not, so the same bits; each solve launches exactly one of the
+ * two. The backend's tune and launch count (of one kernel name) come as
+ * functions; the count must be on. */
+#ifndef PSCR_TESTS_WSPEC_CHECK_H
+#define PSCR_TESTS_WSPEC_CHECK_H
+
+#include <complex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testing.h"
+
+typedef pscr_status (*ws_tune_fn)(pscr_context *ctx, const char *name, int value);
+typedef unsigned long (*ws_count_fn)(const pscr_context *ctx, const char *name);
+
+/* Launches of td_reg_solve_s and of its constant-W forms. */
+static inline unsigned long ws_launches(const pscr_context *gpu, ws_count_fn count) {
+  static const char *const names[] = {"td_reg_solve_s", "td_reg_solve_s32", "td_reg_solve_s64",
+                                      "td_reg_solve_s128", "td_reg_solve_s256"};
+  unsigned long sum = 0;
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) sum += count(gpu, names[i]);
+  return sum;
+}
+
+/* dtype t, n rows: W = n / 8 (at most 1024 rows) or n / 16, 32 at least;
+ * complex systems of more than 4096 rows take several tiles. */
+static inline void check_wspec(pscr_context *gpu, pt_rng *rng, pscr_dtype t, ws_tune_fn tune,
+                               ws_count_fn count) {
+  static const size_t ns[] = {33, 512, 1000, 2000, 4096, 8192};
+  for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+    size_t n = ns[k], m = 6, es = pt_size(t);
+    if (t == PSCR_C128 && n > 4096) continue;
+    void *h[7], *b = pt_alloc(t, n * m), *x[2];
+    for (int i = 0; i < 6; i++) h[i] = pt_alloc(t, n);
+    h[6] = pt_alloc(t, m);
+    pt_fill_dominant(rng, t, n, 1, n, h[0], h[1], h[2], 0.5);
+    for (size_t i = 0; i < n; i++) {
+      double complex a = pt_get(t, h[1], i);
+      pt_set(t, h[1], i, a * (creal(a) < 0 ? -1 : 1));
+      pt_set(t, h[3], i, pt_uniform(rng, -0.5, 0.5));
+      pt_set(t, h[4], i, pt_uniform(rng, 2, 3));
+      pt_set(t, h[5], i, pt_uniform(rng, -0.5, 0.5));
+    }
+    for (size_t i = 0; i < m; i++) pt_set(t, h[6], i, pt_uniform(rng, 0, 4));
+    pt_fill_uniform(rng, t, b, n * m, -1, 1);
+    for (int v = 0; v < 2; v++) {
+      PT_CHECK_STATUS(tune(gpu, "reg_wspec", v), PSCR_OK);
+      unsigned long all0 = ws_launches(gpu, count), gen0 = count(gpu, "td_reg_solve_s");
+      x[v] = pt_alloc(t, n * m);
+      memcpy(x[v], b, n * m * es);
+      PT_CHECK_STATUS(pscr_tridiag_solve_shifted(gpu, PSCR_TD_CR_PCR_THOMAS, t, n, m, h[0], h[1],
+                                                 h[2], h[3], h[4], h[5], h[6], x[v], NULL),
+                      PSCR_OK);
+      unsigned long all = ws_launches(gpu, count) - all0;
+      unsigned long gen = count(gpu, "td_reg_solve_s") - gen0;
+      int spec = v && !(t == PSCR_F64 && n > 4096); /* W <= 256 */
+      PT_CHECK(all == 1 && gen == (spec ? 0u : 1u),
+               "reg_wspec %d, dtype=%d n=%zu: %lu td_reg_solve_s* launches, %lu generic", v, t, n,
+               all, gen);
+    }
+    PT_CHECK(pt_equal_bytes(x[0], x[1], n * m * es), "reg_wspec 1 against 0: dtype=%d n=%zu", t,
+             n);
+    for (int i = 0; i < 7; i++) free(h[i]);
+    free(x[0]), free(x[1]), free(b);
+  }
+  PT_CHECK_STATUS(tune(gpu, "reg_wspec", 2), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(tune(gpu, "reg_wspec", 1), PSCR_OK);
+}
+
+#endif
