@@ -7,7 +7,9 @@
  * CUDA only (PSCR_BENCH_CUDA); usage: bench_tridiag_gpu [quick | f64 | c128 | sweep [c128]],
  * or one case: bench_tridiag_gpu case {one|batch|shifted} N BATCH [ALG [random [c128]]]
  * (ALG by pscr_td_algorithm_name, default cr_pcr_thomas; for profilers; tuning from
- * PSCR_BENCH_TUNE="name=value,..."). PSCR_BENCH_BATCHES_ONLY=1 skips the one-system rows. */
+ * PSCR_BENCH_TUNE="name=value,..."), or one case on every GPU backend:
+ * bench_tridiag_gpu vs {batch|shifted} N BATCH [ALG [random [c128]]] (versus()).
+ * PSCR_BENCH_BATCHES_ONLY=1 skips the one-system rows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +143,7 @@ static double check(prob *p, const row *r, const void *hdl, const void *hd, cons
 pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) __attribute__((weak));
 pscr_status pscr_cuda_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
                                   unsigned long *count, double *seconds) __attribute__((weak));
+pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) __attribute__((weak));
 
 /* ---- cuSPARSE ---- */
 typedef struct {
@@ -328,13 +331,13 @@ static int run_shifted_queued(bench *B, prob *p, const row *r, void *arg) {
   return st != PSCR_OK;
 }
 
-static void shifted(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t nshift,
-                    pscr_td_algorithm alg) {
-  size_t es = pt_size(t);
-  void *h[7];
+/* A shifted problem: h[0 .. 2] A, h[3 .. 5] M, h[6] the shifts, *b the
+ * right-hand sides (A + s M dominant for every shift). */
+static void shifted_fill(pt_rng *rng, pscr_dtype t, size_t n, size_t nshift, void *h[7],
+                         void **b) {
   for (int i = 0; i < 6; i++) h[i] = pt_alloc(t, n);
   h[6] = pt_alloc(t, nshift);
-  void *b = pt_alloc(t, n * nshift);
+  *b = pt_alloc(t, n * nshift);
   pt_fill_dominant(rng, t, n, 1, n, h[0], h[1], h[2], 0.5);
   for (size_t i = 0; i < n; i++) {
     double complex v = pt_get(t, h[1], i);
@@ -344,7 +347,14 @@ static void shifted(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t nshift
     pt_set(t, h[5], i, pt_uniform(rng, -0.5, 0.5));
   }
   for (size_t s = 0; s < nshift; s++) pt_set(t, h[6], s, pt_uniform(rng, 0, 4));
-  pt_fill_uniform(rng, t, b, n * nshift, -1, 1);
+  pt_fill_uniform(rng, t, *b, n * nshift, -1, 1);
+}
+
+static void shifted(bench *B, pt_rng *rng, pscr_dtype t, size_t n, size_t nshift,
+                    pscr_td_algorithm alg) {
+  size_t es = pt_size(t);
+  void *h[7], *b;
+  shifted_fill(rng, t, n, nshift, h, &b);
   row r = {.what = "shifted", .matrix = "dominant", .impl = "pscr",
            .alg = pscr_td_algorithm_name(alg), .t = t, .n = n, .batch = nshift,
            .bytes = 2.0 * es * (double)(n * nshift)};
@@ -375,6 +385,88 @@ done:
   pscr_array_destroy(p.b);
   for (int i = 0; i < 7; i++) pscr_array_destroy(a.h[i]), free(h[i]);
   free(b);
+}
+
+/* ---- the same solve on every GPU backend (issue 6: OpenCL against CUDA) ----
+ * bench_tridiag_gpu vs {batch|shifted} N BATCH [ALG [random [c128]]]: the
+ * library's waiting and queued solves on device arrays of each backend there
+ * is (CUDA, then OpenCL: NVIDIA's with PSCR_OPENCL_PLATFORM=NVIDIA; tuning
+ * from PSCR_BENCH_TUNE on both), timed alike by the host's clock until the
+ * call returned (queued: until pscr_context_finish did), b rewritten
+ * (untimed) before each run. Rows:
+ * impl "cuda", "cuda-queued", "opencl", "opencl-queued"; backward_error of the
+ * first system (batch) or, shifted, the largest relative difference to the
+ * first backend's x. */
+static double wall_it(bench *B, prob *p, const void *hb, const row *r, solver fn, void *arg,
+                      int queued, int *failed) {
+  double t[REPS];
+  *failed = 1;
+  for (int k = 0; k < REPS + 3; k++) {
+    if (pscr_array_write(p->b, hb) != PSCR_OK || pscr_context_finish(B->ctx) != PSCR_OK) return 0;
+    double h0 = pscr_wtime();
+    if (fn(B, p, r, arg)) return 0;
+    if (queued && pscr_context_finish(B->ctx) != PSCR_OK) return 0;
+    if (k >= 3) t[k - 3] = 1e3 * (pscr_wtime() - h0);
+  }
+  qsort(t, REPS, sizeof t[0], cmp);
+  *failed = 0;
+  return B->call_ms = t[REPS / 2];
+}
+
+static void versus(bench *B, pscr_context *const *ctxs, const char *const *names, int nctx,
+                   pt_rng *rng, int is_shifted, pscr_dtype t, size_t n, size_t batch,
+                   int dominant, pscr_td_algorithm alg) {
+  size_t count = n * batch, es = pt_size(t);
+  void *h[7] = {0}, *hb, *x = pt_alloc(t, count), *x0 = pt_alloc(t, count);
+  if (is_shifted)
+    shifted_fill(rng, t, n, batch, h, &hb);
+  else {
+    for (int i = 0; i < 3; i++) h[i] = pt_alloc(t, count);
+    hb = pt_alloc(t, count);
+    fill(rng, t, n, batch, dominant, h[0], h[1], h[2], hb);
+  }
+  row r = {.what = is_shifted ? "shifted" : batch == 1 ? "one" : "batch", .matrix = dominant ? "dominant" : "random",
+           .alg = pscr_td_algorithm_name(alg), .t = t, .n = n, .batch = batch,
+           .bytes = (is_shifted ? 2.0 : 5.0) * es * (double)count};
+  for (int c = 0; c < nctx; c++) {
+    bench Bc = *B;
+    Bc.ctx = ctxs[c];
+    prob p = {.count = count, .es = es};
+    shifted_args a = {.alg = alg};
+    int ok = pscr_array_create(Bc.ctx, t, count, &p.b) == PSCR_OK;
+    for (int i = 0; i < (is_shifted ? 7 : 3) && ok; i++) {
+      size_t len = !is_shifted ? count : i < 6 ? n : batch;
+      ok = pscr_array_create(Bc.ctx, t, len, &a.h[i]) == PSCR_OK &&
+           pscr_array_write(a.h[i], h[i]) == PSCR_OK;
+    }
+    p.dl = a.h[0], p.d = a.h[1], p.du = a.h[2];
+    for (int queued = 0; queued < 2 && ok; queued++) {
+      char impl[32];
+      snprintf(impl, sizeof impl, "%s%s", names[c], queued ? "-queued" : "");
+      r.impl = impl;
+      solver fn = is_shifted ? (queued ? run_shifted_queued : run_shifted)
+                             : (queued ? run_queued : run_pscr);
+      int failed;
+      double ms = wall_it(&Bc, &p, hb, &r, fn, is_shifted ? (void *)&a : (void *)&alg, queued,
+                          &failed);
+      if (failed || pscr_array_read(p.b, x) != PSCR_OK) {
+        fprintf(stderr, "vs %s %zu x %zu: failed\n", impl, batch, n);
+        continue;
+      }
+      double err;
+      if (!is_shifted)
+        err = pt_backward_error(t, n, h[0], h[1], h[2], x, hb);
+      else if (c == 0 && queued == 0)
+        err = 0, memcpy(x0, x, count * es);
+      else
+        err = pt_rel_error(t, count, x, x0);
+      emit(&Bc, &r, ms, err);
+    }
+    pscr_array_destroy(p.b);
+    for (int i = 0; i < 7; i++) pscr_array_destroy(a.h[i]);
+  }
+  for (int i = 0; i < 7; i++) free(h[i]);
+  free(hb), free(x), free(x0);
 }
 
 static double copy_bandwidth(void) {
@@ -446,6 +538,33 @@ int main(int argc, char **argv) {
     for (size_t i = 0; pscr_cuda_kernel_stat != NULL &&
                        pscr_cuda_kernel_stat(B.ctx, i, &kn, &kc, &ks) == PSCR_OK; i++)
       printf("# profile %-20s %6lu launches %9.1f us each\n", kn, kc, 1e6 * ks / (double)kc);
+    pscr_context_destroy(B.ctx);
+    cusparseDestroy(B.sp);
+    return 0;
+  }
+  if (argc > 4 && strcmp(argv[1], "vs") == 0) {
+    pscr_context *ctxs[2] = {B.ctx, NULL};
+    const char *names[2] = {"cuda", "opencl"};
+    int nctx = 1;
+    if (pscr_backend_available(PSCR_BACKEND_OPENCL) &&
+        pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctxs[1]) == PSCR_OK)
+      nctx = 2;
+    else
+      fprintf(stderr, "bench_tridiag_gpu vs: no OpenCL device, CUDA alone\n");
+    const char *tune = getenv("PSCR_BENCH_TUNE"); /* both backends' */
+    if (tune && *tune &&
+        (pscr_cuda_tune == NULL || pt_apply_tuning(B.ctx, pscr_cuda_tune, tune) != PSCR_OK ||
+         (nctx > 1 && (pscr_opencl_tune == NULL ||
+                       pt_apply_tuning(ctxs[1], pscr_opencl_tune, tune) != PSCR_OK))))
+      fprintf(stderr, "PSCR_BENCH_TUNE=%s refused\n", tune);
+    pscr_td_algorithm alg = PSCR_TD_CR_PCR_THOMAS;
+    for (int a = 0; argc > 5 && a <= PSCR_TD_GSPIKE; a++)
+      if (strcmp(argv[5], pscr_td_algorithm_name((pscr_td_algorithm)a)) == 0) alg = (pscr_td_algorithm)a;
+    pscr_dtype t = argc > 7 && strcmp(argv[7], "c128") == 0 ? PSCR_C128 : PSCR_F64;
+    int dominant = !(argc > 6 && strcmp(argv[6], "random") == 0);
+    versus(&B, ctxs, names, nctx, &rng, strcmp(argv[2], "shifted") == 0, t,
+           strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10), dominant, alg);
+    pscr_context_destroy(ctxs[1]);
     pscr_context_destroy(B.ctx);
     cusparseDestroy(B.sp);
     return 0;
