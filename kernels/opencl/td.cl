@@ -74,6 +74,16 @@ static inline double td_shfl_d(double x, int s, int up) {
 #define TD_SHFL_DOWN_D(x, s) td_shfl_d((x), (s), 0)
 #define TD_SHFL_UP_D(x, s) td_shfl_d((x), (s), 1)
 #endif
+/* cp.async (sm_80+), as in CUDA's shim (td_tile_load, td_reg.h's f, g-Spike's
+ * phase 0): a __local pointer's value is its .shared address here, which the
+ * instruction takes. -DTD_NO_CP (PSCR_KERNEL_DEFINES) for A/B. */
+#if defined(PSCR_OCL_PTX) && PSCR_OCL_PTX >= 80 && !defined(TD_NO_CP)
+#define TD_CP_ASYNC(dst, src)                                                                      \
+  __asm__ volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"((uint)(size_t)(dst)),         \
+                   "l"(src), "n"(sizeof(scalar))                                                   \
+                   : "memory")
+#define TD_CP_WAIT() __asm__ volatile("cp.async.wait_all;" ::: "memory")
+#endif
 /* sm_90's L2 prefetch, as in CUDA's shim (td_reg.h's TD_REG_PF): a build
  * that fails with it retries as PSCR_OCL_PTX = 89 (opencl_program.c). */
 #if defined(PSCR_OCL_PTX) && PSCR_OCL_PTX >= 90
