@@ -176,9 +176,9 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
  * store, and the merge tree moves past the tile (gpu_tile.c's reg_scalars:
  * (q + 1 + 16) W scalars). y leaves the registers row by row: at 16 real rows
  * and the 128-register cap, 0 bytes of spills instead of 68. Real ones copy f
- * by TD_CP_ASYNC where the dialect has it (CUDA sm_80+: the part's rows all
- * in flight, no registers held; else TD_REG_LOAD_U rows a work-item at a time
- * through registers). H100, floor ratio against neither in the same call:
+ * by TD_CP_ASYNC where the dialect has it (sm_80+, CUDA and NVIDIA's
+ * OpenCL: the part's rows all in flight, no registers held; else
+ * TD_REG_LOAD_U rows a work-item at a time through registers). H100, floor ratio against neither in the same call:
  * shifted 512 x 16384 2.49-2.58 against 2.77-2.90, 8192 x 8192 2.31 against
  * 2.43, C128 (y alone; cp.async lost) 4096 x 4096 2.95-2.99 against
  * 3.13-3.16; 2D Poisson 4095^2 1.367 ms against 1.462. The cluster kernels

@@ -31,7 +31,9 @@
  * Optional: TD_SHFL_DOWN_D(x, s) / TD_SHFL_UP_D(x, s) (a double from lane
  * + s / - s of a warp of 32 work-items in local-id order: CUDA, NVIDIA's
  * OpenCL; without them td_tile.h's record merges take the local-memory tree),
- * TD_ASM (inline PTX), TD_CP_ASYNC / TD_CP_WAIT (td_tile_load).
+ * TD_ASM (inline PTX), TD_CP_ASYNC / TD_CP_WAIT (td_tile_load: CUDA and
+ * NVIDIA's OpenCL, sm_80+), TD_PREFETCH_L2 / TD_NSM / TD_NUM_GROUPS (td_reg.h's
+ * TD_REG_PF, sm_90), TD_REG_WSPEC (td_reg.h's constant-W shifted kernels).
  * Only what OpenCL C 1.2 also accepts is used here. */
 #ifndef PSCR_TD_SCALAR_H
 #define PSCR_TD_SCALAR_H

@@ -96,7 +96,7 @@ DEVICE double td_max(double a, double b) { return a > b ? a : b; }
 /* Coalesced load of rows r0 .. r0 + rows - 1 of system sys into A, D, C, X;
  * with save set, b's rows are also copied to save[sys * n + row]. With check
  * set, returns 0 if an entry of A is NaN/Inf (a pass over rows an earlier pass
- * checked passes 0). Where the dialect has TD_CP_ASYNC (CUDA, sm_80+) plain
+ * checked passes 0). Where the dialect has TD_CP_ASYNC (sm_80+) plain
  * rows go straight to local memory, all at once, the addresses 32-bit
  * offsets from the tile's first row (ncu, td_gs_down at 2^24: 64-bit index
  * math made the load 90 instructions a warp's row, 37 % of the kernel); else
