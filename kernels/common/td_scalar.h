@@ -31,9 +31,11 @@
  * Optional: TD_SHFL_DOWN_D(x, s) / TD_SHFL_UP_D(x, s) (a double from lane
  * + s / - s of a warp of 32 work-items in local-id order: CUDA, NVIDIA's
  * OpenCL; without them td_tile.h's record merges take the local-memory tree),
- * TD_ASM (inline PTX), TD_CP_ASYNC / TD_CP_WAIT (td_tile_load: CUDA and
- * NVIDIA's OpenCL, sm_80+), TD_PREFETCH_L2 / TD_NSM / TD_NUM_GROUPS (td_reg.h's
- * TD_REG_PF, sm_90), TD_REG_WSPEC (td_reg.h's constant-W shifted kernels).
+ * TD_ASM (inline PTX) with TD_PTX_CC (10 x the compute capability),
+ * TD_SHARED_ADDR(p) (a local pointer's .shared address, for cp.async) and
+ * TD_NUM_GROUPS() (the launch's groups): CUDA and NVIDIA's OpenCL, which
+ * then get the PTX below; TD_REG_WSPEC (td_reg.h's constant-W shifted
+ * kernels).
  * Only what OpenCL C 1.2 also accepts is used here. */
 #ifndef PSCR_TD_SCALAR_H
 #define PSCR_TD_SCALAR_H
@@ -127,6 +129,34 @@ DEVICE double td_rcp_approx(double x) {
 }
 #define TD_RCP_APPROX(x) td_rcp_approx(x)
 #endif
+/* PTX both dialects compile (CUDA, NVIDIA's OpenCL). cp.async (sm_80+):
+ * one scalar from global to local memory without a register, so a tile's
+ * rows are all in flight at once (td_tile_load, td_reg.h's f, g-Spike's
+ * phase 0). H100, OpenCL / CUDA with and without it on NVIDIA's OpenCL:
+ * SPIKE_DIAG_PIVOT 8192 x 8192 1.03 against 1.46, one 2^26 random 1.20
+ * against 1.53. -DTD_NO_CP (PSCR_KERNEL_DEFINES) for A/B. */
+#if defined(TD_PTX_CC) && TD_PTX_CC >= 80 && defined(TD_SHARED_ADDR) && !defined(TD_NO_CP)
+#define TD_CP_ASYNC(dst, src)                                                                      \
+  TD_ASM volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(TD_SHARED_ADDR(dst)),         \
+                  "l"(src), "n"(sizeof(scalar))                                                    \
+                  : "memory")
+#define TD_CP_WAIT() TD_ASM volatile("cp.async.wait_all;" ::: "memory")
+#endif
+/* sm_90: a hint, bytes (a multiple of 16) from address a (an integer,
+ * 16-byte aligned) into L2, no register written (td_reg.h's TD_REG_PF), and
+ * the SMs (TD_NSM) */
+#if defined(TD_PTX_CC) && TD_PTX_CC >= 90 && defined(TD_NUM_GROUPS)
+#define TD_PREFETCH_L2(a, bytes)                                                                   \
+  TD_ASM volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"((unsigned)(bytes))    \
+                  : "memory")
+DEVICE long td_nsm(void) {
+  unsigned n;
+  TD_ASM("mov.u32 %0, %%nsmid;" : "=r"(n));
+  return (long)n;
+}
+#define TD_NSM() td_nsm()
+#endif
+
 #if !defined(TD_RCP_APPROX) || defined(PSCR_EXACT_RCP)
 #define S_RCP(a) s_div(S_ONE, a)
 #define D_RCP(x) (1.0 / (x))

@@ -36,35 +36,13 @@
 #define D_OF_LONG(l) __longlong_as_double(l)
 typedef unsigned char uchar;
 /* inline PTX (TD_ASM) for this compute capability (x 10): td_scalar.h's
- * reciprocal, pscr_dense.h's tensor-core product */
+ * reciprocal, cp.async and L2 prefetch, pscr_dense.h's tensor-core product */
 #ifdef __CUDA_ARCH__
 #define TD_PTX_CC (__CUDA_ARCH__ / 10)
 #define TD_ASM asm
-#if __CUDA_ARCH__ >= 800
-/* cp.async (sm_80+): one scalar from global to shared memory without a
- * register, so a tile's rows are all in flight at once (td_tile_load) */
-#define TD_CP_ASYNC(dst, src)                                                                      \
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(                                  \
-                   (unsigned)__cvta_generic_to_shared(dst)),                                       \
-               "l"(src), "n"(sizeof(scalar))                                                       \
-               : "memory")
-#define TD_CP_WAIT() asm volatile("cp.async.wait_all;" ::: "memory")
-#endif
-#if __CUDA_ARCH__ >= 900
-/* a hint: bytes (a multiple of 16) from address a (an integer, 16-byte
- * aligned) into L2, no register written (td_reg.h's TD_REG_PF); the SMs and
- * groups of the launch */
-#define TD_PREFETCH_L2(a, bytes)                                                                   \
-  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"((unsigned)(bytes))       \
-               : "memory")
-static __device__ __forceinline__ long td_nsm(void) {
-  unsigned n;
-  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
-  return (long)n;
-}
-#define TD_NSM() td_nsm()
+/* a local pointer's .shared address (td_scalar.h's cp.async) */
+#define TD_SHARED_ADDR(p) ((unsigned)__cvta_generic_to_shared(p))
 #define TD_NUM_GROUPS() ((long)gridDim.x)
-#endif
 #if __CUDA_ARCH__ >= 900
 /* thread-block clusters (sm_90+): a barrier of the cluster's groups (split
  * into arrive and wait), and loads from a group's shared memory by its rank

@@ -74,28 +74,12 @@ static inline double td_shfl_d(double x, int s, int up) {
 #define TD_SHFL_DOWN_D(x, s) td_shfl_d((x), (s), 0)
 #define TD_SHFL_UP_D(x, s) td_shfl_d((x), (s), 1)
 #endif
-/* cp.async (sm_80+), as in CUDA's shim (td_tile_load, td_reg.h's f, g-Spike's
- * phase 0): a __local pointer's value is its .shared address here, which the
- * instruction takes. -DTD_NO_CP (PSCR_KERNEL_DEFINES) for A/B. */
-#if defined(PSCR_OCL_PTX) && PSCR_OCL_PTX >= 80 && !defined(TD_NO_CP)
-#define TD_CP_ASYNC(dst, src)                                                                      \
-  __asm__ volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"((uint)(size_t)(dst)),         \
-                   "l"(src), "n"(sizeof(scalar))                                                   \
-                   : "memory")
-#define TD_CP_WAIT() __asm__ volatile("cp.async.wait_all;" ::: "memory")
-#endif
-/* sm_90's L2 prefetch, as in CUDA's shim (td_reg.h's TD_REG_PF): a build
- * that fails with it retries as PSCR_OCL_PTX = 89 (opencl_program.c). */
-#if defined(PSCR_OCL_PTX) && PSCR_OCL_PTX >= 90
-#define TD_PREFETCH_L2(a, bytes)                                                                   \
-  __asm__ volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(a), "r"((uint)(bytes))       \
-                   : "memory")
-static inline long td_nsm(void) {
-  uint n;
-  __asm__("mov.u32 %0, %%nsmid;" : "=r"(n));
-  return (long)n;
-}
-#define TD_NSM() td_nsm()
+/* td_scalar.h's cp.async and L2 prefetch (sm_80+, sm_90): a __local
+ * pointer's value is its .shared address here, which cp.async takes. A
+ * build that fails with sm_90's PTX retries as PSCR_OCL_PTX = 89
+ * (opencl_program.c). */
+#ifdef PSCR_OCL_PTX
+#define TD_SHARED_ADDR(p) ((uint)(size_t)(p))
 #define TD_NUM_GROUPS() ((long)get_num_groups(0))
 #endif
 /* shifted one-tile solves specialized on their group size (td_reg.h's
