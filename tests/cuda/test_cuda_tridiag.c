@@ -203,14 +203,16 @@ static void check_clusters(pscr_context *gpu, pscr_context *cpu, pt_rng *rng) {
  * td_reg_solve_s a solve (check_shifted solves twice), against LAPACK;
  * profile on (launch counts). */
 static void check_slim(pscr_context *gpu, pscr_context *cpu, pt_rng *rng) {
-  static const size_t ns[] = {2000, 2049, 3000, 4096};
+  /* complex, and real (16-row partitions from 1025 rows: W = 128, 512, 512) */
+  static const size_t ns[] = {2000, 2049, 3000, 4096, 2000, 5000, 8192};
   PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_slim", 3), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_slim", 2), PSCR_OK);
   for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+    pscr_dtype t = k < 4 ? PSCR_C128 : PSCR_F64;
     unsigned long before = launches(gpu, "td_reg_solve_s");
-    check_shifted(gpu, cpu, rng, PSCR_TD_CR_PCR_THOMAS, PSCR_C128, ns[k], 3, (int)k % 2);
+    check_shifted(gpu, cpu, rng, PSCR_TD_CR_PCR_THOMAS, t, ns[k], 3, (int)k % 2);
     unsigned long two = launches(gpu, "td_reg_solve_s") - before; /* host data, arrays */
-    PT_CHECK(two == 2, "reg_slim 2, C128 n=%zu: %lu td_reg_solve_s launches", ns[k], two);
+    PT_CHECK(two == 2, "reg_slim 2, dtype %d n=%zu: %lu td_reg_solve_s launches", t, ns[k], two);
   }
   PT_CHECK_STATUS(pscr_cuda_tune(gpu, "reg_slim", 1), PSCR_OK);
 }

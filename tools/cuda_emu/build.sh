@@ -27,8 +27,10 @@ g++ $flags -DPSCR_COMPLEX=1 -DTD_RQ=16 -DEMU_TABLE=emu_kernels_z16 \
   -c "$here/emu_kernels.cpp" -o "$out/k_z16.o" & pids="$pids $!"
 g++ $flags -DPSCR_COMPLEX=1 -DTD_RQ=16 -DTD_REG_PH=2 -DTD_REG_SLIM=1 -DEMU_TABLE=emu_kernels_z16s \
   -c "$here/emu_kernels.cpp" -o "$out/k_z16s.o" & pids="$pids $!"
+g++ $flags -DPSCR_COMPLEX=0 -DTD_RQ=16 -DTD_REG_PH=2 -DTD_REG_SLIM=1 -DEMU_TABLE=emu_kernels_d16s \
+  -c "$here/emu_kernels.cpp" -o "$out/k_d16s.o" & pids="$pids $!"
 g++ $flags -c "$here/emu.cpp" -o "$out/emu.o"
 for p in $pids; do wait "$p"; done # set -e: a kernel build's failure stops here
 g++ $flags -shared -Wl,-soname,libcuda.so.1 -o "$out/libcuda.so.1" "$out/emu.o" "$out/k_d.o" \
-  "$out/k_z.o" "$out/k_d16.o" "$out/k_z8.o" "$out/k_z16.o" "$out/k_z16s.o" -ldl
+  "$out/k_z.o" "$out/k_d16.o" "$out/k_z8.o" "$out/k_z16.o" "$out/k_z16s.o" "$out/k_d16s.o" -ldl
 echo "$out/libcuda.so.1"

@@ -22,7 +22,7 @@
 #include "emu_params.h"
 
 extern const emu_kernel emu_kernels_d[], emu_kernels_z[], emu_kernels_d16[], emu_kernels_z8[],
-    emu_kernels_z16[], emu_kernels_z16s[];
+    emu_kernels_z16[], emu_kernels_z16s[], emu_kernels_d16s[];
 
 int emu_tid, emu_gid, emu_wg, emu_rank;
 static char *g_local; /* exactly the launch's dynamic size: ASan sees overflows */
@@ -302,9 +302,11 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   const emu_kernel *k = mod->complex_ ? emu_kernels_z : emu_kernels_d;
   /* the variants build.sh compiles: the defaults, and the shifted solves'
    * larger tiles (gpu_tile.c): 16 rows, complex 8 too, in one part; complex
-   * 16 slim in two (tune reg_slim 2) */
+   * and real 16 slim in two (tune reg_slim 2) */
   if (mod->complex_ && mod->rq == 16 && mod->ph == 2 && mod->slim)
     k = emu_kernels_z16s;
+  else if (!mod->complex_ && mod->rq == 16 && mod->ph == 2 && mod->slim)
+    k = emu_kernels_d16s;
   else if (mod->slim) {
     fprintf(stderr, "cuda_emu: no slim kernels of TD_RQ=%d TD_REG_PH=%d\n", mod->rq, mod->ph);
     return CUDA_ERROR_NOT_FOUND;

@@ -312,9 +312,13 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * rows), which reads f once where the two passes read it twice. H100, 2D
    * Helmholtz 4095^2: td_reg_solve_s slim 1871 us against the passes' 944 +
    * 1344, the solve 4.02 ms against 4.43 (CUDA 3.50). CUDA's own tile takes
-   * 1452 us, slim 1800, so tune reg_slim 2 (slim wherever it fits) is for tests. */
-  if (big && j->par.complex_ && j->g->warp_shfl &&
-      (j->g->tune.reg_slim == 2 || (j->g->tune.reg_slim == 1 && j->g->static_local && !reg))) {
+   * 1452 us, slim 1800, so tune reg_slim 2 (slim wherever it fits) is for tests
+   * and trials. It also takes real lines of 16-row partitions: 4097-8192 rows
+   * fit one slim tile of 512 work-items in 48 KB (9 W scalars), where the
+   * default takes the two passes; not yet timed against them. */
+  if (big && j->g->warp_shfl &&
+      (j->g->tune.reg_slim == 2 ||
+       (j->g->tune.reg_slim == 1 && j->par.complex_ && j->g->static_local && !reg))) {
     int W1, ph1;
     j->par.reg_slim = 1;
     if (reg_shape(j, src, n, &W1, &ph1)) {

@@ -128,8 +128,9 @@ typedef struct {
                   * host time an enqueue */
   int reg_slim;  /* shifted complex lines too long for one td_reg.h tile in local memory:
                   * 1 (default) one slim tile (TD_REG_SLIM) where the kernels have warp
-                  * shuffles, 0 the two passes, 2 the slim tile wherever it is allowed
-                  * (tests: CUDA's memory would take the usual tile) */
+                  * shuffles, 0 the two passes, 2 the slim tile wherever it is allowed,
+                  * real lines of 16-row partitions too (tests: CUDA's memory would take
+                  * the usual tile; trials) */
   int reg_wspec; /* 1 (default): shifted one-tile systems on td_reg_solve_s of their group
                   * size where the dialect has it (td_reg_solve_s64, ...: CUDA, OpenCL),
                   * 0 the generic one */
