@@ -425,9 +425,9 @@ static void versus(bench *B, pscr_context *const *ctxs, const char *const *names
     hb = pt_alloc(t, count);
     fill(rng, t, n, batch, dominant, h[0], h[1], h[2], hb);
   }
-  row r = {.what = is_shifted ? "shifted" : batch == 1 ? "one" : "batch", .matrix = dominant ? "dominant" : "random",
-           .alg = pscr_td_algorithm_name(alg), .t = t, .n = n, .batch = batch,
-           .bytes = (is_shifted ? 2.0 : 5.0) * es * (double)count};
+  row r = {.what = is_shifted ? "shifted" : batch == 1 ? "one" : "batch",
+           .matrix = dominant ? "dominant" : "random", .alg = pscr_td_algorithm_name(alg),
+           .t = t, .n = n, .batch = batch, .bytes = (is_shifted ? 2.0 : 5.0) * es * (double)count};
   for (int c = 0; c < nctx; c++) {
     bench Bc = *B;
     Bc.ctx = ctxs[c];
@@ -494,6 +494,18 @@ static double copy_bandwidth(void) {
   return 2.0 * (double)bytes / (t[REPS / 2] * 1e-3);
 }
 
+/* One case's arguments (case, vs): argv[5] ALG by pscr_td_algorithm_name
+ * (default cr_pcr_thomas), argv[6] "random" (else dominant), argv[7] "c128". */
+static void case_args(int argc, char **argv, pscr_td_algorithm *alg, pscr_dtype *t,
+                      int *dominant) {
+  *alg = PSCR_TD_CR_PCR_THOMAS;
+  for (int a = 0; argc > 5 && a <= PSCR_TD_GSPIKE; a++)
+    if (strcmp(argv[5], pscr_td_algorithm_name((pscr_td_algorithm)a)) == 0)
+      *alg = (pscr_td_algorithm)a;
+  *t = argc > 7 && strcmp(argv[7], "c128") == 0 ? PSCR_C128 : PSCR_F64;
+  *dominant = !(argc > 6 && strcmp(argv[6], "random") == 0);
+}
+
 int main(int argc, char **argv) {
   int quick = argc > 1 && strcmp(argv[1], "quick") == 0;
   int only_c128 = argc > 1 && strcmp(argv[1], "c128") == 0;
@@ -521,15 +533,15 @@ int main(int argc, char **argv) {
     const char *tune = getenv("PSCR_BENCH_TUNE");
     if (tune && *tune && (pscr_cuda_tune == NULL || pt_apply_tuning(B.ctx, pscr_cuda_tune, tune) != PSCR_OK))
       fprintf(stderr, "PSCR_BENCH_TUNE=%s refused\n", tune);
-    pscr_td_algorithm alg = PSCR_TD_CR_PCR_THOMAS;
-    for (int a = 0; argc > 5 && a <= PSCR_TD_GSPIKE; a++)
-      if (strcmp(argv[5], pscr_td_algorithm_name((pscr_td_algorithm)a)) == 0) alg = (pscr_td_algorithm)a;
-    pscr_dtype t = argc > 7 && strcmp(argv[7], "c128") == 0 ? PSCR_C128 : PSCR_F64;
+    pscr_td_algorithm alg;
+    pscr_dtype t;
+    int dominant;
+    case_args(argc, argv, &alg, &t, &dominant);
     size_t n = strtoul(argv[3], NULL, 10), batch = strtoul(argv[4], NULL, 10);
     if (strcmp(argv[2], "shifted") == 0)
       shifted(&B, &rng, t, n, batch, alg);
     else
-      plain(&B, &rng, t, n, batch, !(argc > 6 && strcmp(argv[6], "random") == 0), &alg, 1, NULL, 0);
+      plain(&B, &rng, t, n, batch, dominant, &alg, 1, NULL, 0);
     /* with PSCR_BENCH_TUNE=profile=1: each kernel's launches and device time, every launch
      * timed alone (the case's own times are then serialized too) */
     const char *kn;
@@ -557,11 +569,10 @@ int main(int argc, char **argv) {
          (nctx > 1 && (pscr_opencl_tune == NULL ||
                        pt_apply_tuning(ctxs[1], pscr_opencl_tune, tune) != PSCR_OK))))
       fprintf(stderr, "PSCR_BENCH_TUNE=%s refused\n", tune);
-    pscr_td_algorithm alg = PSCR_TD_CR_PCR_THOMAS;
-    for (int a = 0; argc > 5 && a <= PSCR_TD_GSPIKE; a++)
-      if (strcmp(argv[5], pscr_td_algorithm_name((pscr_td_algorithm)a)) == 0) alg = (pscr_td_algorithm)a;
-    pscr_dtype t = argc > 7 && strcmp(argv[7], "c128") == 0 ? PSCR_C128 : PSCR_F64;
-    int dominant = !(argc > 6 && strcmp(argv[6], "random") == 0);
+    pscr_td_algorithm alg;
+    pscr_dtype t;
+    int dominant;
+    case_args(argc, argv, &alg, &t, &dominant);
     versus(&B, ctxs, names, nctx, &rng, strcmp(argv[2], "shifted") == 0, t,
            strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10), dominant, alg);
     pscr_context_destroy(ctxs[1]);
