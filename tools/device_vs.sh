@@ -7,7 +7,8 @@
 # through PSCR_KERNEL_DEFINES, tuning through PSCR_BENCH_TUNE, both backends; default "new").
 # WARM=1 first runs every case and variant once, in parallel, to build the programs into the
 # disk cache (NVIDIA's OpenCL: 15-30 s a program). DUMP=1: the OpenCL programs of the first
-# variant's warm runs go to $OUT/dump, and the L2 prefetches in their PTX are counted.
+# variant's warm runs go to $OUT/dump, and the L2 prefetches and cp.async in their PTX are
+# counted.
 # Usage: OUT=$OUT [CASES=...] [VARIANTS=...] [WARM=1] bash tools/device_vs.sh
 OCL=ON TARGETS=${TARGETS:-bench_tridiag_gpu} source tools/device_env.sh
 CASES=${CASES:-"shifted:512:16384 shifted:4096:4096 shifted:16384:1024 shifted:8192:8192"}
@@ -27,13 +28,16 @@ if [ "${WARM:-0}" = 1 ]; then
   done; done
   wait
   [ "${DUMP:-0}" = 1 ] && for d in "$OUT"/dump/*; do
-    echo "$(basename "$d"): $(cat "$d"/*.bin 2>/dev/null | grep -c 'cp.async.bulk.prefetch.L2') prefetch lines in $(ls "$d"/*.bin 2>/dev/null | wc -l) programs"
+    echo "$(basename "$d"): $(ls "$d"/*.bin 2>/dev/null | wc -l) programs," \
+      "$(cat "$d"/*.bin 2>/dev/null | grep -c 'cp.async.bulk.prefetch.L2') prefetch lines," \
+      "$(cat "$d"/*.bin 2>/dev/null | grep -c 'cp.async.ca.shared') cp.async lines"
   done
 fi
 for rep in $(seq ${REPS:-2}); do for c in $CASES; do for v in $VARIANTS; do
   vs "$v" "$c" 2>> "$OUT/vs.err" | grep -v '"copy"' | sed "s/^{/{\"variant\":\"${v%%[@%]*}\",\"rep\":$rep,/" \
     >> "$OUT/vs.jsonl"
 done; done; done
+[ -s "$OUT/vs.jsonl" ] || exit 0 # REPS=0: the warm-up alone
 python3 - "$OUT/vs.jsonl" <<'PY'
 import json, sys, statistics as st
 r = {}
