@@ -174,15 +174,16 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
  * row k's y goes to the tile slot its f came from, the record's tops are
  * summed as the rows go (td_spike_top), x later takes the same slot for its
  * store, and the merge tree moves past the tile (gpu_tile.c's reg_scalars:
- * (q + 1 + 16) W scalars). y leaves the registers row by row: at 16 real rows
- * and the 128-register cap, 0 bytes of spills instead of 68. Real ones copy f
- * by TD_CP_ASYNC where the dialect has it (sm_80+, CUDA and NVIDIA's
+ * (q + 1 + 16) W scalars). y leaves the registers row by row: at 16 real
+ * rows and the 128-register cap, 0 bytes of spills instead of 68. Real ones
+ * copy f by TD_CP_ASYNC where the dialect has it (sm_80+, CUDA and NVIDIA's
  * OpenCL: the part's rows all in flight, no registers held; else
- * TD_REG_LOAD_U rows a work-item at a time through registers). H100, floor ratio against neither in the same call:
- * shifted 512 x 16384 2.49-2.58 against 2.77-2.90, 8192 x 8192 2.31 against
- * 2.43, C128 (y alone; cp.async lost) 4096 x 4096 2.95-2.99 against
- * 3.13-3.16; 2D Poisson 4095^2 1.367 ms against 1.462. The cluster kernels
- * lost with either (shifted 1024 x 16384 3.26-3.45 against 3.12-3.26). */
+ * TD_REG_LOAD_U rows a work-item at a time through registers). H100, floor
+ * ratio against neither in the same call: shifted 512 x 16384 2.49-2.58
+ * against 2.77-2.90, 8192 x 8192 2.31 against 2.43, C128 (y alone; cp.async
+ * lost) 4096 x 4096 2.95-2.99 against 3.13-3.16; 2D Poisson 4095^2 1.367 ms
+ * against 1.462. The cluster kernels lost with either (shifted 1024 x 16384
+ * 3.26-3.45 against 3.12-3.26). */
 #ifndef TD_REG_YSM
 #define TD_REG_YSM 0
 #endif
@@ -231,15 +232,16 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
 /* One-tile shifted solves, where the dialect has an L2 prefetch
  * (TD_PREFETCH_L2: sm_90, CUDA and NVIDIA's OpenCL): once its tile is in,
  * each group asks L2 for the rows of the system TD_REG_PF times the SMs on
- * (TD_NSM), which some group starts about a wave later, so that one's loads find them in L2 (one
- * request a warp: the instruction takes uniform operands, so one a work-item
- * loops over the lanes). H100, shifted floor ratio queued against none, same
- * call: C128 4096 x 4096 2.37-2.38 against 2.58 (255 registers, one group an
- * SM: nothing else hid its loads), 8192 x 2048 1.96 against 2.13, 16384 x 512
- * 1.92 against 1.98; F64 4096 x 4096 1.69 against 1.77, 8192 x 8192 1.99
- * against 2.19; 2D Poisson 4095^2 1.299 ms against 1.322. Asked for at the
- * group's start it competed with the group's own loads (C128 4096 x 4096
- * 2.69-2.70); two waves on, C128 4096 x 4096 2.45-2.47, 8192 x 8192 2.13. */
+ * (TD_NSM), which some group starts about a wave later, so that one's loads
+ * find them in L2 (one request a warp: the instruction takes uniform
+ * operands, so one a work-item loops over the lanes). H100, shifted floor
+ * ratio queued against none, same call: C128 4096 x 4096 2.37-2.38 against
+ * 2.58 (255 registers, one group an SM: nothing else hid its loads), 8192 x
+ * 2048 1.96 against 2.13, 16384 x 512 1.92 against 1.98; F64 4096 x 4096
+ * 1.69 against 1.77, 8192 x 8192 1.99 against 2.19; 2D Poisson 4095^2 1.299
+ * ms against 1.322. Asked for at the group's start it competed with the
+ * group's own loads (C128 4096 x 4096 2.69-2.70); two waves on, C128 4096 x
+ * 4096 2.45-2.47, 8192 x 8192 2.13. */
 #ifndef TD_REG_PF
 #define TD_REG_PF 1
 #endif
@@ -560,24 +562,22 @@ KERNEL void td_reg_perm(TD_SRC_KPARAMS, long n, long len, int W, GPTR(scalar, ou
 TD_REG_SOLVE_KERNEL(td_reg_solve, 0, (int)LOCAL_SIZE())
 TD_REG_SOLVE_KERNEL(td_reg_solve_s, 1, (int)LOCAL_SIZE())
 
-/* Where the dialect asks (TD_REG_WSPEC: CUDA, OpenCL), td_reg_solve_s once
- * more for each power-of-2 group size W of 32 .. 256, a constant there (the
- * host's choice for such a W: gpu_tile.c): the row, coefficient and tile
+/* td_reg_solve_s once more for each power-of-2 group size W of 32 .. 256,
+ * a constant there (the host's choice for such a W: gpu_tile.c; tune
+ * reg_wspec 0 takes the generic kernel): the row, coefficient and tile
  * offsets become immediates instead of 64-bit address arithmetic, which
- * took 370 of the 688 instructions before the first barrier. Instructions a work-item
- * (SASS, sm_90, real): 8 rows W = 64 1288 against 1760, 16 rows W = 256 2192
+ * took 370 of the 688 instructions before the first barrier. Instructions a
+ * work-item (SASS, sm_90, real): 8 rows W = 64 1288 against 1760, 16 rows W = 256 2192
  * against 2848 (56 bytes of spills gone). H100, shifted floor ratio against
  * the generic kernel, same call: 16384 x 512 2.28 against 2.33 (queued 2.03
  * against 2.10), 4096 x 4096 2.11 against 2.45 (1.93 against 2.35), C128
  * 16384 x 512 2.32 against 2.50; W = 512 lost (8192 x 8192 2.47 against
  * 2.33), so it has none. One kernel each: the bodies inlined into one
  * kernel behind a switch on W spilled up to 784 bytes at 16 rows. */
-#ifdef TD_REG_WSPEC
 TD_REG_SOLVE_KERNEL(td_reg_solve_s32, 1, 32)
 TD_REG_SOLVE_KERNEL(td_reg_solve_s64, 1, 64)
 TD_REG_SOLVE_KERNEL(td_reg_solve_s128, 1, 128)
 TD_REG_SOLVE_KERNEL(td_reg_solve_s256, 1, 256)
-#endif
 
 /* Passes 1 and 3 of a system of nt tiles of W TD_RQ rows (td_tile.h's
  * td_tile_fwd / td_tile_bwd, the reduced system between them by
@@ -632,9 +632,8 @@ TD_REG_PASS_KERNEL(td_reg_bwd_s, 1, TD_REG_BWD)
   }
 TD_REG_CLU_KERNEL(td_reg_clu, 0, (int)LOCAL_SIZE())
 TD_REG_CLU_KERNEL(td_reg_clu_s, 1, (int)LOCAL_SIZE())
-#ifdef TD_REG_WSPEC /* shifted tiles of the default 128 work-items (clu_w), W a constant */
+/* shifted tiles of the default 128 work-items (clu_w), W a constant */
 TD_REG_CLU_KERNEL(td_reg_clu_s128, 1, 128)
-#endif
 #endif
 
 #endif

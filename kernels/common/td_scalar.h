@@ -34,8 +34,7 @@
  * TD_ASM (inline PTX) with TD_PTX_CC (10 x the compute capability),
  * TD_SHARED_ADDR(p) (a local pointer's .shared address, for cp.async) and
  * TD_NUM_GROUPS() (the launch's groups): CUDA and NVIDIA's OpenCL, which
- * then get the PTX below; TD_REG_WSPEC (td_reg.h's constant-W shifted
- * kernels).
+ * then get the PTX below.
  * Only what OpenCL C 1.2 also accepts is used here. */
 #ifndef PSCR_TD_SCALAR_H
 #define PSCR_TD_SCALAR_H

@@ -24,9 +24,6 @@
 #define GROUP_ID() ((long)blockIdx.x)
 #define LOCAL_SIZE() ((long)blockDim.x)
 #define DEVICE static __device__ __forceinline__
-/* shifted one-tile solves specialized on their group size (td_reg.h's
- * td_reg_solve_s64, ...; tune reg_wspec 0 for A/B) */
-#define TD_REG_WSPEC 1
 #define MAKE_Z(re, im) make_double2(re, im)
 /* The kernel's one local buffer: dynamic shared memory (may exceed 48 KiB). */
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]

@@ -82,9 +82,6 @@ static inline double td_shfl_d(double x, int s, int up) {
 #define TD_SHARED_ADDR(p) ((uint)(size_t)(p))
 #define TD_NUM_GROUPS() ((long)get_num_groups(0))
 #endif
-/* shifted one-tile solves specialized on their group size (td_reg.h's
- * td_reg_solve_s64, ...; tune reg_wspec 0 for A/B), as in CUDA's shim */
-#define TD_REG_WSPEC 1
 
 #include "common/td_scalar.h"
 #include "common/td_rows.h"

@@ -1,5 +1,5 @@
 /* Shifted one-tile systems on td_reg_solve_s of their group size W
- * (td_reg_solve_s32 .. s256, TD_REG_WSPEC: CUDA and OpenCL; tune reg_wspec
+ * (td_reg_solve_s32 .. s256, on CUDA and OpenCL alike; tune reg_wspec
  * 1, the default) and on the generic kernel (0, and W = 512: real 8192
  * rows), shared by the cuda and opencl tridiagonal tests: the same body, W a
  * constant or not, so the same bits; each solve launches exactly one of the

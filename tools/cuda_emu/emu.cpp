@@ -303,10 +303,8 @@ CUresult cuModuleGetFunction(CUfunction *f, CUmodule m, const char *name) {
   /* the variants build.sh compiles: the defaults, and the shifted solves'
    * larger tiles (gpu_tile.c): 16 rows, complex 8 too, in one part; complex
    * and real 16 slim in two (tune reg_slim 2) */
-  if (mod->complex_ && mod->rq == 16 && mod->ph == 2 && mod->slim)
-    k = emu_kernels_z16s;
-  else if (!mod->complex_ && mod->rq == 16 && mod->ph == 2 && mod->slim)
-    k = emu_kernels_d16s;
+  if (mod->rq == 16 && mod->ph == 2 && mod->slim)
+    k = mod->complex_ ? emu_kernels_z16s : emu_kernels_d16s;
   else if (mod->slim) {
     fprintf(stderr, "cuda_emu: no slim kernels of TD_RQ=%d TD_REG_PH=%d\n", mod->rq, mod->ph);
     return CUDA_ERROR_NOT_FOUND;

@@ -25,7 +25,6 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 #define GROUP_ID() ((long)emu_gid)
 #define LOCAL_SIZE() ((long)emu_wg)
 #define DEVICE static inline
-#define TD_REG_WSPEC 1 /* as CUDA: td_reg_solve_s32 .. s256, td_reg_clu_s128 */
 #define MAKE_Z(re, im) make_double2(re, im)
 #define LOCAL_ARRAY(type, name, count) type *name = (type *)emu_local(sizeof(type) * (size_t)(count))
 #define ATOMIC_ADD(p, v) emu_atomic_add(p, v)

@@ -257,7 +257,6 @@ pscr_status cuda_gpu_device(pscr_context *ctx, gpu_device *g) {
                     .launch_cluster = s->arch >= 90 ? dev_launch_cluster : NULL,
                     .cluster_max = s->arch >= 90 ? 8 : 0,
                     .warp_shfl = gpu_kernel_shfl(1),
-                    .reg_wspec = 1, /* TD_REG_WSPEC in td.cu */
                     .kernel_wg = dev_kernel_wg,
                     .work = dev_work,
                     .zero = dev_zero,

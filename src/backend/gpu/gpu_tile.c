@@ -136,12 +136,12 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
 }
 
 /* The td_reg.h kernel of a one-tile solve (clu 0) or a cluster's tile (clu
- * 1) of W work-items into name: for shifted rows the copy of that W where the
- * modules have one (td_reg.h's TD_REG_WSPEC list: td_reg_solve_s32 .. s256,
- * td_reg_clu_s128) and tune.reg_wspec asks for it, else the generic kernel. */
+ * 1) of W work-items into name: for shifted rows the copy of that W where
+ * td_reg.h has one (td_reg_solve_s32 .. s256, td_reg_clu_s128) and
+ * tune.reg_wspec asks for it, else the generic kernel. */
 static void reg_kernel(const td_job *j, int sh, int clu, int W, char *name, size_t size) {
   const char *base = clu ? "td_reg_clu" : "td_reg_solve";
-  int own = sh && j->g->reg_wspec && j->g->tune.reg_wspec &&
+  int own = sh && j->g->tune.reg_wspec &&
             (clu ? W == 128 : W >= 32 && W <= 256);
   if (own)
     snprintf(name, size, "%s_s%d", base, W);

@@ -132,8 +132,7 @@ typedef struct {
                   * real lines of 16-row partitions too (tests: CUDA's memory would take
                   * the usual tile; trials) */
   int reg_wspec; /* 1 (default): shifted one-tile systems on td_reg_solve_s of their group
-                  * size where the dialect has it (td_reg_solve_s64, ...: CUDA, OpenCL),
-                  * 0 the generic one */
+                  * size W (td_reg_solve_s32 .. s256, td_reg_clu_s128), 0 the generic one */
   int tile_clu;  /* td_reg.h's systems of 2 .. tile_clu tiles in one pass, a cluster of
                   * groups a system (td_reg_clu), where the device has clusters (default
                   * 8; 0: never, the two passes) */
@@ -257,8 +256,6 @@ struct gpu_device {
                                 size_t local_bytes, int cluster, int nargs, const gpu_arg *args);
   int cluster_max; /* groups a cluster may have (CUDA sm_90+: 8); 0: no clusters */
   int warp_shfl;   /* the kernels merge by warp shuffles (TD_SHFL_DOWN_D: CUDA, NVIDIA's OpenCL) */
-  int reg_wspec;   /* the modules have td_reg_solve_s32 .. s256 (TD_REG_WSPEC: CUDA, OpenCL),
-                    * and td_reg_clu_s128 where they have clusters; tune.reg_wspec picks them */
   int pack_args;   /* PKPTR parameters are offsets into the PKBASE pack (OpenCL), else pointers */
   /* The largest work-group kernel `name` of the current module can launch
    * with (its registers bound it: a fused PSCR kernel cannot run 1024 items

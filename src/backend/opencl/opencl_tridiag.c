@@ -247,7 +247,6 @@ pscr_status ocl_gpu_device(pscr_context *ctx, gpu_device *g) {
                     .shrink_local = s->local_is_local,
                     .warp_shfl = gpu_kernel_shfl(s->ptx >= 70), /* td.cl's inline PTX */
                     .pack_args = 1, /* td.cl's PKPTR: offsets into the pack */
-                    .reg_wspec = 1, /* TD_REG_WSPEC in td.cl */
                     .tune = s->tune,
                     .module = dev_module,
                     .launch = dev_launch,
