@@ -582,17 +582,13 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s256, 1, 256)
 /* Passes 1 and 3 of a system of nt tiles of W TD_RQ rows (td_tile.h's
  * td_tile_fwd / td_tile_bwd, the reduced system between them by
  * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt.
- * io: the records stored (TD_REG_FWD) or the outside values read (TD_REG_BWD).
- * bsave: pass 1 saves the b rows it reads there unless it is null (a solve in
- * chunks of systems, whose earlier chunks store x before later ones are
- * checked: gpu_tile.c). */
+ * io: the records stored (TD_REG_FWD) or the outside values read (TD_REG_BWD). */
 #define TD_REG_PASS_KERNEL(name, sh, mode)                                                         \
   TD_REG_KERNEL void name(TD_SRC_KPARAMS, long n, long nt, long cnt, GPTR(scalar, b),              \
-                          GPTR(scalar, io), GPTR(scalar, bsave), GPTR(int, flags)) {               \
+                          GPTR(scalar, io), GPTR(int, flags)) {                                    \
     TD_SRC_KAT();                                                                                  \
     GPTR_AT(scalar, b);                                                                            \
     GPTR_AT(scalar, io);                                                                           \
-    GPTR_AT(scalar, bsave);                                                                        \
     GPTR_AT(int, flags);                                                                           \
     LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
     LOCAL int bad_nf, bad_sg;                                                                      \
@@ -600,8 +596,8 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s256, 1, 256)
     TD_SRC_AT_SYS0(b);                                                                             \
     long g = (mode) == TD_REG_BWD ? TD_BWD_GROUP(cnt) : GROUP_ID(), sys = g / nt;                  \
     long r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                                               \
-    td_reg_body(TD_SRC_ARGS, (int)LOCAL_SIZE(), sh, mode, n, sys, r0, g, cnt, b,                  \
-                (mode) == TD_REG_FWD ? bsave : 0, io, flags, sm, &bad_nf, &bad_sg, 0);             \
+    td_reg_body(TD_SRC_ARGS, (int)LOCAL_SIZE(), sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, \
+                &bad_nf, &bad_sg, 0);                                                              \
   }
 TD_REG_PASS_KERNEL(td_reg_fwd, 0, TD_REG_FWD)
 TD_REG_PASS_KERNEL(td_reg_fwd_s, 1, TD_REG_FWD)

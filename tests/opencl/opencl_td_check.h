@@ -137,44 +137,6 @@ static void check_shifted(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_
   free(shift), free(b), free(x), free(ref);
 }
 
-/* Shifted systems on td_reg.h's two passes in chunks of systems (tune
- * l2_chunk: here 2 of 5 systems of 9000 rows a chunk, 3 chunks): the same bits
- * as one chunk, one pass pair a chunk, and where a later chunk fails (NaN in
- * the last system's b), the earlier chunks' stored x undone: b untouched. */
-static void check_l2_chunk(pscr_context *ocl, pt_rng *r, pscr_dtype t) {
-  const size_t n = 9000, ns = 5, e = pt_size(t);
-  void *a[3], *m = pt_alloc(t, n), *shift = pt_alloc(t, ns);
-  for (int k = 0; k < 3; k++) a[k] = pt_alloc(t, n);
-  void *b = pt_alloc(t, n * ns), *x = pt_alloc(t, n * ns), *y = pt_alloc(t, n * ns);
-  pt_fill_dominant(r, t, n, 1, n, a[0], a[1], a[2], 0.2);
-  for (size_t i = 0; i < n; i++) pt_set(t, m, i, pt_uniform(r, 1, 2) * pt_get(t, a[1], i));
-  for (size_t s = 0; s < ns; s++) pt_set(t, shift, s, pt_uniform(r, 0.5, 3));
-  pt_fill_uniform(r, t, b, n * ns, -1, 1);
-  int kib = (int)(2 * n * e / 1024 + 1);
-  unsigned long f[2];
-  for (int c = 0; c < 2; c++) {
-    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "l2_chunk", c ? kib : 0), PSCR_OK);
-    memcpy(c ? y : x, b, n * ns * e);
-    unsigned long f0 = pscr_opencl_launch_count(ocl, "td_reg_fwd_s");
-    PT_CHECK_STATUS(pscr_tridiag_solve_shifted(ocl, PSCR_TD_CR_PCR_THOMAS, t, n, ns, a[0], a[1],
-                                               a[2], NULL, m, NULL, shift, c ? y : x, NULL),
-                    PSCR_OK);
-    f[c] = pscr_opencl_launch_count(ocl, "td_reg_fwd_s") - f0;
-  }
-  PT_CHECK(f[0] == 1 && f[1] == 3, "l2_chunk: %lu and %lu td_reg_fwd_s launches (1, 3)", f[0],
-           f[1]);
-  PT_CHECK(pt_equal_bytes(x, y, n * ns * e), "l2_chunk: chunked x differs from one chunk's");
-  pt_set(t, b, n * ns - 3, NAN);
-  memcpy(x, b, n * ns * e);
-  PT_CHECK_STATUS(pscr_tridiag_solve_shifted(ocl, PSCR_TD_CR_PCR_THOMAS, t, n, ns, a[0], a[1],
-                                             a[2], NULL, m, NULL, shift, x, NULL),
-                  PSCR_ERR_NONFINITE);
-  PT_CHECK(pt_equal_bytes(x, b, n * ns * e), "l2_chunk: NaN in the last chunk, b touched");
-  PT_CHECK_STATUS(pscr_opencl_tune(ocl, "l2_chunk", 0), PSCR_OK);
-  for (int k = 0; k < 3; k++) free(a[k]);
-  free(m), free(shift), free(b), free(x), free(y);
-}
-
 /* Non-dominant random matrices: the pivoting solvers must still be backward stable. */
 static void check_pivoting(pscr_context *ocl, pt_rng *r, pscr_td_algorithm alg, pscr_dtype t,
                            size_t n, double *worst) {
@@ -599,7 +561,6 @@ static int td_check_main(pscr_dtype t, const char *name) {
   }
   pscr_context_destroy(g48);
   check_wspec(ocl, &r, t, pscr_opencl_tune, pscr_opencl_launch_count);
-  check_l2_chunk(ocl, &r, t);
   check_gspike_random_levels(ocl, t); /* tunes gs_q, gs_gp, gs_w */
   check_gspike_blocks(ocl, &r, seed, t); /* last: it tunes gs_q */
   opencl_check_coverage(ocl, "td_");

@@ -381,25 +381,14 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   nt = (n + T - 1) / T;
   int spg;
   gpu_merge_shape(MW, nt, j->g->static_local, j->g->tune.merge_multi, &MW, &spg);
-  /* Shifted rows on td_reg.h's passes in chunks of bc systems, l2_chunk KiB
-   * of b a chunk, so that pass 3 finds the f that pass 1 read in L2 (f is
-   * all they read from memory: A and M are shared). Earlier chunks store x
-   * before later ones are checked, so where b must stay on error pass 1
-   * saves it (j->saved, restored by the caller). */
-  long long bc = batch;
-  if (reg && sh && j->g->tune.l2_chunk > 0) {
-    long long per = (long long)j->g->tune.l2_chunk * 1024 / (n * (long long)j->esize);
-    bc = per < 1 ? 1 : per < batch ? per : batch;
-  }
-  int save = bc < batch && j->keep_b;
   long long C = 2 * (long long)MW;
   long long Pc[TD_MAX_LEVELS], cnt[TD_MAX_LEVELS];
   int levels = 0;
   Pc[0] = nt;
-  cnt[0] = bc * nt;
+  cnt[0] = batch * nt;
   while (Pc[levels] > 1 && levels < TD_MAX_LEVELS - 2) {
     Pc[levels + 1] = (Pc[levels] + C - 1) / C;
-    cnt[levels + 1] = bc * Pc[levels + 1];
+    cnt[levels + 1] = batch * Pc[levels + 1];
     levels++;
   }
   size_t es = j->esize, rec_total = 0, out_total = 0;
@@ -408,11 +397,9 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     out_total += td_align(j, 2 * (size_t)cnt[l] * es);
   }
   size_t lperm = reg && sh ? perm_bytes(j, nt * T) : 0;
-  size_t lsave = save ? (size_t)n * (size_t)batch * es : 0;
   gpu_ptr w, recs[TD_MAX_LEVELS], outs[TD_MAX_LEVELS];
-  TRY(j->g->work(j->g, rec_total + out_total + td_align(j, lperm) + lsave, &w));
+  TRY(j->g->work(j->g, rec_total + out_total + lperm, &w));
   if (lperm) TRY(reg_perm(j, &src, w, rec_total + out_total, n, nt * T, W));
-  if (save) j->saved = gpu_sub(w, rec_total + out_total + td_align(j, lperm), lsave);
   size_t off_rec = 0, off_out = rec_total;
   for (int l = 0; l <= levels; l++) {
     recs[l] = gpu_sub(w, off_rec, 6 * (size_t)cnt[l] * es);
@@ -422,46 +409,38 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   }
   size_t tb = reg ? reg_scalars(j, sh, W, ph, 0) * es : tile_bytes(j, W, lq);
   size_t mb = (size_t)(32 * MW) * es;
+  if (reg) {
+    gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
+                      GPU_PTR(recs[0]), GPU_PTR(flags)};
+    TRY(td_launch(j, sh ? "td_reg_fwd_s" : "td_reg_fwd", (size_t)cnt[0] * (size_t)W, W, tb,
+                  NARGS(args), args));
+  } else {
+    gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
+                      GPU_LONG(T),      GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(b),
+                      GPU_PTR(recs[0]), GPU_PTR(flags)};
+    TRY(td_launch(j, "td_tile_fwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+  }
+  /* nt <= W tiles: td_tile_bwd merges its system's records itself (one
+   * launch and the outside values' round trip fewer). It finds a singular
+   * junction only there, after other systems may have stored x, so not
+   * where b must stay untouched on error. Not in td_reg_bwd: there it cost
+   * more than the launch (H100, NVIDIA's OpenCL, 2D Helmholtz 2047^2, complex
+   * tiles of 128 rows: 1162 against 773 + 47 us) */
+  int self = !reg && levels == 1 && nt <= W && j->g->tune.merge_self &&
+             !(j->keep_b && batch > 1);
   if (mb > j->limit) return PSCR_ERR_UNSUPPORTED;
-  for (long long c0 = 0; c0 < batch; c0 += bc) {
-    long long nb = batch - c0 < bc ? batch - c0 : bc;
-    gpu_td_src sc = src;
-    sc.sys0 += c0;
-    for (int l = 0; l <= levels; l++) cnt[l] = nb * Pc[l];
-    gpu_ptr bs = save ? gpu_sub(j->saved, (size_t)(c0 * n) * es, (size_t)(nb * n) * es)
-                      : (gpu_ptr){0};
-    if (reg) {
-      gpu_arg args[] = {SRC_ARGS(sc),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
-                        GPU_PTR(recs[0]), GPU_PTR(bs), GPU_PTR(flags)};
-      TRY(td_launch(j, sh ? "td_reg_fwd_s" : "td_reg_fwd", (size_t)cnt[0] * (size_t)W, W, tb,
-                    NARGS(args), args));
-    } else {
-      gpu_arg args[] = {SRC_ARGS(sc),     GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
-                        GPU_LONG(T),      GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(b),
-                        GPU_PTR(recs[0]), GPU_PTR(flags)};
-      TRY(td_launch(j, "td_tile_fwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
-    }
-    /* nt <= W tiles: td_tile_bwd merges its system's records itself (one
-     * launch and the outside values' round trip fewer). It finds a singular
-     * junction only there, after other systems may have stored x, so not
-     * where b must stay untouched on error. Not in td_reg_bwd: there it cost
-     * more than the launch (H100, NVIDIA's OpenCL, 2D Helmholtz 2047^2, complex
-     * tiles of 128 rows: 1162 against 773 + 47 us) */
-    int self = !reg && levels == 1 && nt <= W && j->g->tune.merge_self &&
-               !(j->keep_b && batch > 1);
-    if (!self) TRY(gpu_merge_records(j->g, levels, Pc, cnt, recs, outs, MW, spg, 0, mb));
-    gpu_ptr io = self ? recs[0] : outs[0];
-    if (reg) {
-      gpu_arg args[] = {SRC_ARGS(sc),     GPU_LONG(n),    GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
-                        GPU_PTR(outs[0]), GPU_PTR(bs),   GPU_PTR(flags)};
-      TRY(td_launch(j, sh ? "td_reg_bwd_s" : "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb,
-                    NARGS(args), args));
-    } else {
-      gpu_arg args[] = {SRC_ARGS(sc), GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
-                        GPU_LONG(T),  GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(io),
-                        GPU_INT(self), GPU_PTR(b),    GPU_PTR(flags)};
-      TRY(td_launch(j, "td_tile_bwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
-    }
+  if (!self) TRY(gpu_merge_records(j->g, levels, Pc, cnt, recs, outs, MW, spg, 0, mb));
+  gpu_ptr io = self ? recs[0] : outs[0];
+  if (reg) {
+    gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
+                      GPU_PTR(outs[0]), GPU_PTR(flags)};
+    TRY(td_launch(j, sh ? "td_reg_bwd_s" : "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb,
+                  NARGS(args), args));
+  } else {
+    gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
+                      GPU_LONG(T),   GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(io),
+                      GPU_INT(self), GPU_PTR(b),    GPU_PTR(flags)};
+    TRY(td_launch(j, "td_tile_bwd", (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
   }
   j->partitions = reg ? (int)((n + reg_q(j) - 1) / reg_q(j)) : (int)((n + (1 << lq) - 1) >> lq);
 cleanup:

@@ -203,7 +203,7 @@ static const struct {
     TUNE(reg_q, 0, 16, TUNE_POW2_0),         TUNE(reg_ph, 0, 4, TUNE_POW2_0),
     TUNE(reg_min, 0, INT_MAX, TUNE_ANY),     TUNE(reg_slim, 0, 2, TUNE_ANY),
     TUNE(tile_clu, 0, 8, TUNE_ANY),          TUNE(clu_w, 32, 512, TUNE_POW2),
-    TUNE(reg_wspec, 0, 1, TUNE_ANY),         TUNE(l2_chunk, 0, 1 << 22, TUNE_ANY),
+    TUNE(reg_wspec, 0, 1, TUNE_ANY),
 };
 #undef TUNE
 

@@ -137,9 +137,6 @@ typedef struct {
                   * groups a system (td_reg_clu), where the device has clusters (default
                   * 8; 0: never, the two passes) */
   int clu_w;     /* work-items of td_reg_clu's tiles, at least (default 128) */
-  int l2_chunk;  /* shifted systems on td_reg.h's two passes: both passes over chunks of
-                  * systems of l2_chunk KiB of b, so that pass 3 rereads b from L2
-                  * (0, the default: the whole batch a pass) */
   int pscr_reg;  /* 1 (default): real PSCR innermost systems that need no pivoting on the
                   * fused kernels with rows in registers (pscr_reg.h), 0: pscr_tile.h's */
   int pscr_rsw;  /* pscr_reg.h: work-items per system (sub-group; x 8 rows: a tile) */
