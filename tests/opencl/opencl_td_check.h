@@ -137,6 +137,54 @@ static void check_shifted(pscr_context *ocl, pscr_context *cpu, pt_rng *r, pscr_
   free(shift), free(b), free(x), free(ref);
 }
 
+/* A real plain batch of 64 x 4096 rows at 48 KiB of local memory (NVIDIA's
+ * OpenCL): queued, one tile of 16-row partitions in four parts
+ * (gpu_tile.c's plain_four: td_reg_solve); waiting, where b is kept on error,
+ * the two passes (td_reg_fwd). Both against the CPU backend. */
+static void check_plain_four(pscr_context *g48, pscr_context *cpu, pt_rng *r, pscr_dtype t) {
+  const size_t n = 4096, batch = 64, count = n * batch, e = pt_size(t); /* 2^18 rows: reg_min */
+  void *h[4], *x = pt_alloc(t, count), *ref = pt_alloc(t, count);
+  for (int k = 0; k < 4; k++) h[k] = pt_alloc(t, count);
+  pt_fill_dominant(r, t, n, batch, n, h[0], h[1], h[2], 0.5);
+  pt_fill_uniform(r, t, h[3], count, -1, 1);
+  memcpy(ref, h[3], count * e);
+  PT_CHECK_STATUS(
+      pscr_tridiag_solve(cpu, PSCR_TD_LAPACK, t, n, batch, n, h[0], h[1], h[2], ref, NULL),
+      PSCR_OK);
+  pscr_array *a[4] = {NULL, NULL, NULL, NULL};
+  int ok = 1;
+  for (int k = 0; k < 4; k++) {
+    PT_CHECK_STATUS(pscr_array_create(g48, t, count, &a[k]), PSCR_OK);
+    ok = ok && a[k] && pscr_array_write(a[k], h[k]) == PSCR_OK;
+  }
+  for (int queued = 1; queued >= 0 && ok; queued--) {
+    PT_CHECK_STATUS(pscr_array_write(a[3], h[3]), PSCR_OK);
+    unsigned long s0 = pscr_opencl_launch_count(g48, "td_reg_solve");
+    unsigned long f0 = pscr_opencl_launch_count(g48, "td_reg_fwd");
+    if (queued) {
+      PT_CHECK_STATUS(pscr_tridiag_solve_arrays_queued(g48, PSCR_TD_CR_PCR_THOMAS, t, n, batch, n,
+                                                       a[0], a[1], a[2], a[3]),
+                      PSCR_OK);
+      PT_CHECK_STATUS(pscr_context_finish(g48), PSCR_OK);
+    } else {
+      PT_CHECK_STATUS(pscr_tridiag_solve_arrays(g48, PSCR_TD_CR_PCR_THOMAS, t, n, batch, n, a[0],
+                                                a[1], a[2], a[3], NULL),
+                      PSCR_OK);
+    }
+    PT_CHECK_STATUS(pscr_array_read(a[3], x), PSCR_OK);
+    double err = rel_diff(t, count, x, ref);
+    PT_CHECK_LE(err, 1e-12, "48 KiB plain 4096 x 64, queued %d", queued);
+    unsigned long one = pscr_opencl_launch_count(g48, "td_reg_solve") - s0;
+    unsigned long fwd = pscr_opencl_launch_count(g48, "td_reg_fwd") - f0;
+    int want_one = queued && t == PSCR_F64;
+    PT_CHECK(one == (want_one ? 1u : 0u) && fwd == (want_one ? 0u : 1u),
+             "48 KiB plain 4096 x 64, queued %d, dtype %d: %lu td_reg_solve, %lu td_reg_fwd",
+             queued, t, one, fwd);
+  }
+  for (int k = 0; k < 4; k++) pscr_array_destroy(a[k]), free(h[k]);
+  free(x), free(ref);
+}
+
 /* Non-dominant random matrices: the pivoting solvers must still be backward stable. */
 static void check_pivoting(pscr_context *ocl, pt_rng *r, pscr_td_algorithm alg, pscr_dtype t,
                            size_t n, double *worst) {
@@ -559,6 +607,8 @@ static int td_check_main(pscr_dtype t, const char *name) {
                downs, bwds);
     }
   }
+  PT_CHECK_STATUS(pscr_opencl_tune(g48, "tile_reg", 1), PSCR_OK);
+  if (g48) check_plain_four(g48, cpu, &r, t);
   pscr_context_destroy(g48);
   check_wspec(ocl, &r, t, pscr_opencl_tune, pscr_opencl_launch_count);
   check_gspike_random_levels(ocl, t); /* tunes gs_q, gs_gp, gs_w */

@@ -120,8 +120,8 @@ static int reg_shape(const td_job *j, gpu_td_src src, long long n, int *W, int *
   int sh = src.shift.mem != NULL, p0 = 1;
   int parts = j->g->static_local && j->g->shrink_local && !j->par.complex_ ? 2 : 1;
   /* more rows than the dtype's default: plain rows in two parts (H100: 1 or 4
-   * lose) */
-  if (j->par.reg_q > (j->par.complex_ ? 4 : 8)) p0 = parts = 2;
+   * lose), four where two do not fit (plain_four) */
+  if (j->par.reg_q > (j->par.complex_ ? 4 : 8)) p0 = 2, parts = 4;
   /* shifted rows in one: with f alone, x's staging ((q + 1) W) sets the size
    * whatever the parts; but in two where x goes out in them too (slim) */
   if (sh) p0 = parts = j->par.reg_slim ? 2 : 1;
@@ -272,6 +272,24 @@ static pscr_status solve_cluster(td_job *j, gpu_td_src src, long long n, long lo
   return st;
 }
 
+/* plain_four (gpu_td_solve_tiled): real plain rows where local memory is
+ * sized at compile time (OpenCL) in one tile of 16-row partitions (reg_q 16,
+ * *ph parts), unless the solve must save b (keep_b, a batch): the save's
+ * stores cost more than the two passes' second read. H200, NVIDIA's OpenCL,
+ * CR_PCR_THOMAS 4096 x 4096: queued 0.35-0.38 ms against the passes'
+ * 0.41-0.44 (CUDA 0.32-0.34); waiting, saving b, 0.43-0.45 against
+ * 0.41-0.43. */
+static int plain_four(td_job *j, gpu_td_src src, long long n, long long batch, int pivot,
+                      int reg_ok, int *W, int *ph) {
+  if (!reg_ok || pivot || src.shift.mem != NULL || j->par.complex_ || j->par.reg_q ||
+      !j->g->static_local || (j->keep_b && batch > 1))
+    return 0;
+  j->par.reg_q = 16;
+  if (reg_shape(j, src, n, W, ph)) return 1;
+  j->par.reg_q = 0;
+  return 0;
+}
+
 pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long batch, gpu_ptr b,
                                int pivot) {
   pscr_status st = PSCR_OK;
@@ -329,6 +347,10 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
       j->par.reg_slim = 0;
     }
   }
+  /* a real plain system too long for one tile of 8-row partitions (NVIDIA's
+   * OpenCL, 48 KB: 2049-4096 rows) where b need not be saved as it loads:
+   * one tile of 16-row partitions in four parts (40 KB at 256 work-items) */
+  if (!reg && plain_four(j, src, n, batch, pivot, reg_ok, &W, &ph)) reg = 1;
   if (!reg && big) { /* no one tile of 16 rows: of the default ones, else several */
     j->par.reg_q = 0;
     reg = reg_shape(j, src, n, &W, &ph);
