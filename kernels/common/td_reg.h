@@ -189,8 +189,7 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
 #endif
 #define TD_REG_YL(sh, mode) (TD_REG_YSM && (sh) && (mode) == TD_REG_SOLVE && TD_REG_PH == 1)
 #if defined(TD_CP_ASYNC) && !defined(TD_REG_NO_CPF)
-#define TD_REG_CPF(sh, mode)                                                                       \
-  ((TD_REG_YL(sh, mode) || (TD_REG_SLIM && (sh) && (mode) == TD_REG_SOLVE)) && !PSCR_COMPLEX)
+#define TD_REG_CPF(sh, mode) (TD_REG_YL(sh, mode) && !PSCR_COMPLEX)
 #else
 #define TD_REG_CPF(sh, mode) 0
 #endif
