@@ -333,7 +333,9 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * 1452 us, slim 1800, so tune reg_slim 2 (slim wherever it fits) is for tests
    * and trials. It also takes real lines of 16-row partitions: 4097-8192 rows
    * fit one slim tile of 512 work-items in 48 KB (9 W scalars), where the
-   * default takes the two passes; not yet timed against them. */
+   * default takes the two passes. H200, shifted 8192 x 8192, NVIDIA's OpenCL:
+   * slim 1.10-1.11 ms, the passes 1.07-1.12 (CUDA's own tile 0.75-0.79, its
+   * slim 1.10-1.15); four parts 1.30-1.33. */
   if (big && j->g->warp_shfl &&
       (j->g->tune.reg_slim == 2 ||
        (j->g->tune.reg_slim == 1 && j->par.complex_ && j->g->static_local && !reg))) {
