@@ -15,8 +15,6 @@ CASES=${CASES:-"batch:512:16384 batch:4096:4096 batch:16384:1024 batch:8192:8192
 # other dir is built here
 TREES=${TREES:-"new=. base=ab-base"}
 dir_of() { local d=${1#*=}; d=${d%%%*}; echo "${d%%@*}"; }
-defs_of() { local d=${1%%%*}; case $d in *@*) echo "${d#*@}" | tr , ' ';; esac; }
-tune_of() { case $1 in *%*) echo "${1#*%}";; esac; }
 for tr in $TREES; do
   d=$(dir_of "$tr")
   [ "$d" = . ] || [ ! -d "$d" ] ||

@@ -15,6 +15,12 @@ export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
 # compiled modules kept between processes (NVRTC: 10-15 s a module)
 export PSCR_CACHE_DIR=${PSCR_CACHE_DIR:-$PWD/.pscr-cache}; mkdir -p "$PSCR_CACHE_DIR"
 
+# A variant spec label[@-DX=1,...][%name=v,...] (device_ab.sh, device_vs.sh): its
+# module defines (space-separated, for PSCR_KERNEL_DEFINES) and its tuning (for
+# PSCR_BENCH_TUNE)
+defs_of() { local d=${1%%%*}; case $d in *@*) echo "${d#*@}" | tr , ' ';; esac; }
+tune_of() { case $1 in *%*) echo "${1#*%}";; esac; }
+
 # One CUDA bench_pscr_gpu line per ROW problem:n:tune[:defines] (tune "-" = the
 # defaults; defines comma-separated, through PSCR_KERNEL_DEFINES): solve ms and
 # residual. Usage: tuned_rows "ROW ..." [reps]

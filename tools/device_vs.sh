@@ -13,8 +13,6 @@
 OCL=ON TARGETS=${TARGETS:-bench_tridiag_gpu} source tools/device_env.sh
 CASES=${CASES:-"shifted:512:16384 shifted:4096:4096 shifted:16384:1024 shifted:8192:8192"}
 VARIANTS=${VARIANTS:-new}
-defs_of() { local d=${1%%%*}; case $d in *@*) echo "${d#*@}" | tr , ' ';; esac; }
-tune_of() { case $1 in *%*) echo "${1#*%}";; esac; }
 vs() { # variant case [reps file]
   IFS=: read -r what n batch alg mat dt <<< "$2"
   PSCR_KERNEL_DEFINES="$(defs_of "$1")" PSCR_BENCH_TUNE="$(tune_of "$1")" timeout ${TMO:-240} \
