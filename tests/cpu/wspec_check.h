@@ -9,6 +9,7 @@
 #define PSCR_TESTS_WSPEC_CHECK_H
 
 #include <complex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,13 +18,20 @@
 typedef pscr_status (*ws_tune_fn)(pscr_context *ctx, const char *name, int value);
 typedef unsigned long (*ws_count_fn)(const pscr_context *ctx, const char *name);
 
-/* Launches of td_reg_solve_s and of its constant-W forms. */
-static inline unsigned long ws_launches(const pscr_context *gpu, ws_count_fn count) {
-  static const char *const names[] = {"td_reg_solve_s", "td_reg_solve_s32", "td_reg_solve_s64",
-                                      "td_reg_solve_s128", "td_reg_solve_s256"};
-  unsigned long sum = 0;
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++) sum += count(gpu, names[i]);
+/* Launches of kernel `base` and of its constant-W forms (base32 .. base256:
+ * td_reg_solve_s32 .. s256, td_reg_clu_s128). */
+static inline unsigned long ws_family(const pscr_context *gpu, ws_count_fn count,
+                                      const char *base) {
+  unsigned long sum = count(gpu, base);
+  char name[64];
+  for (int w = 32; w <= 256; w *= 2) {
+    snprintf(name, sizeof name, "%s%d", base, w);
+    sum += count(gpu, name);
+  }
   return sum;
+}
+static inline unsigned long ws_launches(const pscr_context *gpu, ws_count_fn count) {
+  return ws_family(gpu, count, "td_reg_solve_s");
 }
 
 /* dtype t, n rows: W = n / 8 (at most 1024 rows) or n / 16, 32 at least;

@@ -4,7 +4,6 @@
  * 1000, 4097, 2^20 + 1}. Dominant matrices for every algorithm (forward
  * error); random U(-1, 1) matrices for the pivoting ones (backward error).
  * Skipped (77) without a usable CUDA device. */
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,24 +142,18 @@ static void check_shifted(pscr_context *gpu, pscr_context *cpu, pt_rng *rng,
 /* Launches of kernel kname in the context's statistics (tuning `profile`);
  * with family, also of its constant-W forms (td_reg_solve_s64 for
  * td_reg_solve_s, td_reg_clu_s128 for td_reg_clu_s). */
-static unsigned long count_launches(const pscr_context *gpu, const char *kname, int family) {
+static unsigned long launches_exact(const pscr_context *gpu, const char *kname) {
   const char *name;
   unsigned long count, sum = 0;
   double sec;
-  size_t len = strlen(kname);
   for (size_t i = 0; pscr_cuda_kernel_stat(gpu, i, &name, &count, &sec) == PSCR_OK; i++)
-    if (strcmp(name, kname) == 0 ||
-        (family && strncmp(name, kname, len) == 0 && isdigit((unsigned char)name[len])))
-      sum += count;
+    if (strcmp(name, kname) == 0) sum += count;
   return sum;
-}
-static unsigned long launches_exact(const pscr_context *gpu, const char *kname) {
-  return count_launches(gpu, kname, 0);
 }
 /* the shifted kernels with their constant-W forms, every other kernel alone */
 static unsigned long launches(const pscr_context *gpu, const char *kname) {
   int family = strcmp(kname, "td_reg_solve_s") == 0 || strcmp(kname, "td_reg_clu_s") == 0;
-  return count_launches(gpu, kname, family);
+  return family ? ws_family(gpu, launches_exact, kname) : launches_exact(gpu, kname);
 }
 
 /* Systems of 2 .. 8 tiles of td_reg.h in one pass, a cluster of groups a
