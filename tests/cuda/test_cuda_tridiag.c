@@ -139,9 +139,8 @@ static void check_shifted(pscr_context *gpu, pscr_context *cpu, pt_rng *rng,
   free(sh), free(b), free(x), free(xref);
 }
 
-/* Launches of kernel kname in the context's statistics (tuning `profile`);
- * with family, also of its constant-W forms (td_reg_solve_s64 for
- * td_reg_solve_s, td_reg_clu_s128 for td_reg_clu_s). */
+/* Launches of kernel kname alone in the context's statistics (tuning
+ * `profile`). */
 static unsigned long launches_exact(const pscr_context *gpu, const char *kname) {
   const char *name;
   unsigned long count, sum = 0;

@@ -4,8 +4,9 @@
  * against the CPU backend on fresh random data, pivoting solvers on
  * non-dominant matrices, bad input (NaN, singular, wrong arrays: b untouched),
  * GSPIKE's singular blocks (modified blocks, the residual check and its windows,
- * the shifted grid), the shifted kernels of a constant group size, and, last,
- * that every "td_" KERNEL of kernels/common was launched. */
+ * the shifted grid), 48 KiB shapes (record merges, one tile of 16-row
+ * partitions in four parts), the shifted kernels of a constant group size,
+ * and, last, that every "td_" KERNEL of kernels/common was launched. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -607,8 +608,10 @@ static int td_check_main(pscr_dtype t, const char *name) {
                downs, bwds);
     }
   }
-  PT_CHECK_STATUS(pscr_opencl_tune(g48, "tile_reg", 1), PSCR_OK);
-  if (g48) check_plain_four(g48, cpu, &r, t);
+  if (g48) {
+    PT_CHECK_STATUS(pscr_opencl_tune(g48, "tile_reg", 1), PSCR_OK);
+    check_plain_four(g48, cpu, &r, t);
+  }
   pscr_context_destroy(g48);
   check_wspec(ocl, &r, t, pscr_opencl_tune, pscr_opencl_launch_count);
   check_gspike_random_levels(ocl, t); /* tunes gs_q, gs_gp, gs_w */
