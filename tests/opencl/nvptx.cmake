@@ -3,7 +3,8 @@
 # on NVIDIA's platform. clang's nvptx64-nvidia-nvcl target compiles them here
 # as OpenCL C 1.2 (with the kernels' default parameters) and this checks which
 # instructions each compute capability gets. Skipped (PSCR_SKIP, ctest's
-# SKIP_REGULAR_EXPRESSION) without clang or without that target. cmake -DCLANG=... -DKERNELS=<kernels dir> -DWORK=<dir> -P nvptx.cmake
+# SKIP_REGULAR_EXPRESSION) without clang or without that target.
+# Usage: cmake -DCLANG=... -DKERNELS=<kernels dir> -DWORK=<dir> -P nvptx.cmake
 if(NOT CLANG)
   message("PSCR_SKIP: no clang")
   return()
