@@ -144,6 +144,23 @@ pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) __att
 pscr_status pscr_cuda_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
                                   unsigned long *count, double *seconds) __attribute__((weak));
 pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) __attribute__((weak));
+pscr_status pscr_opencl_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
+                                    unsigned long *count, double *seconds) __attribute__((weak));
+
+/* With tune profile=1 (PSCR_BENCH_TUNE): each kernel's launches and device
+ * time on ctx, every launch timed alone (the case's own times are then
+ * serialized too). */
+static void print_profile(const pscr_context *ctx, const char *backend,
+                          pscr_status (*stat)(const pscr_context *, size_t, const char **,
+                                              unsigned long *, double *)) {
+  const char *kn;
+  unsigned long kc;
+  double ks;
+  for (size_t i = 0; stat != NULL && stat(ctx, i, &kn, &kc, &ks) == PSCR_OK; i++)
+    if (kc > 0 && ks > 0) /* counted always, timed only with tune profile=1 */
+      printf("# profile %-6s %-20s %6lu launches %9.1f us each\n", backend, kn, kc,
+             1e6 * ks / (double)kc);
+}
 
 /* ---- cuSPARSE ---- */
 typedef struct {
@@ -542,14 +559,7 @@ int main(int argc, char **argv) {
       shifted(&B, &rng, t, n, batch, alg);
     else
       plain(&B, &rng, t, n, batch, dominant, &alg, 1, NULL, 0);
-    /* with PSCR_BENCH_TUNE=profile=1: each kernel's launches and device time, every launch
-     * timed alone (the case's own times are then serialized too) */
-    const char *kn;
-    unsigned long kc;
-    double ks;
-    for (size_t i = 0; pscr_cuda_kernel_stat != NULL &&
-                       pscr_cuda_kernel_stat(B.ctx, i, &kn, &kc, &ks) == PSCR_OK; i++)
-      printf("# profile %-20s %6lu launches %9.1f us each\n", kn, kc, 1e6 * ks / (double)kc);
+    print_profile(B.ctx, "cuda", pscr_cuda_kernel_stat);
     pscr_context_destroy(B.ctx);
     cusparseDestroy(B.sp);
     return 0;
@@ -575,6 +585,8 @@ int main(int argc, char **argv) {
     case_args(argc, argv, &alg, &t, &dominant);
     versus(&B, ctxs, names, nctx, &rng, strcmp(argv[2], "shifted") == 0, t,
            strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10), dominant, alg);
+    print_profile(B.ctx, "cuda", pscr_cuda_kernel_stat);
+    if (nctx > 1) print_profile(ctxs[1], "opencl", pscr_opencl_kernel_stat);
     pscr_context_destroy(ctxs[1]);
     pscr_context_destroy(B.ctx);
     cusparseDestroy(B.sp);

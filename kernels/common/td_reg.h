@@ -188,6 +188,14 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
 #define TD_REG_YSM 0
 #endif
 #define TD_REG_YL(sh, mode) (TD_REG_YSM && (sh) && (mode) == TD_REG_SOLVE && TD_REG_PH == 1)
+/* Which sum the record's tops in row order (td_spike_top): where y leaves
+ * the registers, and in the first pass, which then keeps no rows: u, y and w
+ * of row k die with row k + 1 (TD_REG_FWD_TOP 0: td_spike_record, for A/B;
+ * H200, NVIDIA's OpenCL, shifted 8192 x 8192 passes: the same time). */
+#ifndef TD_REG_FWD_TOP
+#define TD_REG_FWD_TOP 1
+#endif
+#define TD_REG_TOP(sh, mode) (TD_REG_YL(sh, mode) || (TD_REG_FWD_TOP && (mode) == TD_REG_FWD))
 #if defined(TD_CP_ASYNC) && !defined(TD_REG_NO_CPF)
 #define TD_REG_CPF(sh, mode) (TD_REG_YL(sh, mode) && !PSCR_COMPLEX)
 #else
@@ -285,6 +293,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys
    * TD_REG_PQ h + i % TD_REG_PQ of partition i / TD_REG_PQ: coalesced runs of
    * TD_REG_PQ rows. */
   int S = W * (TD_REG_PQ + 1), ysm = TD_REG_YL(sh, mode), cpf = TD_REG_CPF(sh, mode);
+  int top = TD_REG_TOP(sh, mode);
   scalar u[TD_RQ], y[TD_RQ], w[TD_RQ], vlast = S_ZERO, rec[6], p = S_ONE;
   scalar s = sh ? shift[sys] : S_ZERO;
 #pragma unroll
@@ -362,14 +371,12 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys
       if (cpf) z = S_NF(z, rf[k]); /* f's NaN/Inf check, as at the load */
       td_spike_row(h * TD_REG_PQ + k, TD_RQ, sh ? ka[k] : ra[k], sh ? kd[k] : rd[k],
                    sh ? kc[k] : rc[k], rf[k], u, y, w, &vlast);
-      if (ysm) {
-        rf[k] = y[k];
-        td_spike_top(k, TD_RQ, u, y, w, vlast, &p, rec);
-      }
+      if (ysm) rf[k] = y[k];
+      if (top) td_spike_top(h * TD_REG_PQ + k, TD_RQ, u, y, w, vlast, &p, rec);
     }
     if (TD_REG_PH > 1) BARRIER(); /* the part is read: the next one may come */
   }
-  if (!ysm) td_spike_record(TD_RQ, u, y, w, vlast, rec);
+  if (!top) td_spike_record(TD_RQ, u, y, w, vlast, rec);
   if (t == 0) *bad_nf = *bad_sg = 0;
   if (t == 0 && mode == TD_REG_CLU) bad_nf[2] = bad_nf[3] = 0;
   if (TD_REG_PH == 1) BARRIER(); /* the tile is read: its memory takes the records */
@@ -582,8 +589,9 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s256, 1, 256)
 /* Passes 1 and 3 of a system of nt tiles of W TD_RQ rows (td_tile.h's
  * td_tile_fwd / td_tile_bwd, the reduced system between them by
  * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt.
- * io: the records stored (TD_REG_FWD) or the outside values read (TD_REG_BWD). */
-#define TD_REG_PASS_KERNEL(name, sh, mode)                                                         \
+ * io: the records stored (TD_REG_FWD) or the outside values read (TD_REG_BWD).
+ * w: W as the body sees it. */
+#define TD_REG_PASS_KERNEL(name, sh, mode, w)                                                      \
   TD_REG_KERNEL void name(TD_SRC_KPARAMS, long n, long nt, long cnt, GPTR(scalar, b),              \
                           GPTR(scalar, io), GPTR(int, flags)) {                                    \
     TD_SRC_KAT();                                                                                  \
@@ -595,14 +603,22 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s256, 1, 256)
     TD_SRC_FIX(sh);                                                                                \
     TD_SRC_AT_SYS0(b);                                                                             \
     long g = (mode) == TD_REG_BWD ? TD_BWD_GROUP(cnt) : GROUP_ID(), sys = g / nt;                  \
-    long r0 = (g - sys * nt) * LOCAL_SIZE() * TD_RQ;                                               \
-    td_reg_body(TD_SRC_ARGS, (int)LOCAL_SIZE(), sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, \
-                &bad_nf, &bad_sg, 0);                                                              \
+    long r0 = (g - sys * nt) * (long)(w) * TD_RQ;                                                  \
+    td_reg_body(TD_SRC_ARGS, w, sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,        \
+                &bad_sg, 0);                                                                       \
   }
-TD_REG_PASS_KERNEL(td_reg_fwd, 0, TD_REG_FWD)
-TD_REG_PASS_KERNEL(td_reg_fwd_s, 1, TD_REG_FWD)
-TD_REG_PASS_KERNEL(td_reg_bwd, 0, TD_REG_BWD)
-TD_REG_PASS_KERNEL(td_reg_bwd_s, 1, TD_REG_BWD)
+TD_REG_PASS_KERNEL(td_reg_fwd, 0, TD_REG_FWD, (int)LOCAL_SIZE())
+TD_REG_PASS_KERNEL(td_reg_fwd_s, 1, TD_REG_FWD, (int)LOCAL_SIZE())
+TD_REG_PASS_KERNEL(td_reg_bwd, 0, TD_REG_BWD, (int)LOCAL_SIZE())
+TD_REG_PASS_KERNEL(td_reg_bwd_s, 1, TD_REG_BWD, (int)LOCAL_SIZE())
+/* The passes once more for W = 64, a constant there (the host's choice for
+ * that W, as td_reg_solve_s64's: tune reg_wspec 0 takes the generic ones):
+ * the passes' W where local memory is 48 KB (NVIDIA's OpenCL: the
+ * local-memory tile's shape sets it, gpu_tile.c). */
+TD_REG_PASS_KERNEL(td_reg_fwd64, 0, TD_REG_FWD, 64)
+TD_REG_PASS_KERNEL(td_reg_fwd_s64, 1, TD_REG_FWD, 64)
+TD_REG_PASS_KERNEL(td_reg_bwd64, 0, TD_REG_BWD, 64)
+TD_REG_PASS_KERNEL(td_reg_bwd_s64, 1, TD_REG_BWD, 64)
 
 /* A system of nt tiles in one pass where the dialect has clusters of work
  * groups that read each other's local memory (TD_CLUSTER_*: CUDA's

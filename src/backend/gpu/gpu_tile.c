@@ -148,6 +148,17 @@ static void reg_kernel(const td_job *j, int sh, int clu, int W, char *name, size
   else
     snprintf(name, size, "%s%s", base, sh ? "_s" : "");
 }
+/* The same for a pass (td_reg_fwd or td_reg_bwd, shifted or plain): the
+ * copy of W = 64 (the passes' W at 48 KB) where tune.reg_wspec asks for it.
+ * H200, NVIDIA's OpenCL, against the generic passes in the same call:
+ * shifted 8192 x 8192 0.95-0.97 ms against 1.09-1.11 (CUDA's one tile
+ * 0.76-0.79), td_reg_fwd_s 362 us against 431 and td_reg_bwd_s 484 against
+ * 555; CR_PCR_THOMAS 8192 x 8192 1.35-1.38 ms against 1.45-1.48 (CUDA's
+ * clusters 1.09-1.16); shifted 1024 x 16384 0.31-0.34 against 0.36-0.39. */
+static void pass_kernel(const td_job *j, int sh, const char *base, int W, char *name,
+                        size_t size) {
+  snprintf(name, size, "%s%s%s", base, sh ? "_s" : "", j->g->tune.reg_wspec && W == 64 ? "64" : "");
+}
 
 /* Where local arrays are sized per shape: the module of td_reg.h's W work-items.
  * There the multi-tile passes (pass) of 16 real rows a work-item take no
@@ -436,8 +447,9 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
                       GPU_PTR(recs[0]), GPU_PTR(flags)};
-    TRY(td_launch(j, sh ? "td_reg_fwd_s" : "td_reg_fwd", (size_t)cnt[0] * (size_t)W, W, tb,
-                  NARGS(args), args));
+    char name[32];
+    pass_kernel(j, sh, "td_reg_fwd", W, name, sizeof name);
+    TRY(td_launch(j, name, (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
   } else {
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
                       GPU_LONG(T),      GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(b),
@@ -458,8 +470,9 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
                       GPU_PTR(outs[0]), GPU_PTR(flags)};
-    TRY(td_launch(j, sh ? "td_reg_bwd_s" : "td_reg_bwd", (size_t)cnt[0] * (size_t)W, W, tb,
-                  NARGS(args), args));
+    char name[32];
+    pass_kernel(j, sh, "td_reg_bwd", W, name, sizeof name);
+    TRY(td_launch(j, name, (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
   } else {
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
                       GPU_LONG(T),   GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(io),
