@@ -6,6 +6,9 @@
  * source, prints the PTX's .version/.target and entry line, adds the
  * directive to the entry (as gpu_bounds.c adds .maxntid) and builds that;
  * then runs it and checks every group's rank and the value it read.
+ * H200, driver 580.159.04: the patched PTX builds and runs, but every group
+ * reads %cluster_nctarank 1: the driver launches no clusters from OpenCL, so
+ * td_reg_clu stays CUDA's (opencl_coverage.h).
  * Exit 77 without an NVIDIA platform, 1 if the check fails.
  * cc -O2 cluster.c -lOpenCL && ./a.out */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -18,7 +21,7 @@
 
 static const char *src =
     "__kernel void k(__global int *out) {\n"
-    "  __local int s[64];\n"
+    "  __local int s[512];\n"
     "  uint rank, nr, a; int v;\n"
     "  __asm__ volatile(\"mov.u32 %0, %%cluster_ctarank;\" : \"=r\"(rank));\n"
     "  __asm__ volatile(\"mov.u32 %0, %%cluster_nctarank;\" : \"=r\"(nr));\n"
