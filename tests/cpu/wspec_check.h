@@ -9,6 +9,7 @@
 #define PSCR_TESTS_WSPEC_CHECK_H
 
 #include <complex.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,72 @@ static inline void check_wspec(pscr_context *gpu, pt_rng *rng, pscr_dtype t, ws_
   }
   PT_CHECK_STATUS(tune(gpu, "reg_wspec", 2), PSCR_ERR_INVALID_ARGUMENT);
   PT_CHECK_STATUS(tune(gpu, "reg_wspec", 1), PSCR_OK);
+}
+
+/* The two passes on their copies of W = 64 (td_reg_fwd64, td_reg_bwd64 and
+ * the shifted _s64 ones; tune reg_wspec 1) and on the generic ones (0): the
+ * same bits, each pass launched once a solve. The caller has capped local
+ * memory at 48 KiB (tune local_mem; OpenCL on a CPU: shrink_local too), where
+ * the passes take W = 64; clusters are tuned off here (CUDA's tile_clu). */
+static inline void check_wspec_pass(pscr_context *gpu, pt_rng *rng, ws_tune_fn tune,
+                                    ws_count_fn count) {
+  const size_t n = 5000, m = 3;
+  const pscr_dtype t = PSCR_F64;
+  double *h[7], *b = pt_alloc(t, n * m), *x[2][2];
+  for (int i = 0; i < 6; i++) h[i] = pt_alloc(t, n * m);
+  h[6] = pt_alloc(t, m);
+  pt_fill_dominant(rng, t, n, m, n, h[0], h[1], h[2], 0.5);
+  for (size_t i = 0; i < n; i++) {
+    h[1][i] = fabs(h[1][i]);
+    h[3][i] = pt_uniform(rng, -0.5, 0.5);
+    h[4][i] = pt_uniform(rng, 2, 3);
+    h[5][i] = pt_uniform(rng, -0.5, 0.5);
+  }
+  for (size_t i = 0; i < m; i++) h[6][i] = pt_uniform(rng, 0, 4);
+  pt_fill_uniform(rng, t, b, n * m, -1, 1);
+  PT_CHECK_STATUS(tune(gpu, "tile_clu", 0), PSCR_OK);
+  static const char *const passes[2][2] = {{"td_reg_fwd", "td_reg_bwd"},
+                                           {"td_reg_fwd_s", "td_reg_bwd_s"}};
+  for (int v = 0; v < 2; v++) {
+    PT_CHECK_STATUS(tune(gpu, "reg_wspec", v), PSCR_OK);
+    for (int sh = 0; sh < 2; sh++) {
+      unsigned long gen0[2], own0[2];
+      char own[2][32];
+      for (int p = 0; p < 2; p++) {
+        snprintf(own[p], sizeof own[p], "%s64", passes[sh][p]);
+        gen0[p] = count(gpu, passes[sh][p]);
+        own0[p] = count(gpu, own[p]);
+      }
+      x[v][sh] = pt_alloc(t, n * m);
+      memcpy(x[v][sh], b, n * m * sizeof(double));
+      pscr_status st =
+          sh ? pscr_tridiag_solve_shifted(gpu, PSCR_TD_CR_PCR_THOMAS, t, n, m, h[0], h[1], h[2],
+                                          h[3], h[4], h[5], h[6], x[v][sh], NULL)
+             : pscr_tridiag_solve(gpu, PSCR_TD_CR_PCR_THOMAS, t, n, m, n, h[0], h[1], h[2],
+                                  x[v][sh], NULL);
+      PT_CHECK_STATUS(st, PSCR_OK);
+      for (int p = 0; p < 2; p++) {
+        unsigned long gen = count(gpu, passes[sh][p]) - gen0[p], o = count(gpu, own[p]) - own0[p];
+        PT_CHECK(gen == (v ? 0u : 1u) && o == (v ? 1u : 0u),
+                 "reg_wspec %d: %lu %s, %lu %s launches", v, gen, passes[sh][p], o, own[p]);
+      }
+    }
+  }
+  for (int sh = 0; sh < 2; sh++) {
+    PT_CHECK(pt_equal_bytes(x[0][sh], x[1][sh], n * m * sizeof(double)),
+             "the passes, reg_wspec 1 against 0: %s", sh ? "shifted" : "plain");
+    /* and a solution: the plain system's backward error */
+    if (!sh)
+      for (size_t s = 0; s < m; s++)
+        PT_CHECK_LE(pt_backward_error(t, n, h[0] + s * n, h[1] + s * n, h[2] + s * n,
+                                      x[1][0] + s * n, b + s * n),
+                    1e-15, "the passes, plain system %zu", s);
+    free(x[0][sh]), free(x[1][sh]);
+  }
+  PT_CHECK_STATUS(tune(gpu, "reg_wspec", 1), PSCR_OK);
+  PT_CHECK_STATUS(tune(gpu, "tile_clu", 8), PSCR_OK);
+  for (int i = 0; i < 7; i++) free(h[i]);
+  free(b);
 }
 
 #endif

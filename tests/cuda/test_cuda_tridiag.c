@@ -149,9 +149,12 @@ static unsigned long launches_exact(const pscr_context *gpu, const char *kname) 
     if (strcmp(name, kname) == 0) sum += count;
   return sum;
 }
-/* the shifted kernels with their constant-W forms, every other kernel alone */
+/* td_reg.h's kernels with their constant-W forms, every other kernel alone */
 static unsigned long launches(const pscr_context *gpu, const char *kname) {
-  int family = strcmp(kname, "td_reg_solve_s") == 0 || strcmp(kname, "td_reg_clu_s") == 0;
+  static const char *const fams[] = {"td_reg_solve_s", "td_reg_clu_s", "td_reg_fwd",
+                                     "td_reg_fwd_s",   "td_reg_bwd",   "td_reg_bwd_s"};
+  int family = 0;
+  for (size_t i = 0; i < sizeof fams / sizeof *fams; i++) family |= strcmp(kname, fams[i]) == 0;
   return family ? ws_family(gpu, launches_exact, kname) : launches_exact(gpu, kname);
 }
 
@@ -306,6 +309,9 @@ int main(void) {
     unsigned long one = launches(gpu, "td_reg_solve"), fwd = launches(gpu, "td_reg_fwd");
     PT_CHECK(one == 1 && fwd == 1, "2047 rows: %lu td_reg_fwd at 48 KB, %lu td_reg_solve", fwd,
              one);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 49152), PSCR_OK);
+    check_wspec_pass(gpu, &rng, pscr_cuda_tune, launches_exact);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 0), PSCR_OK);
     /* 48 KB and local-memory tiles: one SPIKE system of 3000 rows is 6 (F64)
      * or 12 (C128) tiles, merged by td_tile_bwd itself (merge_self) or by
      * td_tile_gdown (merge_self = 0) */

@@ -383,11 +383,11 @@ static void check_local_limit(pt_rng *r) {
     PT_CHECK_STATUS(pscr_tridiag_solve_shifted(cpu, PSCR_TD_THOMAS, PSCR_F64, n, ns, a[0], a[1],
                                                a[2], NULL, m, NULL, sh, ref, NULL),
                     PSCR_OK);
-    unsigned long bwd = pscr_opencl_launch_count(ctx, "td_reg_bwd_s");
+    unsigned long bwd = ws_family(ctx, pscr_opencl_launch_count, "td_reg_bwd_s");
     PT_CHECK_STATUS(pscr_tridiag_solve_shifted(ctx, PSCR_TD_CR_PCR_THOMAS, PSCR_F64, n, ns, a[0],
                                                a[1], a[2], NULL, m, NULL, sh, x, NULL),
                     PSCR_OK);
-    PT_CHECK(pscr_opencl_launch_count(ctx, "td_reg_bwd_s") == bwd + 1 &&
+    PT_CHECK(ws_family(ctx, pscr_opencl_launch_count, "td_reg_bwd_s") == bwd + 1 &&
                  strstr(pscr_opencl_last_options(ctx), "-DTD_RQ=16 ") &&
                  strstr(pscr_opencl_last_options(ctx), "-DTD_REG_FREE=1"),
              "48 KiB: shifted real n 5000 in 16-row passes, no register bounds ('%s')",
@@ -397,6 +397,8 @@ static void check_local_limit(pt_rng *r) {
     free(m), free(b), free(x), free(ref);
     pscr_context_destroy(cpu);
   }
+  /* the passes' copies of W = 64 (NVIDIA's OpenCL's passes at 48 KiB) */
+  check_wspec_pass(ctx, r, pscr_opencl_tune, pscr_opencl_launch_count);
   /* every kernel of every program built under the limit */
   ocl_state *s = ((struct pscr_context *)ctx)->impl;
   cl_ulong most = 0;
