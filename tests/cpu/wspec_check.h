@@ -83,8 +83,8 @@ static inline void check_wspec(pscr_context *gpu, pt_rng *rng, pscr_dtype t, ws_
 /* The two passes on their copies of W = 64 (td_reg_fwd64, td_reg_bwd64 and
  * the shifted _s64 ones; tune reg_wspec 1) and on the generic ones (0): the
  * same bits, each pass launched once a solve. The caller has capped local
- * memory at 48 KiB (tune local_mem; OpenCL on a CPU: shrink_local too), where
- * the passes take W = 64; clusters are tuned off here (CUDA's tile_clu). */
+ * memory at 48 KiB (tune local_mem), where the passes take W = 64; clusters
+ * are tuned off here (CUDA's tile_clu). */
 static inline void check_wspec_pass(pscr_context *gpu, pt_rng *rng, ws_tune_fn tune,
                                     ws_count_fn count) {
   const size_t n = 5000, m = 3;

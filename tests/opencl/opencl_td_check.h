@@ -6,7 +6,8 @@
  * GSPIKE's singular blocks (modified blocks, the residual check and its windows,
  * the shifted grid), 48 KiB shapes (record merges, one tile of 16-row
  * partitions in four parts), the shifted kernels of a constant group size,
- * and, last, that every "td_" KERNEL of kernels/common was launched. */
+ * the passes' copies of W = 64, and, last, that every "td_" KERNEL of
+ * kernels/common was launched. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +162,7 @@ static void check_plain_four(pscr_context *g48, pscr_context *cpu, pt_rng *r, ps
   for (int queued = 1; queued >= 0 && ok; queued--) {
     PT_CHECK_STATUS(pscr_array_write(a[3], h[3]), PSCR_OK);
     unsigned long s0 = pscr_opencl_launch_count(g48, "td_reg_solve");
-    unsigned long f0 = pscr_opencl_launch_count(g48, "td_reg_fwd");
+    unsigned long f0 = ws_family(g48, pscr_opencl_launch_count, "td_reg_fwd");
     if (queued) {
       PT_CHECK_STATUS(pscr_tridiag_solve_arrays_queued(g48, PSCR_TD_CR_PCR_THOMAS, t, n, batch, n,
                                                        a[0], a[1], a[2], a[3]),
@@ -176,7 +177,7 @@ static void check_plain_four(pscr_context *g48, pscr_context *cpu, pt_rng *r, ps
     double err = rel_diff(t, count, x, ref);
     PT_CHECK_LE(err, 1e-12, "48 KiB plain 4096 x 64, queued %d", queued);
     unsigned long one = pscr_opencl_launch_count(g48, "td_reg_solve") - s0;
-    unsigned long fwd = pscr_opencl_launch_count(g48, "td_reg_fwd") - f0;
+    unsigned long fwd = ws_family(g48, pscr_opencl_launch_count, "td_reg_fwd") - f0;
     int want_one = queued && t == PSCR_F64;
     PT_CHECK(one == (want_one ? 1u : 0u) && fwd == (want_one ? 0u : 1u),
              "48 KiB plain 4096 x 64, queued %d, dtype %d: %lu td_reg_solve, %lu td_reg_fwd",
@@ -614,6 +615,14 @@ static int td_check_main(pscr_dtype t, const char *name) {
   }
   pscr_context_destroy(g48);
   check_wspec(ocl, &r, t, pscr_opencl_tune, pscr_opencl_launch_count);
+  /* the passes' copies of W = 64 (real rows; NVIDIA's OpenCL's passes at 48
+   * KiB), on ocl, whose launches the coverage counts */
+  {
+    cl_ulong lm = ((ocl_state *)((struct pscr_context *)ocl)->impl)->local_mem;
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "local_mem", 49152), PSCR_OK);
+    check_wspec_pass(ocl, &r, pscr_opencl_tune, pscr_opencl_launch_count);
+    PT_CHECK_STATUS(pscr_opencl_tune(ocl, "local_mem", (int)lm), PSCR_OK);
+  }
   check_gspike_random_levels(ocl, t); /* tunes gs_q, gs_gp, gs_w */
   check_gspike_blocks(ocl, &r, seed, t); /* last: it tunes gs_q */
   opencl_check_coverage(ocl, "td_");

@@ -397,8 +397,6 @@ static void check_local_limit(pt_rng *r) {
     free(m), free(b), free(x), free(ref);
     pscr_context_destroy(cpu);
   }
-  /* the passes' copies of W = 64 (NVIDIA's OpenCL's passes at 48 KiB) */
-  check_wspec_pass(ctx, r, pscr_opencl_tune, pscr_opencl_launch_count);
   /* every kernel of every program built under the limit */
   ocl_state *s = ((struct pscr_context *)ctx)->impl;
   cl_ulong most = 0;

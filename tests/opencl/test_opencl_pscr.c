@@ -329,13 +329,13 @@ int main(void) {
    * at 48 KiB): by default the step's systems go to the tridiagonal engine */
   static const size_t z6[2] = {9, 600}; /* level 0 of 9 rows: one dense step */
   unsigned long tf0 = pscr_opencl_launch_count(E.gpu, "pscr_tile_fwd");
-  unsigned long e0 = pscr_opencl_launch_count(E.gpu, "td_reg_fwd") +
-                     pscr_opencl_launch_count(E.gpu, "td_reg_fwd_s") +
+  unsigned long e0 = ws_family(E.gpu, pscr_opencl_launch_count, "td_reg_fwd") +
+                     ws_family(E.gpu, pscr_opencl_launch_count, "td_reg_fwd_s") +
                      pscr_opencl_launch_count(E.gpu, "td_tile_fwd");
   gc_case(&E, PSCR_C128, 2, z6, PT_HELMHOLTZ, 4, PSCR_TD_AUTO, 0);
   unsigned long tf = pscr_opencl_launch_count(E.gpu, "pscr_tile_fwd") - tf0;
-  unsigned long en = pscr_opencl_launch_count(E.gpu, "td_reg_fwd") +
-                     pscr_opencl_launch_count(E.gpu, "td_reg_fwd_s") +
+  unsigned long en = ws_family(E.gpu, pscr_opencl_launch_count, "td_reg_fwd") +
+                     ws_family(E.gpu, pscr_opencl_launch_count, "td_reg_fwd_s") +
                      pscr_opencl_launch_count(E.gpu, "td_tile_fwd") - e0;
   PT_CHECK(tf == 0 && en > 0, "2D C128 600 rows at 48 KiB: %lu pscr_tile_fwd, %lu engine "
            "tile passes", tf, en);
