@@ -187,7 +187,13 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
 #ifndef TD_REG_YSM
 #define TD_REG_YSM 0
 #endif
-#define TD_REG_YL(sh, mode) (TD_REG_YSM && (sh) && (mode) == TD_REG_SOLVE && TD_REG_PH == 1)
+/* Which kernels keep y there: td_reg_solve_s, and td_reg_bwd_s* where the
+ * host asks (TD_REG_YSM 2: tune pass_ysm, for trials; H200, NVIDIA's OpenCL,
+ * shifted 8192 x 8192 in the generic passes: 1.11 ms with it, 1.10-1.16
+ * without). */
+#define TD_REG_YL(sh, mode)                                                                        \
+  (TD_REG_YSM && (sh) && ((mode) == TD_REG_SOLVE || (TD_REG_YSM == 2 && (mode) == TD_REG_BWD)) &&   \
+   TD_REG_PH == 1)
 /* Which sum the record's tops in row order (td_spike_top): where y leaves
  * the registers, and in the first pass, which then keeps no rows: u, y and w
  * of row k die with row k + 1 (TD_REG_FWD_TOP 0: td_spike_record, for A/B;

@@ -311,6 +311,16 @@ int main(void) {
              one);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 49152), PSCR_OK);
     check_wspec_pass(gpu, &rng, pscr_cuda_tune, launches_exact);
+    /* the shifted second pass with y in shared memory (tune pass_ysm): the
+     * passes there at 48 KB without clusters */
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "pass_ysm", 1), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_clu", 0), PSCR_OK);
+    unsigned long bwd0 = launches(gpu, "td_reg_bwd_s");
+    check_shifted(gpu, cpu, &rng, PSCR_TD_CR_PCR_THOMAS, PSCR_F64, 5000, 3, 0);
+    PT_CHECK(launches(gpu, "td_reg_bwd_s") == bwd0 + 2, "pass_ysm 1: %lu shifted second passes",
+             launches(gpu, "td_reg_bwd_s") - bwd0);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "tile_clu", 8), PSCR_OK);
+    PT_CHECK_STATUS(pscr_cuda_tune(gpu, "pass_ysm", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 0), PSCR_OK);
     /* 48 KB and local-memory tiles: one SPIKE system of 3000 rows is 6 (F64)
      * or 12 (C128) tiles, merged by td_tile_bwd itself (merge_self) or by

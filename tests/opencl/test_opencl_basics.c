@@ -393,6 +393,18 @@ static void check_local_limit(pt_rng *r) {
              "48 KiB: shifted real n 5000 in 16-row passes, no register bounds ('%s')",
              pscr_opencl_last_options(ctx));
     PT_CHECK_LE(pt_rel_error(PSCR_F64, n * ns, x, ref), 1e-12, "48 KiB: shifted real n 5000");
+    /* and with the second pass's y in local memory (tune pass_ysm) */
+    PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pass_ysm", 1), PSCR_OK);
+    memcpy(x, b, n * ns * sizeof *b);
+    PT_CHECK_STATUS(pscr_tridiag_solve_shifted(ctx, PSCR_TD_CR_PCR_THOMAS, PSCR_F64, n, ns, a[0],
+                                               a[1], a[2], NULL, m, NULL, sh, x, NULL),
+                    PSCR_OK);
+    PT_CHECK(strstr(pscr_opencl_last_options(ctx), "-DTD_REG_YSM=2") != NULL,
+             "48 KiB, pass_ysm 1: TD_REG_YSM 2 ('%s')", pscr_opencl_last_options(ctx));
+    PT_CHECK_LE(pt_rel_error(PSCR_F64, n * ns, x, ref), 1e-12,
+                "48 KiB: shifted real n 5000, pass_ysm 1");
+    PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pass_ysm", 2), PSCR_ERR_INVALID_ARGUMENT);
+    PT_CHECK_STATUS(pscr_opencl_tune(ctx, "pass_ysm", 0), PSCR_OK);
     for (int i = 0; i < 3; i++) free(a[i]);
     free(m), free(b), free(x), free(ref);
     pscr_context_destroy(cpu);

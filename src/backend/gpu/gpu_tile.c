@@ -84,7 +84,7 @@ void gpu_td_tile_params(td_job *j) {
 static pscr_status shape_module(td_job *j, int W, int lq) {
   if (!j->g->static_local || !j->g->shrink_local) return PSCR_OK;
   j->par.tile_local = (int)tile_scalars(W, lq);
-  j->par.reg_ph = j->par.reg_q = j->par.reg_free = j->par.reg_slim = 0;
+  j->par.reg_ph = j->par.reg_q = j->par.reg_free = j->par.reg_slim = j->par.reg_ysm = 0;
   return td_module(j);
 }
 
@@ -92,14 +92,15 @@ static pscr_status shape_module(td_job *j, int W, int lq) {
  * memory for the tile's four arrays, f alone for shifted rows (m (q + 1)
  * scalars a work-item, m = 4 or 1, or m (q / ph + 1) staged in ph parts),
  * x staged for the store (q + 1), the merge tree (16); one-tile shifted
- * solves with y kept (par.reg_ysm, `one`) the tile and the tree side by side. W at most 512
+ * solves with y kept (par.reg_ysm, `ykept`: td_reg_solve_s, and td_reg_bwd_s where
+ * reg_ysm is 2) the tile and the tree side by side. W at most 512
  * and the kernel's own limit (set by its registers: TD_REG_MAXW, 640 real and
  * 384 complex work-items; 512 at 16 real or 8 complex rows, 256 at 16
  * complex: gpu_td_reg_maxw). */
 static int reg_q(const td_job *j) { return j->par.reg_q ? j->par.reg_q : j->par.complex_ ? 4 : 8; }
-static size_t reg_scalars(const td_job *j, int sh, int W, int ph, int one) {
+static size_t reg_scalars(const td_job *j, int sh, int W, int ph, int ykept) {
   int q = reg_q(j), a = (sh ? 1 : 4) * (q / ph + 1);
-  if (j->par.reg_ysm && one && sh && ph == 1) /* td_reg_solve_s keeps y: the tree past it */
+  if (j->par.reg_ysm && ykept && sh && ph == 1) /* y kept (TD_REG_YL): the tree past it */
     return (size_t)(q + 1 + 16) * (size_t)W;
   if (j->par.reg_slim) /* x stored in the load's parts; the warps' junctions (6 W) and tree */
     return (size_t)(a > 7 ? a : 7) * (size_t)W;
@@ -170,6 +171,12 @@ static void pass_kernel(const td_job *j, int sh, const char *base, int W, char *
 static pscr_status reg_module(td_job *j, int sh, int W, int ph, int pass) {
   int fixed = j->g->static_local && j->g->shrink_local;
   j->par.reg_free = fixed && pass && !j->par.complex_ && reg_q(j) > 8;
+  if (j->g->static_local) { /* the shifted passes' y in local memory where it fits (pass_ysm) */
+    j->par.reg_ysm = 2;
+    if (!(pass && sh && ph == 1 && j->g->tune.pass_ysm &&
+          reg_scalars(j, sh, W, ph, 1) * j->esize <= j->limit))
+      j->par.reg_ysm = 0;
+  }
   if (!fixed && ph == 1 && !j->par.reg_q) return PSCR_OK;
   if (fixed) j->par.tile_local = (int)reg_scalars(j, sh, W, ph, 1);
   j->par.reg_ph = ph;
@@ -333,6 +340,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
   int reg_ok = n * batch >= j->g->tune.reg_min;
   j->par.reg_q = j->g->tune.reg_q;
   j->par.reg_free = j->par.reg_slim = 0;
+  if (j->g->static_local) j->par.reg_ysm = 0; /* the passes' module may set it (reg_module) */
   int big = reg_ok && !pivot && !j->par.reg_q && sh && perm_ok && (j->par.complex_ || n > 1024);
   if (big) j->par.reg_q = 16;
   reg = reg_ok && !pivot && perm_ok && reg_shape(j, src, n, &W, &ph);
@@ -443,6 +451,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     off_out += td_align(j, 2 * (size_t)cnt[l] * es);
   }
   size_t tb = reg ? reg_scalars(j, sh, W, ph, 0) * es : tile_bytes(j, W, lq);
+  size_t tbb = reg ? reg_scalars(j, sh, W, ph, j->par.reg_ysm == 2) * es : tb; /* the bwd pass */
   size_t mb = (size_t)(32 * MW) * es;
   if (reg) {
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
@@ -472,7 +481,7 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
                       GPU_PTR(outs[0]), GPU_PTR(flags)};
     char name[32];
     pass_kernel(j, sh, "td_reg_bwd", W, name, sizeof name);
-    TRY(td_launch(j, name, (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+    TRY(td_launch(j, name, (size_t)cnt[0] * (size_t)W, W, tbb, NARGS(args), args));
   } else {
     gpu_arg args[] = {SRC_ARGS(src), GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
                       GPU_LONG(T),   GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(io),

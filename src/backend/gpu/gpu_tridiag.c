@@ -36,7 +36,7 @@ void gpu_td_params_defines(const gpu_td_params *p, char *buf, size_t size) {
     k += snprintf(buf + k, size - (size_t)k, " -DTD_RQ=%d -DTD_REG_MAXW=%d", p->reg_q,
                   gpu_td_reg_maxw(p));
   if (p->reg_ysm && k > 0 && (size_t)k < size)
-    k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_YSM=1");
+    k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_YSM=%d", p->reg_ysm);
   if (p->reg_free && k > 0 && (size_t)k < size)
     k += snprintf(buf + k, size - (size_t)k, " -DTD_REG_FREE=1");
   if (p->reg_slim && k > 0 && (size_t)k < size)
@@ -203,7 +203,7 @@ static const struct {
     TUNE(reg_q, 0, 16, TUNE_POW2_0),         TUNE(reg_ph, 0, 4, TUNE_POW2_0),
     TUNE(reg_min, 0, INT_MAX, TUNE_ANY),     TUNE(reg_slim, 0, 2, TUNE_ANY),
     TUNE(tile_clu, 0, 8, TUNE_ANY),          TUNE(clu_w, 32, 512, TUNE_POW2),
-    TUNE(reg_wspec, 0, 1, TUNE_ANY),
+    TUNE(reg_wspec, 0, 1, TUNE_ANY),         TUNE(pass_ysm, 0, 1, TUNE_ANY),
 };
 #undef TUNE
 
@@ -365,7 +365,8 @@ static void job_init(td_job *j, gpu_device *g, pscr_dtype dtype) {
   j->line_wg = g->max_wg < TD_LINE_WG ? (int)g->max_wg : TD_LINE_WG;
   /* y in local memory where local arrays are sized by the launch (CUDA): a
    * fixed 48 KiB (NVIDIA's OpenCL) would not hold 16-row tiles with it */
-  j->par = (gpu_td_params){.complex_ = dtype == PSCR_C128, .reg_ysm = !g->static_local};
+  j->par = (gpu_td_params){.complex_ = dtype == PSCR_C128,
+                           .reg_ysm = g->static_local ? 0 : g->tune.pass_ysm ? 2 : 1};
   gpu_td_tile_params(j);
   gpu_td_gspike_params(j);
 }

@@ -71,7 +71,8 @@ typedef struct {
   int glw, grw, gdw; /* TD_GS_LW, TD_GS_RW, TD_GS_DW: g-Spike reduced-level groups */
   int reg_ph;        /* TD_REG_PH where > 1: parts td_reg.h stages its tile in */
   int reg_q;         /* TD_RQ where set: rows a work-item of td_reg.h (0: 8 real, 4 complex) */
-  int reg_ysm;       /* TD_REG_YSM: one-tile shifted td_reg.h solves keep y in local memory */
+  int reg_ysm;       /* TD_REG_YSM: one-tile shifted td_reg.h solves keep y in local memory
+                      * (1), the shifted second pass too (2: tune.pass_ysm) */
   int reg_free;      /* TD_REG_FREE: no register bounds written for td_reg.h's kernels
                       * where the host writes them (NVIDIA's OpenCL: gpu_bounds.c) */
   int reg_slim;      /* TD_REG_SLIM: td_reg.h's one tile merged by shuffles, x stored in parts */
@@ -137,6 +138,9 @@ typedef struct {
                   * groups a system (td_reg_clu), where the device has clusters (default
                   * 8; 0: never, the two passes) */
   int clu_w;     /* work-items of td_reg_clu's tiles, at least (default 128) */
+  int pass_ysm;  /* 1: the shifted second pass (td_reg_bwd_s*) keeps y in local memory
+                  * where it fits; 0 (default) in registers (trials: RESULTS.md, thirty-
+                  * eighth session) */
   int pscr_reg;  /* 1 (default): real PSCR innermost systems that need no pivoting on the
                   * fused kernels with rows in registers (pscr_reg.h), 0: pscr_tile.h's */
   int pscr_rsw;  /* pscr_reg.h: work-items per system (sub-group; x 8 rows: a tile) */
