@@ -36,8 +36,8 @@ int main(void) {
                      S[si] == 0 ? "1.0" : v ? "(double)s.v[0]" : "(double)s0");
       }
       const char *tp = text;
-      cl_program pr = clCreateProgramWithSource(c, 1, &tp, NULL, &e);
-      if (clBuildProgram(pr, 1, &d, "", NULL, NULL) != CL_SUCCESS) return printf("build\n"), 1;
+      cl_program pr = nvidia_program(c, d, tp, "", "k0, k1");
+      if (!pr) return 1;
       cl_kernel k[2] = {clCreateKernel(pr, "k0", &e), clCreateKernel(pr, "k1", &e)};
       double r[4];
       for (int way = 0; way < 3; way++) {

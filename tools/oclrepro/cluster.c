@@ -88,12 +88,8 @@ int main(void) {
   cl_int e;
   cl_context c = nvidia_context(&d);
   if (!c) return 77;
-  cl_program pr = clCreateProgramWithSource(c, 1, &src, NULL, &e);
-  if (clBuildProgram(pr, 1, &d, "-cl-std=CL1.2", NULL, NULL) != CL_SUCCESS) {
-    char log[4096] = {0};
-    clGetProgramBuildInfo(pr, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-    return printf("source build failed: %.1000s\n", log), 1;
-  }
+  cl_program pr = nvidia_program(c, d, src, "-cl-std=CL1.2", "source");
+  if (!pr) return 1;
   size_t len = 0;
   clGetProgramInfo(pr, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL);
   char *ptx = calloc(len + 1, 1);
@@ -110,19 +106,16 @@ int main(void) {
     size_t plen = strlen(p) + 1;
     cl_int bs;
     cl_program pp = clCreateProgramWithBinary(c, 1, &d, &plen, &b, &bs, &e);
-    if (e == CL_SUCCESS) e = clBuildProgram(pp, 1, &d, "", NULL, NULL);
-    printf("patched, clusters of %d: build %d/%d\n", n, e, bs);
-    if (e != CL_SUCCESS) {
-      char log[4096] = {0};
-      clGetProgramBuildInfo(pp, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-      printf("  log: %.1000s\n", log);
+    free(p);
+    printf("patched, clusters of %d: binary %d/%d\n", n, e, bs);
+    if (e != CL_SUCCESS || !nvidia_build(pp, d, "", "  patched")) {
+      if (pp) clReleaseProgram(pp);
       fails++;
       continue;
     }
     fails += run(c, d, pp, n, 264 * (size_t)n / 2, 64);
     fails += run(c, d, pp, n, (size_t)n * 4, 512);
     clReleaseProgram(pp);
-    free(p);
   }
   return fails != 0;
 }

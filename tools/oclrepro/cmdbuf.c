@@ -38,8 +38,8 @@ int main(void) {
       " __global double *a3, __global double *a4, __global double *a5, __global double *a6,"
       " __global int *st, long s0, long s1, long s2, long s3, long s4, long s5, long s6, long s7)"
       "{ size_t i = get_global_id(0); a0[i] += a1[i] + (double)s0; if (i == 0) st[0] = 0; }";
-  cl_program pr = clCreateProgramWithSource(c, 1, &src, NULL, &e);
-  if (clBuildProgram(pr, 1, &d, "", NULL, NULL) != CL_SUCCESS) return printf("build\n"), 1;
+  cl_program pr = nvidia_program(c, d, src, "", "k");
+  if (!pr) return 1;
   cl_kernel k = clCreateKernel(pr, "k", &e);
   cl_mem b[8];
   for (int i = 0; i < 8; i++) b[i] = clCreateBuffer(c, CL_MEM_READ_WRITE, 1 << 16, NULL, &e);

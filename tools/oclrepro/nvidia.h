@@ -31,6 +31,30 @@ static inline cl_context nvidia_context(cl_device_id *d) {
   return clCreateContext(NULL, 1, d, NULL, NULL, &e);
 }
 
+/* Builds pr (from source or binary) for d with opts; where that fails,
+ * prints what, the error and the build log, and returns 0. */
+static inline int nvidia_build(cl_program pr, cl_device_id d, const char *opts,
+                               const char *what) {
+  cl_int e = clBuildProgram(pr, 1, &d, opts, NULL, NULL);
+  if (e == CL_SUCCESS) return 1;
+  char log[4096] = {0};
+  clGetProgramBuildInfo(pr, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+  printf("%s: build failed (%d): %.1000s\n", what, e, log);
+  return 0;
+}
+
+/* The program of the OpenCL C text src, built for d with opts (NULL, after
+ * nvidia_build's report, where it fails). */
+static inline cl_program nvidia_program(cl_context c, cl_device_id d, const char *src,
+                                        const char *opts, const char *what) {
+  cl_int e;
+  cl_program pr = clCreateProgramWithSource(c, 1, &src, NULL, &e);
+  if (e != CL_SUCCESS) return printf("%s: no program (%d)\n", what, e), (cl_program)NULL;
+  if (nvidia_build(pr, d, opts, what)) return pr;
+  clReleaseProgram(pr);
+  return NULL;
+}
+
 static inline double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);

@@ -35,8 +35,8 @@ int main(void) {
   cl_int e;
   cl_context c = nvidia_context(&d);
   if (!c) return 77;
-  cl_program pr = clCreateProgramWithSource(c, 1, &src, NULL, &e);
-  clBuildProgram(pr, 1, &d, "", NULL, NULL);
+  cl_program pr = nvidia_program(c, d, src, "", "k");
+  if (!pr) return 1;
   cl_kernel k = clCreateKernel(pr, "k", &e);
   cl_mem b[2], sub[2];
   for (int i = 0; i < 2; i++) {

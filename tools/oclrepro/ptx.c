@@ -30,14 +30,8 @@ int main(void) {
     char src[1024];
     snprintf(src, sizeof src, fmt, kw[v]);
     const char *s = src;
-    cl_program pr = clCreateProgramWithSource(c, 1, &s, NULL, &e);
-    e = clBuildProgram(pr, 1, &d, "-cl-std=CL1.2", NULL, NULL);
-    if (e != CL_SUCCESS) {
-      char log[2048] = {0};
-      clGetProgramBuildInfo(pr, d, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-      printf("%s: build failed (%d): %.300s\n", kw[v], e, log);
-      continue;
-    }
+    cl_program pr = nvidia_program(c, d, s, "-cl-std=CL1.2", kw[v]);
+    if (!pr) continue;
     cl_kernel k = clCreateKernel(pr, "k", &e);
     cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof h, h, &e);
     clSetKernelArg(k, 0, sizeof m, &m);
