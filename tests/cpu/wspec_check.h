@@ -9,7 +9,6 @@
 #define PSCR_TESTS_WSPEC_CHECK_H
 
 #include <complex.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +34,27 @@ static inline unsigned long ws_launches(const pscr_context *gpu, ws_count_fn cou
   return ws_family(gpu, count, "td_reg_solve_s");
 }
 
+/* A shifted problem of m shifts for dtype t, n rows (A + s M dominant for
+ * every s), that also serves as sys plain systems: h[0 .. 2] A's diagonals
+ * (sys systems, A the first), h[3 .. 5] M's, h[6] the shifts, *b the m
+ * right-hand sides (n m >= n sys). */
+static inline void ws_fill(pt_rng *rng, pscr_dtype t, size_t n, size_t m, size_t sys, void *h[7],
+                           void **b) {
+  for (int i = 0; i < 6; i++) h[i] = pt_alloc(t, i < 3 ? n * sys : n);
+  h[6] = pt_alloc(t, m);
+  *b = pt_alloc(t, n * m);
+  pt_fill_dominant(rng, t, n, sys, n, h[0], h[1], h[2], 0.5);
+  for (size_t i = 0; i < n; i++) {
+    double complex a = pt_get(t, h[1], i);
+    pt_set(t, h[1], i, a * (creal(a) < 0 ? -1 : 1));
+    pt_set(t, h[3], i, pt_uniform(rng, -0.5, 0.5));
+    pt_set(t, h[4], i, pt_uniform(rng, 2, 3));
+    pt_set(t, h[5], i, pt_uniform(rng, -0.5, 0.5));
+  }
+  for (size_t i = 0; i < m; i++) pt_set(t, h[6], i, pt_uniform(rng, 0, 4));
+  pt_fill_uniform(rng, t, *b, n * m, -1, 1);
+}
+
 /* dtype t, n rows: W = n / 8 (at most 1024 rows) or n / 16, 32 at least;
  * complex systems of more than 4096 rows take several tiles. */
 static inline void check_wspec(pscr_context *gpu, pt_rng *rng, pscr_dtype t, ws_tune_fn tune,
@@ -43,19 +63,8 @@ static inline void check_wspec(pscr_context *gpu, pt_rng *rng, pscr_dtype t, ws_
   for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
     size_t n = ns[k], m = 6, es = pt_size(t);
     if (t == PSCR_C128 && n > 4096) continue;
-    void *h[7], *b = pt_alloc(t, n * m), *x[2];
-    for (int i = 0; i < 6; i++) h[i] = pt_alloc(t, n);
-    h[6] = pt_alloc(t, m);
-    pt_fill_dominant(rng, t, n, 1, n, h[0], h[1], h[2], 0.5);
-    for (size_t i = 0; i < n; i++) {
-      double complex a = pt_get(t, h[1], i);
-      pt_set(t, h[1], i, a * (creal(a) < 0 ? -1 : 1));
-      pt_set(t, h[3], i, pt_uniform(rng, -0.5, 0.5));
-      pt_set(t, h[4], i, pt_uniform(rng, 2, 3));
-      pt_set(t, h[5], i, pt_uniform(rng, -0.5, 0.5));
-    }
-    for (size_t i = 0; i < m; i++) pt_set(t, h[6], i, pt_uniform(rng, 0, 4));
-    pt_fill_uniform(rng, t, b, n * m, -1, 1);
+    void *h[7], *b, *x[2];
+    ws_fill(rng, t, n, m, 1, h, &b);
     for (int v = 0; v < 2; v++) {
       PT_CHECK_STATUS(tune(gpu, "reg_wspec", v), PSCR_OK);
       unsigned long all0 = ws_launches(gpu, count), gen0 = count(gpu, "td_reg_solve_s");
@@ -89,18 +98,9 @@ static inline void check_wspec_pass(pscr_context *gpu, pt_rng *rng, ws_tune_fn t
                                     ws_count_fn count) {
   const size_t n = 5000, m = 3;
   const pscr_dtype t = PSCR_F64;
-  double *h[7], *b = pt_alloc(t, n * m), *x[2][2];
-  for (int i = 0; i < 6; i++) h[i] = pt_alloc(t, n * m);
-  h[6] = pt_alloc(t, m);
-  pt_fill_dominant(rng, t, n, m, n, h[0], h[1], h[2], 0.5);
-  for (size_t i = 0; i < n; i++) {
-    h[1][i] = fabs(h[1][i]);
-    h[3][i] = pt_uniform(rng, -0.5, 0.5);
-    h[4][i] = pt_uniform(rng, 2, 3);
-    h[5][i] = pt_uniform(rng, -0.5, 0.5);
-  }
-  for (size_t i = 0; i < m; i++) h[6][i] = pt_uniform(rng, 0, 4);
-  pt_fill_uniform(rng, t, b, n * m, -1, 1);
+  void *h[7], *b;
+  double *x[2][2];
+  ws_fill(rng, t, n, m, m, h, &b);
   PT_CHECK_STATUS(tune(gpu, "tile_clu", 0), PSCR_OK);
   static const char *const passes[2][2] = {{"td_reg_fwd", "td_reg_bwd"},
                                            {"td_reg_fwd_s", "td_reg_bwd_s"}};
@@ -133,11 +133,11 @@ static inline void check_wspec_pass(pscr_context *gpu, pt_rng *rng, ws_tune_fn t
     PT_CHECK(pt_equal_bytes(x[0][sh], x[1][sh], n * m * sizeof(double)),
              "the passes, reg_wspec 1 against 0: %s", sh ? "shifted" : "plain");
     /* and a solution: the plain system's backward error */
-    if (!sh)
-      for (size_t s = 0; s < m; s++)
-        PT_CHECK_LE(pt_backward_error(t, n, h[0] + s * n, h[1] + s * n, h[2] + s * n,
-                                      x[1][0] + s * n, b + s * n),
-                    1e-15, "the passes, plain system %zu", s);
+    const double *a[3] = {h[0], h[1], h[2]}, *f = b;
+    for (size_t s = 0; s < m && !sh; s++)
+      PT_CHECK_LE(pt_backward_error(t, n, a[0] + s * n, a[1] + s * n, a[2] + s * n,
+                                    x[1][0] + s * n, f + s * n),
+                  1e-15, "the passes, plain system %zu", s);
     free(x[0][sh]), free(x[1][sh]);
   }
   PT_CHECK_STATUS(tune(gpu, "reg_wspec", 1), PSCR_OK);
