@@ -377,7 +377,7 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys
       if (cpf) z = S_NF(z, rf[k]); /* f's NaN/Inf check, as at the load */
       td_spike_row(h * TD_REG_PQ + k, TD_RQ, sh ? ka[k] : ra[k], sh ? kd[k] : rd[k],
                    sh ? kc[k] : rc[k], rf[k], u, y, w, &vlast);
-      if (ysm) rf[k] = y[k];
+      if (ysm) rf[k] = y[h * TD_REG_PQ + k]; /* (y by the tile's row; ysm: one part) */
       if (top) td_spike_top(h * TD_REG_PQ + k, TD_RQ, u, y, w, vlast, &p, rec);
     }
     if (TD_REG_PH > 1) BARRIER(); /* the part is read: the next one may come */
