@@ -144,6 +144,8 @@ pscr_status pscr_cuda_tune(pscr_context *ctx, const char *name, int value) __att
 pscr_status pscr_cuda_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
                                   unsigned long *count, double *seconds) __attribute__((weak));
 pscr_status pscr_opencl_tune(pscr_context *ctx, const char *name, int value) __attribute__((weak));
+size_t pscr_opencl_kernel_wg(const pscr_context *ctx, const char *name) __attribute__((weak));
+int pscr_opencl_bounded_entries(const pscr_context *ctx) __attribute__((weak));
 pscr_status pscr_opencl_kernel_stat(const pscr_context *ctx, size_t i, const char **name,
                                     unsigned long *count, double *seconds) __attribute__((weak));
 
@@ -587,6 +589,16 @@ int main(int argc, char **argv) {
            strtoul(argv[3], NULL, 10), strtoul(argv[4], NULL, 10), dominant, alg);
     print_profile(B.ctx, "cuda", pscr_cuda_kernel_stat);
     if (nctx > 1) print_profile(ctxs[1], "opencl", pscr_opencl_kernel_stat);
+    if (nctx > 1 && pscr_opencl_kernel_wg && pscr_opencl_bounded_entries) {
+      /* the last solve's program: were the register bounds written, what groups it takes */
+      static const char *const ks[] = {"td_reg_solve", "td_reg_solve_s", "td_reg_fwd_s64",
+                                       "td_reg_bwd_s64", "td_tile_solve"};
+      fprintf(stderr, "# opencl program of the last solve: %d .maxntid;",
+              pscr_opencl_bounded_entries(ctxs[1]));
+      for (size_t k = 0; k < sizeof ks / sizeof *ks; k++)
+        fprintf(stderr, " %s %zu", ks[k], pscr_opencl_kernel_wg(ctxs[1], ks[k]));
+      fprintf(stderr, "\n");
+    }
     pscr_context_destroy(ctxs[1]);
     pscr_context_destroy(B.ctx);
     cusparseDestroy(B.sp);

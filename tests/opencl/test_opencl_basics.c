@@ -243,6 +243,17 @@ static void check_tuning(pt_rng *r) {
         PT_CHECK(strstr(pscr_opencl_last_options(ctx),
                         t == 0 ? "-DTD_TILE_LOCAL=4608 " : "-DTD_TILE_LOCAL=5120 ") != NULL,
                  "%s options '%s'", name, pscr_opencl_last_options(ctx));
+      /* the program's kernels and their groups (developer hooks); the register
+       * bounds' directives are NVIDIA's alone */
+      if (k == 1) {
+        ocl_state *os = ((struct pscr_context *)ctx)->impl;
+        PT_CHECK(pscr_opencl_kernel_wg(ctx, "td_reg_solve") >= 32 &&
+                     pscr_opencl_kernel_wg(ctx, "no_such_kernel") == 0,
+                 "kernel_wg: td_reg_solve %zu", pscr_opencl_kernel_wg(ctx, "td_reg_solve"));
+        if (!os->ptx)
+          PT_CHECK(pscr_opencl_bounded_entries(ctx) == 0, "%d .maxntid off NVIDIA's platform",
+                   pscr_opencl_bounded_entries(ctx));
+      }
       /* the same request again: served from the build cache */
       size_t before = pscr_opencl_cached_programs(ctx);
       memcpy(x, b, n * pt_size(dt));

@@ -159,6 +159,12 @@ pscr_status pscr_opencl_kernel_stat(const pscr_context *ctx, size_t i, const cha
 size_t pscr_opencl_cached_programs(const pscr_context *ctx);
 /* The -D options of the program of the last solve ("" if none). */
 const char *pscr_opencl_last_options(const pscr_context *ctx);
+/* The largest group of kernel `name` in the program of the last solve
+ * (CL_KERNEL_WORK_GROUP_SIZE; 0 where it has no such kernel). */
+size_t pscr_opencl_kernel_wg(const pscr_context *ctx, const char *name);
+/* `.maxntid` directives in that program's binary: on NVIDIA's platform the
+ * kernels' register bounds (gpu_bounds.c; 0 where none took, or elsewhere). */
+int pscr_opencl_bounded_entries(const pscr_context *ctx);
 /* The name of the context's device ("" for other backends). */
 const char *pscr_opencl_device_name(const pscr_context *ctx);
 /* Sets one launch-time tuning parameter of an OpenCL context: gpu_td_tune's

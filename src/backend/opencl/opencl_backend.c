@@ -271,6 +271,25 @@ const char *pscr_opencl_last_options(const pscr_context *ctx) {
   return nl ? nl + 1 : "";
 }
 
+size_t pscr_opencl_kernel_wg(const pscr_context *ctx, const char *name) {
+  const ocl_state *s = opencl_state(ctx);
+  const ocl_program *p = s ? s->current : NULL;
+  for (cl_uint k = 0; p && name && k < p->nkernels; k++)
+    if (strcmp(p->names[k], name) == 0) return p->wg[k];
+  return 0;
+}
+
+int pscr_opencl_bounded_entries(const pscr_context *ctx) {
+  const ocl_state *s = opencl_state(ctx);
+  size_t len = 0, m = 8;
+  unsigned char *bin = s && s->current ? ocl_program_binary(s->current->program, &len) : NULL;
+  int n = 0;
+  for (size_t i = 0; bin && i + m <= len; i++)
+    if (bin[i] == '.' && memcmp(bin + i, ".maxntid", m) == 0) n++;
+  free(bin);
+  return n;
+}
+
 const char *pscr_opencl_device_name(const pscr_context *ctx) {
   const ocl_state *s = opencl_state(ctx);
   return s ? s->device_name : "";
