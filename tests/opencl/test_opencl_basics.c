@@ -36,6 +36,31 @@ static void check_selection(void) {
   PT_CHECK(pscr_backend_available(PSCR_BACKEND_OPENCL) == 1, "filter restored");
 }
 
+/* $PSCR_OPENCL_OPTIONS reaches every build (a fresh context, whose programs are
+ * built anew): an option no compiler takes fails the solve with DEVICE and b
+ * untouched; "-w" builds and solves right. */
+static void check_extra_options(pt_rng *r) {
+  const size_t n = 300;
+  double dl[300], d[300], du[300], b[300], x[300];
+  pt_fill_dominant(r, PSCR_F64, n, 1, n, dl, d, du, 0.5);
+  pt_fill_uniform(r, PSCR_F64, b, n, -1, 1);
+  static const char *const opt[2] = {"-no-such-option-pscr", "-w"};
+  for (int k = 0; k < 2; k++) {
+    setenv("PSCR_OPENCL_OPTIONS", opt[k], 1);
+    pscr_context *ctx = NULL;
+    PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
+    memcpy(x, b, sizeof b);
+    pscr_status st = ctx ? pscr_tridiag_solve(ctx, PSCR_TD_THOMAS, PSCR_F64, n, 1, n, dl, d, du,
+                                              x, NULL)
+                         : PSCR_ERR_DEVICE;
+    PT_CHECK_STATUS(st, k ? PSCR_OK : PSCR_ERR_DEVICE);
+    if (k == 0) PT_CHECK(pt_equal_bytes(x, b, sizeof b), "failed build: b untouched");
+    if (k == 1) PT_CHECK_LE(pt_backward_error(PSCR_F64, n, dl, d, du, x, b), 1e-15, "-w");
+    pscr_context_destroy(ctx);
+  }
+  unsetenv("PSCR_OPENCL_OPTIONS");
+}
+
 static void check_arrays(pscr_context *ctx, pt_rng *r) {
   static const size_t counts[] = {1, 2, 17, 4099, 100003};
   for (int t = 0; t < 2; t++)
@@ -558,6 +583,7 @@ int main(void) {
   pt_rng_seed(&r, seed);
   check_selection();
   check_resolver();
+  check_extra_options(&r);
   pscr_context *ctx = NULL;
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
   if (ctx) {

@@ -387,6 +387,13 @@ pscr_status ocl_program_get_text(ocl_state *s, const char *root, const char *tex
   size_t ptx_at = opts.len, ptx_len = strlen(ptx_def);
   sb_str(&opts, ptx_def);
   sb_str(&opts, options ? options : "");
+  /* developers' build options on top (e.g. NVIDIA's -cl-nv-verbose: the registers
+   * of every kernel in the build log, with $PSCR_OPENCL_LOG); the disk cache keys them */
+  const char *extra = getenv("PSCR_OPENCL_OPTIONS");
+  if (extra && extra[0]) {
+    sb_str(&opts, " ");
+    sb_str(&opts, extra);
+  }
   if (opts.failed) {
     st = PSCR_ERR_OUT_OF_MEMORY;
     goto cleanup;
