@@ -146,4 +146,51 @@ static inline void check_wspec_pass(pscr_context *gpu, pt_rng *rng, ws_tune_fn t
   free(b);
 }
 
+/* Tune wg_cap: a driver's largest groups (kernel_wg) as NVIDIA's OpenCL reports
+ * them, 256 for every kernel, on any device. Real shifted rows of 8192 take one
+ * td_reg.h tile of 512 work-items where the report allows it; capped at 256
+ * another form (the local-memory tile where the device has the memory, else the
+ * two passes; clusters tuned off: CUDA's tile_clu) and the same x to rounding;
+ * 0 (no report asked) and 1 (the default) alike, bit for bit. */
+static inline unsigned long ws_other(const pscr_context *gpu, ws_count_fn count) {
+  return count(gpu, "td_tile_solve") + count(gpu, "td_tile_fwd") + count(gpu, "td_reg_fwd_s") +
+         count(gpu, "td_reg_fwd_s64");
+}
+static inline void check_wg_cap(pscr_context *gpu, pt_rng *rng, ws_tune_fn tune,
+                                ws_count_fn count) {
+  const size_t n = 8192, m = 2;
+  const pscr_dtype t = PSCR_F64;
+  void *h[7], *b;
+  double *x[3];
+  static const int caps[3] = {1, 0, 256};
+  ws_fill(rng, t, n, m, 1, h, &b);
+  PT_CHECK_STATUS(tune(gpu, "tile_clu", 0), PSCR_OK);
+  for (int k = 0; k < 3; k++) {
+    PT_CHECK_STATUS(tune(gpu, "wg_cap", caps[k]), PSCR_OK);
+    unsigned long one0 = ws_launches(gpu, count);
+    unsigned long other0 = ws_other(gpu, count);
+    x[k] = pt_alloc(t, n * m);
+    memcpy(x[k], b, n * m * sizeof(double));
+    PT_CHECK_STATUS(pscr_tridiag_solve_shifted(gpu, PSCR_TD_CR_PCR_THOMAS, t, n, m, h[0], h[1],
+                                               h[2], h[3], h[4], h[5], h[6], x[k], NULL),
+                    PSCR_OK);
+    unsigned long one = ws_launches(gpu, count) - one0;
+    unsigned long other = ws_other(gpu, count) - other0;
+    int capped = caps[k] > 1;
+    PT_CHECK(one == (capped ? 0u : 1u) && other == (capped ? 1u : 0u),
+             "wg_cap %d: %lu td_reg_solve_s*, %lu other solves", caps[k], one, other);
+  }
+  PT_CHECK(pt_equal_bytes(x[0], x[1], n * m * sizeof(double)), "wg_cap 0 against 1");
+  PT_CHECK_LE(pt_rel_error(t, n * m, x[2], x[0]), 1e-13, "wg_cap 256 against 1");
+  static const int bad[] = {2, 31, 48, 1056, -1};
+  for (size_t k = 0; k < sizeof bad / sizeof *bad; k++)
+    PT_CHECK_STATUS(tune(gpu, "wg_cap", bad[k]), PSCR_ERR_INVALID_ARGUMENT);
+  PT_CHECK_STATUS(tune(gpu, "wg_cap", 1), PSCR_OK);
+  PT_CHECK_STATUS(tune(gpu, "tile_clu", 8), PSCR_OK);
+  for (int i = 0; i < 7; i++) free(h[i]);
+  for (int k = 0; k < 3; k++) free(x[k]);
+  free(b);
+}
+
 #endif
+

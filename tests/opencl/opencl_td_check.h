@@ -615,6 +615,7 @@ static int td_check_main(pscr_dtype t, const char *name) {
   }
   pscr_context_destroy(g48);
   check_wspec(ocl, &r, t, pscr_opencl_tune, pscr_opencl_launch_count);
+  if (t == PSCR_F64) check_wg_cap(ocl, &r, pscr_opencl_tune, pscr_opencl_launch_count);
   /* the passes' copies of W = 64 (real rows; NVIDIA's OpenCL's passes at 48
    * KiB), on ocl, whose launches the coverage counts */
   {

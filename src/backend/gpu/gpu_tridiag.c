@@ -103,6 +103,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .tile_reg = 1,
                        .reg_slim = 1,
                        .reg_wspec = 1,
+                       .wg_cap = 1,
                        .tile_clu = 8,
                        .clu_w = 128};
 }
@@ -121,7 +122,8 @@ pscr_status gpu_launch_x(gpu_device *g, const char *name, size_t items, int wg,
 
 int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2) {
   const char *names[2] = {k1, k2};
-  for (int i = 0; i < 2 && g->kernel_wg; i++) {
+  if (g->tune.wg_cap > 1 && g->tune.wg_cap < maxw) maxw = g->tune.wg_cap;
+  for (int i = 0; i < 2 && g->kernel_wg && g->tune.wg_cap; i++) {
     int k = names[i] ? g->kernel_wg(g, names[i]) : 0;
     if (k >= 32 && k < maxw) maxw = k;
   }
@@ -165,8 +167,9 @@ pscr_status gpu_merge_records(gpu_device *g, int levels, const long long *pc,
 static int pow2(int v) { return v > 0 && !(v & (v - 1)); }
 
 /* A tuning parameter: its field, its range and its rule (TUNE_ANY, TUNE_W:
- * a multiple of 32, TUNE_POW2: a power of 2, TUNE_POW2_0: that or 0, the default). */
-enum { TUNE_ANY, TUNE_W, TUNE_POW2, TUNE_POW2_0 };
+ * a multiple of 32, TUNE_POW2: a power of 2, TUNE_POW2_0: that or 0, TUNE_W01:
+ * a multiple of 32, 0 or 1; the default). */
+enum { TUNE_ANY, TUNE_W, TUNE_POW2, TUNE_POW2_0, TUNE_W01 };
 #define TUNE(field, lo, hi, rule) {#field, offsetof(gpu_td_tuning, field), lo, hi, rule}
 static const struct {
   const char *name;
@@ -204,6 +207,7 @@ static const struct {
     TUNE(reg_min, 0, INT_MAX, TUNE_ANY),     TUNE(reg_slim, 0, 2, TUNE_ANY),
     TUNE(tile_clu, 0, 8, TUNE_ANY),          TUNE(clu_w, 32, 512, TUNE_POW2),
     TUNE(reg_wspec, 0, 1, TUNE_ANY),         TUNE(pass_ysm, 0, 1, TUNE_ANY),
+    TUNE(wg_cap, 0, 1024, TUNE_W01),
 };
 #undef TUNE
 
@@ -213,7 +217,8 @@ pscr_status gpu_td_tune(gpu_td_tuning *t, const char *name, int value) {
     if (strcmp(name, tunables[k].name) != 0) continue;
     int rule = tunables[k].rule;
     if (value < tunables[k].lo || value > tunables[k].hi || (rule == TUNE_W && value % 32) ||
-        (rule == TUNE_POW2 && !pow2(value)) || (rule == TUNE_POW2_0 && value && !pow2(value)))
+        (rule == TUNE_POW2 && !pow2(value)) || (rule == TUNE_POW2_0 && value && !pow2(value)) ||
+        (rule == TUNE_W01 && value > 1 && value % 32))
       return PSCR_ERR_INVALID_ARGUMENT;
     *(int *)((char *)t + tunables[k].off) = value;
     return PSCR_OK;

@@ -141,6 +141,12 @@ typedef struct {
   int pass_ysm;  /* 1: the shifted second pass (td_reg_bwd_s*) keeps y in local memory
                   * where it fits; 0 (default) in registers (trials: RESULTS.md, thirty-
                   * eighth session) */
+  int wg_cap;    /* groups of gpu_kernel_cap's kernels no larger than the driver's largest
+                  * for the kernel (kernel_wg): 1 (default); 0: not asked; a multiple of
+                  * 32: asked, and at most that many work-items (NVIDIA's OpenCL reports
+                  * 256 for every td.cl kernel, yet runs td_reg_solve_s in groups of 512:
+                  * tests take that report anywhere, trials take 0; RESULTS.md, fortieth
+                  * session) */
   int pscr_reg;  /* 1 (default): real PSCR innermost systems that need no pivoting on the
                   * fused kernels with rows in registers (pscr_reg.h), 0: pscr_tile.h's */
   int pscr_rsw;  /* pscr_reg.h: work-items per system (sub-group; x 8 rows: a tile) */
@@ -286,7 +292,8 @@ pscr_status gpu_launch_x(gpu_device *g, const char *name, size_t items, int wg,
                          size_t local_bytes, int nargs, const gpu_arg *args);
 
 /* maxw, or less where kernel k1's or k2's registers (kernel_wg of the current
- * module; k2 may be NULL) allow fewer work-items: a larger group fails to launch. */
+ * module; k2 may be NULL) allow fewer work-items: a larger group fails to launch;
+ * and no more than tune.wg_cap where that is a group size. */
 int gpu_kernel_cap(gpu_device *g, int maxw, const char *k1, const char *k2);
 /* The record merge's groups (td_tile_gup / gdown) for systems of nt records,
  * mw work-items (2 mw records) at most: *w work-items and *spg systems a
