@@ -354,7 +354,8 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * fit one slim tile of 512 work-items in 48 KB (9 W scalars), where the
    * default takes the two passes. H200, shifted 8192 x 8192, NVIDIA's OpenCL:
    * slim 1.10-1.11 ms, the passes 1.07-1.12 (CUDA's own tile 0.75-0.79, its
-   * slim 1.10-1.15); four parts 1.30-1.33. */
+   * slim 1.10-1.15); four parts 1.30-1.33; y through b, 1.27 (RESULTS.md, fortieth
+   * session). */
   if (big && j->g->warp_shfl &&
       (j->g->tune.reg_slim == 2 ||
        (j->g->tune.reg_slim == 1 && j->par.complex_ && j->g->static_local && !reg))) {
