@@ -362,8 +362,8 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys
     }
 #endif
     BARRIER();
-#ifdef TD_PREFETCH_L2
-    if (mode == TD_REG_SOLVE && sh && TD_REG_PF > 0 && h == 0) /* the tile is in */
+#if defined(TD_PREFETCH_L2) && TD_REG_PF > 0 /* (not in the condition: clang warns there) */
+    if (mode == TD_REG_SOLVE && sh && h == 0) /* the tile is in */
       td_reg_prefetch(TD_SRC_ARGS, n, sys, t, b);
 #endif
     /* 2. Thomas with both spikes (td_tile_factor, pivot = 0), reading a, d,
