@@ -193,4 +193,3 @@ static inline void check_wg_cap(pscr_context *gpu, pt_rng *rng, ws_tune_fn tune,
 }
 
 #endif
-
