@@ -273,10 +273,9 @@ const char *pscr_opencl_last_options(const pscr_context *ctx) {
 
 size_t pscr_opencl_kernel_wg(const pscr_context *ctx, const char *name) {
   const ocl_state *s = opencl_state(ctx);
-  const ocl_program *p = s ? s->current : NULL;
-  for (cl_uint k = 0; p && name && k < p->nkernels; k++)
-    if (strcmp(p->names[k], name) == 0) return p->wg[k];
-  return 0;
+  ocl_program *p = s && name ? s->current : NULL;
+  cl_uint k = p ? ocl_kernel_index(p, name) : 0;
+  return p && k < p->nkernels ? p->wg[k] : 0;
 }
 
 int pscr_opencl_bounded_entries(const pscr_context *ctx) {
