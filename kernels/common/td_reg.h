@@ -148,6 +148,23 @@ DEVICE scalar td_spike_x(int k, int q, const scalar *u, scalar yk, const scalar 
   return k + 1 == q ? S_FMS(x, vlast, xr) : S_FMS(x, u[k], xn);
 }
 
+/* Row i of td_reg_perm's arrays as the ns systems of shifts s[e] see it:
+ * A + s[e] M (ka[e], kd[e], kc[e]), A and M read once for all of them, *z
+ * their NaN/Inf check. */
+DEVICE void td_reg_coef_row(TD_SRC_PARAMS, long i, int ns, const scalar *s, scalar *ka,
+                            scalar *kd, scalar *kc, scalar *z) {
+#pragma unroll
+  for (int e = 0; e < ns; e++) { /* (the loads of e > 0 are e = 0's: the compiler merges them) */
+    ka[e] = cdl[i];
+    kd[e] = cd[i];
+    kc[e] = cdu[i];
+    if (mdl != 0) ka[e] = S_FMA(ka[e], s[e], mdl[i]);
+    if (md != 0) kd[e] = S_FMA(kd[e], s[e], md[i]);
+    if (mdu != 0) kc[e] = S_FMA(kc[e], s[e], mdu[i]);
+    *z = S_NF(S_NF(S_NF(*z, ka[e]), kd[e]), kc[e]);
+  }
+}
+
 /* Shifted rows: the coefficients of A + s M of a part's rows of one
  * work-item straight into registers from td_reg_perm's arrays (one
  * coalesced row of the tile's order a load, from index i0 by W), *z their
@@ -157,16 +174,8 @@ DEVICE scalar td_spike_x(int k, int q, const scalar *u, scalar yk, const scalar 
 DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, scalar *kd,
                          scalar *kc, scalar *z) {
 #pragma unroll
-  for (int k = 0; k < TD_REG_PQ; k++) {
-    long i = i0 + (long)k * W;
-    ka[k] = cdl[i];
-    kd[k] = cd[i];
-    kc[k] = cdu[i];
-    if (mdl != 0) ka[k] = S_FMA(ka[k], s, mdl[i]);
-    if (md != 0) kd[k] = S_FMA(kd[k], s, md[i]);
-    if (mdu != 0) kc[k] = S_FMA(kc[k], s, mdu[i]);
-    *z = S_NF(S_NF(S_NF(*z, ka[k]), kd[k]), kc[k]);
-  }
+  for (int k = 0; k < TD_REG_PQ; k++)
+    td_reg_coef_row(TD_SRC_ARGS, i0 + (long)k * W, 1, &s, &ka[k], &kd[k], &kc[k], z);
 }
 
 /* One-tile shifted solves (td_reg_solve_s) keep y in local memory where the
@@ -625,6 +634,121 @@ TD_REG_PASS_KERNEL(td_reg_fwd64, 0, TD_REG_FWD, 64)
 TD_REG_PASS_KERNEL(td_reg_fwd_s64, 1, TD_REG_FWD, 64)
 TD_REG_PASS_KERNEL(td_reg_bwd64, 0, TD_REG_BWD, 64)
 TD_REG_PASS_KERNEL(td_reg_bwd_s64, 1, TD_REG_BWD, 64)
+
+/* Pass 1 of shifted systems two at a time (td_reg_fwd2_s64): systems sys
+ * and sys + 1 (two = 0: sys alone, the odd one of a batch), the same tile,
+ * A and M read once a row for both shifts. td_reg_fwd_s* reads them for
+ * every system: 48 bytes a row from L2 against f's 8 from DRAM (H200,
+ * NVIDIA's OpenCL, shifted 8192 x 8192: td_reg_fwd_s64 350 us, 209 in a
+ * trial that read one row's coefficients for all 16; this kernel 314).
+ * The arithmetic of td_reg_body's TD_REG_FWD, one part, system by system
+ * (the records agree with it, to the sign of a zero where the tree below
+ * takes identity partitions that td_reg_body's leaves out): f of both
+ * systems through local memory, Thomas with both spikes row by row with the
+ * record's tops summed as it goes, each system's records by the warps'
+ * shuffles (real rows where the dialect has them; else one a partition, W
+ * of them) and the two trees side by side (td_merge_up_n). Records at
+ * io[f cnt + sys nt + tile]; local memory: TD_REG_FWD2_LOCAL(W) scalars
+ * (the tiles, or the trees of W records each: 6 fields of 4 W nodes). */
+#define TD_REG_FWD2_LOCAL(W) (2 * (TD_RQ + 1) > 24 ? 2 * (W) * (TD_RQ + 1) : 24 * (W))
+DEVICE void td_reg_fwd2_body(TD_SRC_PARAMS, int W, long n, long sys, int two, long r0, long nt,
+                             long tile, long cnt, GLOBAL scalar *b, GLOBAL scalar *io,
+                             GLOBAL int *flags, LOCAL_P scalar *sm, LOCAL_P int *bad_nf,
+                             LOCAL_P int *bad_sg) {
+  int t = (int)LOCAL_ID(), S = W * (TD_RQ + 1);
+  long sy[2] = {sys, two ? sys + 1 : sys};
+  scalar z = S_ZERO, sv[2] = {shift[sy[0]], shift[sy[1]]};
+  /* 1. f of both tiles, as td_reg_body loads one (identity rows past n) */
+#pragma unroll
+  for (int e = 0; e < 2; e++) {
+#pragma unroll
+    for (int u0 = 0; u0 < TD_RQ; u0 += TD_REG_LOAD_U) {
+      scalar vf[TD_REG_LOAD_U];
+#pragma unroll
+      for (int u = 0; u < TD_REG_LOAD_U; u++) {
+        long r = r0 + t + (u0 + u) * W;
+        vf[u] = b[td_rhs_index(TD_SRC_ARGS, sy[e], r < n ? r : n - 1)];
+        if (r >= n) vf[u] = S_ZERO;
+      }
+#pragma unroll
+      for (int u = 0; u < TD_REG_LOAD_U; u++) {
+        z = S_NF(z, vf[u]);
+        sm[e * S + TD_BPAD(t + (u0 + u) * W, TD_RLQ)] = vf[u];
+      }
+    }
+  }
+  BARRIER();
+  /* 2. both sweeps, row by row */
+  LOCAL_P scalar *rf = sm + TD_BPAD(t * TD_RQ, TD_RLQ);
+  scalar u[2][TD_RQ], y[2][TD_RQ], w[2][TD_RQ], vl[2] = {S_ZERO, S_ZERO}, rec[2][6];
+  scalar p[2] = {S_ONE, S_ONE};
+#pragma unroll
+  for (int k = 0; k < TD_RQ; k++) {
+    scalar ka[2], kd[2], kc[2];
+    td_reg_coef_row(TD_SRC_ARGS, r0 + t + (long)k * W, 2, sv, ka, kd, kc, &z);
+#pragma unroll
+    for (int e = 0; e < 2; e++) {
+      td_spike_row(k, TD_RQ, ka[e], kd[e], kc[e], rf[e * S + k], u[e], y[e], w[e], &vl[e]);
+      td_spike_top(k, TD_RQ, u[e], y[e], w[e], vl[e], &p[e], rec[e]);
+    }
+  }
+  if (t == 0) *bad_nf = *bad_sg = 0;
+  BARRIER(); /* the tiles are read: their memory takes the records */
+  /* 3. system e's records at nd[f M + e P + k], its tree's root at root + e */
+  int P, M;
+  LOCAL_P scalar *nd;
+#ifdef TD_SHFL_DOWN_D
+  if (!PSCR_COMPLEX) {
+    int lane = t & 31;
+    P = W / 32;
+    M = 4 * P;
+    nd = sm + 6 * W; /* past the warps' junctions (td_warp_up's J; not read in this pass) */
+#pragma unroll
+    for (int e = 0; e < 2; e++) {
+      td_warp_up(rec[e], lane, sm + (t - lane), W, bad_sg);
+      if (lane == 0)
+        for (int f = 0; f < 6; f++) nd[f * M + e * P + t / 32] = rec[e][f];
+    }
+  } else
+#endif
+  {
+    P = W;
+    M = 4 * W;
+    nd = sm;
+    for (int e = 0; e < 2; e++)
+      for (int f = 0; f < 6; f++) nd[f * M + e * P + t] = rec[e][f];
+  }
+  BARRIER();
+  int root = td_merge_up_n(nd, M, 2 * P, bad_sg, 0, 2);
+  if (t < 12) {
+    int e = t / 6, f = t - 6 * e;
+    scalar v = nd[f * M + root + e];
+    if (e == 0 || two) io[f * cnt + sy[e] * nt + tile] = v;
+    if (!S_ISFINITE(v)) *bad_sg = 1; /* a zero pivot's NaN */
+  }
+  if (!S_ISFINITE(z)) *bad_nf = 1;
+  BARRIER();
+  if (t == 0 && (*bad_nf || *bad_sg)) flags[*bad_nf ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
+}
+
+/* Group g: tile g % nt of systems 2 (g / nt) and the next, of a batch of
+ * cnt / nt (the host launches ceil(batch / 2) nt groups of 64). */
+#define TD_REG_FWD2_KERNEL(name, w)                                                                \
+  TD_REG_KERNEL void name(TD_SRC_KPARAMS, long n, long nt, long cnt, GPTR(scalar, b),              \
+                          GPTR(scalar, io), GPTR(int, flags)) {                                    \
+    TD_SRC_KAT();                                                                                  \
+    GPTR_AT(scalar, b);                                                                            \
+    GPTR_AT(scalar, io);                                                                           \
+    GPTR_AT(int, flags);                                                                           \
+    LOCAL_ARRAY(scalar, sm, TD_REG_FWD2_LOCAL(w));                                                 \
+    LOCAL int bad_nf, bad_sg;                                                                      \
+    TD_SRC_FIX(1);                                                                                 \
+    TD_SRC_AT_SYS0(b);                                                                             \
+    long g = GROUP_ID(), pr = g / nt, tile = g - pr * nt;                                          \
+    td_reg_fwd2_body(TD_SRC_ARGS, w, n, 2 * pr, 2 * pr + 1 < cnt / nt, tile * (long)(w) * TD_RQ,   \
+                     nt, tile, cnt, b, io, flags, sm, &bad_nf, &bad_sg);                           \
+  }
+TD_REG_FWD2_KERNEL(td_reg_fwd2_s64, 64)
 
 /* A system of nt tiles in one pass where the dialect has clusters of work
  * groups that read each other's local memory (TD_CLUSTER_*: CUDA's

@@ -311,6 +311,7 @@ int main(void) {
              one);
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "local_mem", 49152), PSCR_OK);
     check_wspec_pass(gpu, &rng, pscr_cuda_tune, launches_exact);
+    check_pass_two(gpu, &rng, pscr_cuda_tune, launches_exact);
     /* the shifted second pass with y in shared memory (tune pass_ysm): the
      * passes there at 48 KB without clusters */
     PT_CHECK_STATUS(pscr_cuda_tune(gpu, "pass_ysm", 1), PSCR_OK);

@@ -622,6 +622,7 @@ static int td_check_main(pscr_dtype t, const char *name) {
     cl_ulong lm = ((ocl_state *)((struct pscr_context *)ocl)->impl)->local_mem;
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "local_mem", 49152), PSCR_OK);
     check_wspec_pass(ocl, &r, pscr_opencl_tune, pscr_opencl_launch_count);
+    check_pass_two(ocl, &r, pscr_opencl_tune, pscr_opencl_launch_count);
     PT_CHECK_STATUS(pscr_opencl_tune(ocl, "local_mem", (int)lm), PSCR_OK);
   }
   check_gspike_random_levels(ocl, t); /* tunes gs_q, gs_gp, gs_w */

@@ -156,6 +156,12 @@ static void reg_kernel(const td_job *j, int sh, int clu, int W, char *name, size
  * 0.76-0.79), td_reg_fwd_s 362 us against 431 and td_reg_bwd_s 484 against
  * 555; CR_PCR_THOMAS 8192 x 8192 1.35-1.38 ms against 1.45-1.48 (CUDA's
  * clusters 1.09-1.16); shifted 1024 x 16384 0.31-0.34 against 0.36-0.39. */
+/* td_reg_fwd2_s64's local memory (td_reg.h's TD_REG_FWD2_LOCAL). */
+static size_t fwd2_bytes(const td_job *j, int W) {
+  int q = reg_q(j), a = 2 * (q + 1) > 24 ? 2 * (q + 1) : 24;
+  return (size_t)a * (size_t)W * j->esize;
+}
+
 static void pass_kernel(const td_job *j, int sh, const char *base, int W, char *name,
                         size_t size) {
   snprintf(name, size, "%s%s%s", base, sh ? "_s" : "", j->g->tune.reg_wspec && W == 64 ? "64" : "");
@@ -458,8 +464,19 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
     gpu_arg args[] = {SRC_ARGS(src),     GPU_LONG(n), GPU_LONG(nt), GPU_LONG(cnt[0]), GPU_PTR(b),
                       GPU_PTR(recs[0]), GPU_PTR(flags)};
     char name[32];
-    pass_kernel(j, sh, "td_reg_fwd", W, name, sizeof name);
-    TRY(td_launch(j, name, (size_t)cnt[0] * (size_t)W, W, tb, NARGS(args), args));
+    /* real shifted systems two a group where the pass has W = 64 (td_reg_fwd2_s64:
+     * A and M read once for both; H200, NVIDIA's OpenCL, shifted 8192 x 8192:
+     * 314 us against td_reg_fwd_s64's 351, the solve 0.95-0.98 ms against
+     * 0.98-1.01) */
+    int two = sh && !j->par.complex_ && W == 64 && ph == 1 && batch > 1 &&
+              j->g->tune.reg_wspec && j->g->tune.pass_two;
+    size_t groups = two ? (size_t)((batch + 1) / 2) * (size_t)nt : (size_t)cnt[0];
+    if (two)
+      snprintf(name, sizeof name, "td_reg_fwd2_s64");
+    else
+      pass_kernel(j, sh, "td_reg_fwd", W, name, sizeof name);
+    TRY(td_launch(j, name, groups * (size_t)W, W, two ? fwd2_bytes(j, W) : tb, NARGS(args),
+                  args));
   } else {
     gpu_arg args[] = {SRC_ARGS(src),    GPU_LONG(n),   GPU_INT(lq),      GPU_INT(pivot),
                       GPU_LONG(T),      GPU_LONG(nt),  GPU_LONG(cnt[0]), GPU_PTR(b),

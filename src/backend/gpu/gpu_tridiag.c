@@ -104,6 +104,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .reg_slim = 1,
                        .reg_wspec = 1,
                        .wg_cap = 1,
+                       .pass_two = 1,
                        .tile_clu = 8,
                        .clu_w = 128};
 }
@@ -207,7 +208,7 @@ static const struct {
     TUNE(reg_min, 0, INT_MAX, TUNE_ANY),     TUNE(reg_slim, 0, 2, TUNE_ANY),
     TUNE(tile_clu, 0, 8, TUNE_ANY),          TUNE(clu_w, 32, 512, TUNE_POW2),
     TUNE(reg_wspec, 0, 1, TUNE_ANY),         TUNE(pass_ysm, 0, 1, TUNE_ANY),
-    TUNE(wg_cap, 0, 1024, TUNE_W01),
+    TUNE(wg_cap, 0, 1024, TUNE_W01),         TUNE(pass_two, 0, 1, TUNE_ANY),
 };
 #undef TUNE
 
