@@ -1,5 +1,11 @@
 /* LD_PRELOAD shim: calls and host time of the OpenCL entry points a solve
  * makes, printed to stderr at exit (which of them a small solve waits in).
+ * CLTRACE_TL=1: also a timeline line at every clFinish that follows kernel
+ * launches (a solve's status wait): each launch's host enqueue span and its
+ * device QUEUED / SUBMIT / START / END, us from the first enqueue (device
+ * times from the first QUEUED). CLTRACE_FLUSH=1: a clFlush after the first
+ * launch of each such span (a trial: the GPU starts before the rest are
+ * enqueued).
  * cc -O2 -shared -fPIC -o cltrace.so cltrace.c -ldl
  * LD_PRELOAD=./cltrace.so ./build/bench_pscr_gpu --backends opencl ... */
 #define _GNU_SOURCE
@@ -49,6 +55,13 @@ __attribute__((destructor)) static void report(void) {
     return r_;                                                                                     \
   }
 
+static struct {
+  char name[24];
+  double h0, h1;
+  cl_event e;
+} tl[64];
+static int ntl, tl_on = -1, tl_flush;
+
 /* clEnqueueNDRangeKernel by kernel name too */
 cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d, const size_t *o,
                               const size_t *g, const size_t *l, cl_uint n, const cl_event *w,
@@ -58,9 +71,25 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d, const 
   if (!real) *(void **)&real = dlsym(RTLD_NEXT, "clEnqueueNDRangeKernel");
   char name[64] = {0};
   clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name - 1, name, NULL);
+  if (tl_on < 0) {
+    tl_on = getenv("CLTRACE_TL") != NULL;
+    tl_flush = getenv("CLTRACE_FLUSH") != NULL;
+  }
+  cl_event own = NULL, *ep = tl_on && ntl < 64 ? (e ? e : &own) : e;
   double t0 = now();
-  cl_int r = real(q, k, d, o, g, l, n, w, e);
+  cl_int r = real(q, k, d, o, g, l, n, w, ep);
   double dt = now() - t0;
+  if (tl_on && ntl < 64 && r == CL_SUCCESS) {
+    if (e) clRetainEvent(*e);
+    snprintf(tl[ntl].name, sizeof tl[ntl].name, "%s", name);
+    tl[ntl].h0 = t0, tl[ntl].h1 = t0 + dt, tl[ntl].e = *ep;
+    if (tl_flush && ntl == 0) {
+      static cl_int (*fl)(cl_command_queue) = NULL;
+      if (!fl) *(void **)&fl = dlsym(RTLD_NEXT, "clFlush");
+      fl(q);
+    }
+    ntl++;
+  }
   spent[F_ENQ] += dt;
   calls[F_ENQ]++;
   int i = 0;
@@ -74,7 +103,33 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint d, const 
 }
 WRAP(F_ARG, cl_int, clSetKernelArg, (cl_kernel k, cl_uint i, size_t s, const void *v),
      (k, i, s, v))
-WRAP(F_FINISH, cl_int, clFinish, (cl_command_queue q), (q))
+cl_int clFinish(cl_command_queue q) {
+  static cl_int (*real)(cl_command_queue) = NULL;
+  if (!real) *(void **)&real = dlsym(RTLD_NEXT, "clFinish");
+  double t0 = now();
+  cl_int r = real(q);
+  double t1 = now();
+  spent[F_FINISH] += t1 - t0;
+  calls[F_FINISH]++;
+  if (ntl > 0) { /* a span of launches ends: its timeline */
+    cl_ulong base = 0;
+    fprintf(stderr, "tl");
+    for (int i = 0; i < ntl; i++) {
+      cl_ulong v[4] = {0};
+      cl_profiling_info p[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+      for (int j = 0; j < 4; j++) clGetEventProfilingInfo(tl[i].e, p[j], sizeof v[j], &v[j], NULL);
+      if (i == 0) base = v[0];
+      fprintf(stderr, " | %s h %.1f-%.1f d %.1f %.1f %.1f-%.1f", tl[i].name,
+              1e6 * (tl[i].h0 - tl[0].h0), 1e6 * (tl[i].h1 - tl[0].h0), 1e-3 * (double)(v[0] - base),
+              1e-3 * (double)(v[1] - base), 1e-3 * (double)(v[2] - base), 1e-3 * (double)(v[3] - base));
+      clReleaseEvent(tl[i].e);
+    }
+    fprintf(stderr, " | finish h %.1f-%.1f\n", 1e6 * (t0 - tl[0].h0), 1e6 * (t1 - tl[0].h0));
+    ntl = 0;
+  }
+  return r;
+}
 WRAP(F_READ, cl_int, clEnqueueReadBuffer,
      (cl_command_queue q, cl_mem m, cl_bool b, size_t o, size_t s, void *p, cl_uint n,
       const cl_event *w, cl_event *e),
