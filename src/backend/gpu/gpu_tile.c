@@ -156,15 +156,15 @@ static void reg_kernel(const td_job *j, int sh, int clu, int W, char *name, size
  * 0.76-0.79), td_reg_fwd_s 362 us against 431 and td_reg_bwd_s 484 against
  * 555; CR_PCR_THOMAS 8192 x 8192 1.35-1.38 ms against 1.45-1.48 (CUDA's
  * clusters 1.09-1.16); shifted 1024 x 16384 0.31-0.34 against 0.36-0.39. */
+static void pass_kernel(const td_job *j, int sh, const char *base, int W, char *name,
+                        size_t size) {
+  snprintf(name, size, "%s%s%s", base, sh ? "_s" : "", j->g->tune.reg_wspec && W == 64 ? "64" : "");
+}
+
 /* td_reg_fwd2_s64's local memory (td_reg.h's TD_REG_FWD2_LOCAL). */
 static size_t fwd2_bytes(const td_job *j, int W) {
   int q = reg_q(j), a = 2 * (q + 1) > 24 ? 2 * (q + 1) : 24;
   return (size_t)a * (size_t)W * j->esize;
-}
-
-static void pass_kernel(const td_job *j, int sh, const char *base, int W, char *name,
-                        size_t size) {
-  snprintf(name, size, "%s%s%s", base, sh ? "_s" : "", j->g->tune.reg_wspec && W == 64 ? "64" : "");
 }
 
 /* Where local arrays are sized per shape: the module of td_reg.h's W work-items.

@@ -141,7 +141,7 @@ typedef struct {
   int pass_ysm;  /* 1: the shifted second pass (td_reg_bwd_s*) keeps y in local memory
                   * where it fits; 0 (default) in registers (trials: RESULTS.md, thirty-
                   * eighth session) */
-  int pass_two; /* 1 (default): the shifted first pass of 64 work-items takes two systems
+  int pass_two;  /* 1 (default): the shifted first pass of 64 work-items takes two systems
                   * a group (td_reg_fwd2_s64) where the batch has two or more; 0: one */
   int wg_cap;    /* groups of gpu_kernel_cap's kernels no larger than the driver's largest
                   * for the kernel (kernel_wg): 1 (default); 0: not asked; a multiple of
