@@ -297,6 +297,7 @@ DEVICE void td_reg_prefetch(TD_SRC_PARAMS, long n, long sys, int t, const GLOBAL
 #define TD_REG_FWD 1
 #define TD_REG_BWD 2
 #define TD_REG_CLU 3
+#define TD_REG_FWD2 4 /* td_reg_fwd2_body's pass, not td_reg_body's */
 DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys, long r0,
                         long gi, long cnt, GLOBAL scalar *b, GLOBAL scalar *save,
                         GLOBAL scalar *io, GLOBAL int *flags, LOCAL_P scalar *sm,
@@ -601,40 +602,6 @@ TD_REG_SOLVE_KERNEL(td_reg_solve_s64, 1, 64)
 TD_REG_SOLVE_KERNEL(td_reg_solve_s128, 1, 128)
 TD_REG_SOLVE_KERNEL(td_reg_solve_s256, 1, 256)
 
-/* Passes 1 and 3 of a system of nt tiles of W TD_RQ rows (td_tile.h's
- * td_tile_fwd / td_tile_bwd, the reduced system between them by
- * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt.
- * io: the records stored (TD_REG_FWD) or the outside values read (TD_REG_BWD).
- * w: W as the body sees it. */
-#define TD_REG_PASS_KERNEL(name, sh, mode, w)                                                      \
-  TD_REG_KERNEL void name(TD_SRC_KPARAMS, long n, long nt, long cnt, GPTR(scalar, b),              \
-                          GPTR(scalar, io), GPTR(int, flags)) {                                    \
-    TD_SRC_KAT();                                                                                  \
-    GPTR_AT(scalar, b);                                                                            \
-    GPTR_AT(scalar, io);                                                                           \
-    GPTR_AT(int, flags);                                                                           \
-    LOCAL_ARRAY(scalar, sm, TD_TILE_LOCAL);                                                        \
-    LOCAL int bad_nf, bad_sg;                                                                      \
-    TD_SRC_FIX(sh);                                                                                \
-    TD_SRC_AT_SYS0(b);                                                                             \
-    long g = (mode) == TD_REG_BWD ? TD_BWD_GROUP(cnt) : GROUP_ID(), sys = g / nt;                  \
-    long r0 = (g - sys * nt) * (long)(w) * TD_RQ;                                                  \
-    td_reg_body(TD_SRC_ARGS, w, sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,        \
-                &bad_sg, 0);                                                                       \
-  }
-TD_REG_PASS_KERNEL(td_reg_fwd, 0, TD_REG_FWD, (int)LOCAL_SIZE())
-TD_REG_PASS_KERNEL(td_reg_fwd_s, 1, TD_REG_FWD, (int)LOCAL_SIZE())
-TD_REG_PASS_KERNEL(td_reg_bwd, 0, TD_REG_BWD, (int)LOCAL_SIZE())
-TD_REG_PASS_KERNEL(td_reg_bwd_s, 1, TD_REG_BWD, (int)LOCAL_SIZE())
-/* The passes once more for W = 64, a constant there (the host's choice for
- * that W, as td_reg_solve_s64's: tune reg_wspec 0 takes the generic ones):
- * the passes' W where local memory is 48 KB (NVIDIA's OpenCL: the
- * local-memory tile's shape sets it, gpu_tile.c). */
-TD_REG_PASS_KERNEL(td_reg_fwd64, 0, TD_REG_FWD, 64)
-TD_REG_PASS_KERNEL(td_reg_fwd_s64, 1, TD_REG_FWD, 64)
-TD_REG_PASS_KERNEL(td_reg_bwd64, 0, TD_REG_BWD, 64)
-TD_REG_PASS_KERNEL(td_reg_bwd_s64, 1, TD_REG_BWD, 64)
-
 /* Pass 1 of shifted systems two at a time (td_reg_fwd2_s64): systems sys
  * and sys + 1 (two = 0: sys alone, the odd one of a batch), the same tile,
  * A and M read once a row for both shifts. td_reg_fwd_s* reads them for
@@ -731,24 +698,51 @@ DEVICE void td_reg_fwd2_body(TD_SRC_PARAMS, int W, long n, long sys, int two, lo
   if (t == 0 && (*bad_nf || *bad_sg)) flags[*bad_nf ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
 }
 
-/* Group g: tile g % nt of systems 2 (g / nt) and the next, of a batch of
- * cnt / nt (the host launches ceil(batch / 2) nt groups of 64). */
-#define TD_REG_FWD2_KERNEL(name, w)                                                                \
+/* Passes 1 and 3 of a system of nt tiles of W TD_RQ rows (td_tile.h's
+ * td_tile_fwd / td_tile_bwd, the reduced system between them by
+ * td_tile_gup / td_tile_gdown): group g is tile g % nt of system g / nt.
+ * io: the records stored (TD_REG_FWD, TD_REG_FWD2) or the outside values
+ * read (TD_REG_BWD). w: W as the body sees it; local: the local array's
+ * scalars. TD_REG_FWD2 (shifted, w a constant: td_reg_fwd2_body above):
+ * group g is tile g % nt of systems 2 (g / nt) and the next, of a batch of
+ * cnt / nt (the host launches ceil(batch / 2) nt groups). */
+#define TD_REG_PASS_KERNEL(name, sh, mode, w, local)                                               \
   TD_REG_KERNEL void name(TD_SRC_KPARAMS, long n, long nt, long cnt, GPTR(scalar, b),              \
                           GPTR(scalar, io), GPTR(int, flags)) {                                    \
     TD_SRC_KAT();                                                                                  \
     GPTR_AT(scalar, b);                                                                            \
     GPTR_AT(scalar, io);                                                                           \
     GPTR_AT(int, flags);                                                                           \
-    LOCAL_ARRAY(scalar, sm, TD_REG_FWD2_LOCAL(w));                                                 \
+    LOCAL_ARRAY(scalar, sm, local);                                                                \
     LOCAL int bad_nf, bad_sg;                                                                      \
-    TD_SRC_FIX(1);                                                                                 \
+    TD_SRC_FIX(sh);                                                                                \
     TD_SRC_AT_SYS0(b);                                                                             \
-    long g = GROUP_ID(), pr = g / nt, tile = g - pr * nt;                                          \
-    td_reg_fwd2_body(TD_SRC_ARGS, w, n, 2 * pr, 2 * pr + 1 < cnt / nt, tile * (long)(w) * TD_RQ,   \
-                     nt, tile, cnt, b, io, flags, sm, &bad_nf, &bad_sg);                           \
+    if ((mode) == TD_REG_FWD2) {                                                                   \
+      long g = GROUP_ID(), pr = g / nt, tile = g - pr * nt;                                        \
+      td_reg_fwd2_body(TD_SRC_ARGS, w, n, 2 * pr, 2 * pr + 1 < cnt / nt,                           \
+                       tile * (long)(w) * TD_RQ, nt, tile, cnt, b, io, flags, sm, &bad_nf,         \
+                       &bad_sg);                                                                   \
+    } else {                                                                                       \
+      long g = (mode) == TD_REG_BWD ? TD_BWD_GROUP(cnt) : GROUP_ID(), sys = g / nt;                \
+      long r0 = (g - sys * nt) * (long)(w) * TD_RQ;                                                \
+      td_reg_body(TD_SRC_ARGS, w, sh, mode, n, sys, r0, g, cnt, b, 0, io, flags, sm, &bad_nf,      \
+                  &bad_sg, 0);                                                                     \
+    }                                                                                              \
   }
-TD_REG_FWD2_KERNEL(td_reg_fwd2_s64, 64)
+TD_REG_PASS_KERNEL(td_reg_fwd, 0, TD_REG_FWD, (int)LOCAL_SIZE(), TD_TILE_LOCAL)
+TD_REG_PASS_KERNEL(td_reg_fwd_s, 1, TD_REG_FWD, (int)LOCAL_SIZE(), TD_TILE_LOCAL)
+TD_REG_PASS_KERNEL(td_reg_bwd, 0, TD_REG_BWD, (int)LOCAL_SIZE(), TD_TILE_LOCAL)
+TD_REG_PASS_KERNEL(td_reg_bwd_s, 1, TD_REG_BWD, (int)LOCAL_SIZE(), TD_TILE_LOCAL)
+/* The passes once more for W = 64, a constant there (the host's choice for
+ * that W, as td_reg_solve_s64's: tune reg_wspec 0 takes the generic ones):
+ * the passes' W where local memory is 48 KB (NVIDIA's OpenCL: the
+ * local-memory tile's shape sets it, gpu_tile.c). */
+TD_REG_PASS_KERNEL(td_reg_fwd64, 0, TD_REG_FWD, 64, TD_TILE_LOCAL)
+TD_REG_PASS_KERNEL(td_reg_fwd_s64, 1, TD_REG_FWD, 64, TD_TILE_LOCAL)
+TD_REG_PASS_KERNEL(td_reg_bwd64, 0, TD_REG_BWD, 64, TD_TILE_LOCAL)
+TD_REG_PASS_KERNEL(td_reg_bwd_s64, 1, TD_REG_BWD, 64, TD_TILE_LOCAL)
+/* The shifted first pass two systems a group, for those W = 64 passes */
+TD_REG_PASS_KERNEL(td_reg_fwd2_s64, 1, TD_REG_FWD2, 64, TD_REG_FWD2_LOCAL(64))
 
 /* A system of nt tiles in one pass where the dialect has clusters of work
  * groups that read each other's local memory (TD_CLUSTER_*: CUDA's
