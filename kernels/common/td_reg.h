@@ -211,8 +211,14 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
 #define TD_REG_FWD_TOP 1
 #endif
 #define TD_REG_TOP(sh, mode) (TD_REG_YL(sh, mode) || (TD_REG_FWD_TOP && (mode) == TD_REG_FWD))
+/* Which copy f by cp.async (TD_CP_ASYNC): real one-tile solves with y kept,
+ * and the slim tile (below), complex too. H200, NVIDIA's OpenCL, shifted
+ * C128 4096 x 4096 (the slim tile), two calls of three processes: 0.58-0.63
+ * ms waiting against 0.62-0.66, 0.58-0.61 queued against 0.60-0.65 (CUDA's
+ * own tile 0.47-0.52). */
 #if defined(TD_CP_ASYNC) && !defined(TD_REG_NO_CPF)
-#define TD_REG_CPF(sh, mode) (TD_REG_YL(sh, mode) && !PSCR_COMPLEX)
+#define TD_REG_CPF(sh, mode)                                                                       \
+  ((TD_REG_YL(sh, mode) && !PSCR_COMPLEX) || (TD_REG_SLIM && (sh) && (mode) == TD_REG_SOLVE))
 #else
 #define TD_REG_CPF(sh, mode) 0
 #endif
