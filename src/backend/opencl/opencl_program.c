@@ -523,11 +523,10 @@ pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t
   size_t global = groups * group_size, local = group_size;
   cl_event ev = NULL;
   s->flags_clean = 0; /* any kernel may raise a status word */
-  /* a timed solve: an event on its first launch (its end: a marker,
-   * dev_timer_stop); profiling: an event on every launch, waited for */
-  int first = s->timing && s->ev_first == NULL, prof = s->tune.profile;
+  /* profiling: an event on every launch, waited for */
+  int prof = s->tune.profile;
   cl_int err = clEnqueueNDRangeKernel(s->queue, k, 1, NULL, &global, &local, 0, NULL,
-                                      first || prof ? &ev : NULL);
+                                      prof ? &ev : NULL);
   if (err != CL_SUCCESS) return ocl_status(err);
   double seconds = 0;
   cl_ulong t0 = 0, t1 = 0;
@@ -536,9 +535,6 @@ pscr_status ocl_launch(ocl_state *s, ocl_program *prog, const char *name, size_t
       clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) == CL_SUCCESS &&
       t1 >= t0)
     seconds = 1e-9 * (double)(t1 - t0);
-  if (first)
-    s->ev_first = ev;
-  else if (ev)
-    clReleaseEvent(ev);
+  if (ev) clReleaseEvent(ev);
   return gpu_kstats_add(&s->stats, name, seconds);
 }
