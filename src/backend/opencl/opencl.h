@@ -78,7 +78,7 @@ typedef struct {
   /* a solve's start on the host's clock (timer_start): its report's time runs
    * from there to its status read, as PSCR solves' do. Profiling events on
    * the first launch and a marker after the last (the device's clock, up to
-   * 3a810cc) cost a waiting solve 15-25 us of host time (H200, driver 580:
+   * 3a810cc) cost a waiting solve 15-30 us of host time (H200, driver 580:
    * an enqueue with an event 13-34 us, without 6-15; tools/oclrepro/firstenq.c) */
   double t0;
   gpu_td_tuning tune;
