@@ -64,7 +64,8 @@ int main(void) {
         clFinish(q);
         size_t g = n, l = 64;
         cl_event e0 = NULL;
-        for (int i = 0; i < 6; i++) clSetKernelArg(k, i, sizeof(cl_mem), &a[i]); /* as the library */
+        /* the buffers set again before the launch, as the library does */
+        for (int i = 0; i < 6; i++) clSetKernelArg(k, i, sizeof(cl_mem), &a[i]);
         double h0 = now();
         clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, ev ? &e0 : NULL);
         double h1 = now();
