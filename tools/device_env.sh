@@ -12,8 +12,14 @@ OUT=${OUT:-./device-out}; mkdir -p "$OUT"
   cmake --build $B -j16 --target ${TARGETS:-bench_pscr_gpu} >> "$OUT/build.log" 2>&1 ||
   { tail -20 "$OUT/build.log"; echo BUILD FAILED; }
 export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
-# compiled modules kept between processes (NVRTC: 10-15 s a module)
+# compiled modules kept between processes (NVRTC: 10-15 s a module), and the
+# driver's JIT of their PTX (NVIDIA's OpenCL programs' too, it is said), both in
+# the tree: a call on a fresh machine may take them back as `carry` paths
+# (tar them into $OUT at the end of a call; 64 MiB at most). Forty-second
+# session: with .pscr-cache alone a fresh machine still took ~45 s a
+# `bench_tridiag_gpu vs` process at first, against ~8 warm; .nv-cache untried.
 export PSCR_CACHE_DIR=${PSCR_CACHE_DIR:-$PWD/.pscr-cache}; mkdir -p "$PSCR_CACHE_DIR"
+export CUDA_CACHE_PATH=${CUDA_CACHE_PATH:-$PWD/.nv-cache}
 
 # A variant spec label[@-DX=1,...][%name=v,...] (device_ab.sh, device_vs.sh): its
 # module defines (space-separated, for PSCR_KERNEL_DEFINES) and its tuning (for
