@@ -178,6 +178,14 @@ DEVICE void td_reg_coefs(TD_SRC_PARAMS, scalar s, long i0, int W, scalar *ka, sc
     td_reg_coef_row(TD_SRC_ARGS, i0 + (long)k * W, 1, &s, &ka[k], &kd[k], &kc[k], z);
 }
 
+/* f of row r of system sys, zero past n (the identity rows), read no further
+ * than the system's last row. */
+DEVICE scalar td_reg_f(TD_SRC_PARAMS, const GLOBAL scalar *b, long sys, long r, long n) {
+  scalar f = b[td_rhs_index(TD_SRC_ARGS, sys, r < n ? r : n - 1)];
+  if (r >= n) f = S_ZERO;
+  return f;
+}
+
 /* One-tile shifted solves (td_reg_solve_s) keep y in local memory where the
  * host asks (TD_REG_YSM: where local memory is sized by the launch, CUDA):
  * row k's y goes to the tile slot its f came from, the record's tops are
@@ -342,9 +350,8 @@ DEVICE void td_reg_body(TD_SRC_PARAMS, int W, int sh, int mode, long n, long sys
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++) {
         long r = TD_REG_ROW(h, t + (u0 + u) * W);
-        if (sh) { /* f alone; identity rows past n */
-          vf[u] = b[td_rhs_index(TD_SRC_ARGS, sys, r < n ? r : n - 1)];
-          if (r >= n) vf[u] = S_ZERO;
+        if (sh) { /* f alone */
+          vf[u] = td_reg_f(TD_SRC_ARGS, b, sys, r, n);
         } else {
           td_row_fetch_k(TD_SRC_ARGS, sh, sys, r, n, b, &va[u], &vd[u], &vc[u], &vf[u]);
         }
@@ -639,9 +646,7 @@ DEVICE void td_reg_fwd2_body(TD_SRC_PARAMS, int W, long n, long sys, int two, lo
       scalar vf[TD_REG_LOAD_U];
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++) {
-        long r = r0 + t + (u0 + u) * W;
-        vf[u] = b[td_rhs_index(TD_SRC_ARGS, sy[e], r < n ? r : n - 1)];
-        if (r >= n) vf[u] = S_ZERO;
+        vf[u] = td_reg_f(TD_SRC_ARGS, b, sy[e], r0 + t + (u0 + u) * W, n);
       }
 #pragma unroll
       for (int u = 0; u < TD_REG_LOAD_U; u++) {
