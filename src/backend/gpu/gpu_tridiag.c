@@ -209,6 +209,7 @@ static const struct {
     TUNE(tile_clu, 0, 8, TUNE_ANY),          TUNE(clu_w, 32, 512, TUNE_POW2),
     TUNE(reg_wspec, 0, 1, TUNE_ANY),         TUNE(pass_ysm, 0, 1, TUNE_ANY),
     TUNE(wg_cap, 0, 1024, TUNE_W01),         TUNE(pass_two, 0, 1, TUNE_ANY),
+    TUNE(wait_spin, 0, 1000000, TUNE_ANY),
 };
 #undef TUNE
 

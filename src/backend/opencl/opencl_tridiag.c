@@ -2,6 +2,7 @@
  * runs the launch logic shared with CUDA) on an in-order queue. A pointer
  * argument is a buffer and a byte offset (GPTR); the kernels are
  * kernels/opencl/td.cl, i.e. kernels/common/td_*.h. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,13 +161,37 @@ static pscr_status dev_flags_clear(gpu_device *g) {
   return st;
 }
 
+/* A word no status word holds (they are flags and counts). */
+#define FLAG_UNREAD INT_MIN
+
+/* Spins until every status word in pinned memory has lost FLAG_UNREAD: 1 if
+ * they did within us microseconds. The in-order queue has then run every
+ * launch before the read, and the read has landed. */
+static int flags_landed(volatile const cl_int *w, int us) {
+  double t0 = pscr_wtime();
+  for (long it = 0;; it++) {
+    int unread = 0;
+    for (int i = 0; i < GPU_TD_FLAG_WORDS; i++) unread |= w[i] == FLAG_UNREAD;
+    if (!unread) break;
+    if ((it & 255) == 0 && pscr_wtime() - t0 > 1e-6 * us) return 0;
+  }
+  __atomic_thread_fence(__ATOMIC_ACQUIRE); /* the words before what the caller reads */
+  return 1;
+}
+
 static pscr_status dev_flags_read(gpu_device *g, int out[GPU_TD_FLAG_WORDS]) {
   ocl_state *s = g->impl;
   cl_int f[GPU_TD_FLAG_WORDS] = {0}, err;
   if (s->flags_pinned) { /* opencl.h: flags_pinned */
+    int spin = s->tune.wait_spin;
+    volatile cl_int *w = s->flags_pinned;
+    for (int i = 0; spin && i < GPU_TD_FLAG_WORDS; i++) w[i] = FLAG_UNREAD;
     err = clEnqueueReadBuffer(s->queue, s->flags, CL_FALSE, 0, sizeof f, s->flags_pinned, 0, NULL,
                               NULL);
-    if (err == CL_SUCCESS) err = clFinish(s->queue);
+    /* the driver's clFinish sleeps and wakes late: spin a while first; a
+     * long solve (or a failed read) then waits in clFinish, which reports */
+    if (err == CL_SUCCESS && spin) err = clFlush(s->queue);
+    if (err == CL_SUCCESS && !(spin && flags_landed(w, spin))) err = clFinish(s->queue);
     if (err == CL_SUCCESS) memcpy(f, s->flags_pinned, sizeof f);
   } else {
     err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
