@@ -9,7 +9,8 @@
 # CACHE=1: at the end the caches (.pscr-cache: modules and program binaries; .nv-cache: the driver's
 # JIT of their PTX) go to $OUT/cache.txz.* in 15 MB parts, for the next fresh machine:
 #   cat cache.txz.* | xz -d | tar x   (here, in the tree), then carry both paths.
-# DEADLINE (540 s from the start) bounds every phase, so that the logs and caches come back.
+# DEADLINE (540 s from the start) bounds every phase, so that the logs and caches come back;
+# RESERVE seconds of it are kept from the warm phase for the timed ones.
 # $OUT gets at most 8 files (the device tool's limit): the tables, logs.tgz, the cache parts.
 # TUNES: --tune settings timed alternating by the pscr phase ("-": the defaults).
 # Usage: OUT=$OUT [REPS=2] [N2MAX=4095] [N3MAX=255] [CASES=...] bash tools/device_issue6.sh
@@ -40,18 +41,18 @@ lo, hi = (a3, b3) if p.endswith("3d") else (a, b)
 print(" ".join(str(n) for n in s[p[-2]] if lo <= n <= hi))' "$1" $N2 $N2MAX $N3 $N3MAX
 }
 case " $PHASES " in *" warm "*)
-  for pb in ${PROBLEMS//,/ }; do for n in $(sizes $pb); do for bk in opencl cuda; do
-    for t in ${WARM_TUNES:-$TUNES}; do echo "$bk $pb $n $t"; done
-  done; done; done |
-    timeout $(left) xargs -P ${JOBS:-16} -L 1 bash -c 'a=(); [ "$4" != - ] && a=(--tune "$4")
-      timeout ${WARM_S:-300} $0/bench_pscr_gpu --backends $1 --problems $2 --min-n $3 \
-      --max-n $3 --min-n3 $3 --max-n3 $3 --reps 3 --xfer-reps 0 --no-residual "${a[@]}" \
-      > /dev/null 2>> '"$W"'/warm_pscr.err' $B
-  for c in $CASES; do
+  for c in $CASES; do # the tridiagonal rows' programs beside the PSCR rows'
     IFS=: read -r what n batch alg mat dt <<< "$c"
     timeout $(left) $B/bench_tridiag_gpu vs $what $n $batch ${alg:-cr_pcr_thomas} \
       ${mat:-dominant} ${dt:-} > /dev/null 2>> "$W/warm_vs.err" &
   done
+  for pb in ${PROBLEMS//,/ }; do for n in $(sizes $pb); do for bk in opencl cuda; do
+    for t in ${WARM_TUNES:-$TUNES}; do echo "$bk $pb $n $t"; done
+  done; done; done |
+    timeout $(($(left) - ${RESERVE:-0})) xargs -P ${JOBS:-16} -L 1 bash -c 'a=(); [ "$4" != - ] && a=(--tune "$4")
+      timeout ${WARM_S:-300} $0/bench_pscr_gpu --backends $1 --problems $2 --min-n $3 \
+      --max-n $3 --min-n3 $3 --max-n3 $3 --reps 3 --xfer-reps 0 --no-residual "${a[@]}" \
+      > /dev/null 2>> '"$W"'/warm_pscr.err' $B
   wait
   stamp warm;;
 esac

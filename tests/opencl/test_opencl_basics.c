@@ -350,6 +350,40 @@ static void check_reg_min(pt_rng *r) {
   pscr_context_destroy(ctx), pscr_context_destroy(cpu);
 }
 
+/* tune wait_spin (GPUs: a solve's status read spins on pinned memory before
+ * clFinish): the same x bit for bit and the same status as the sleeping wait,
+ * for a solve that succeeds and for one whose kernel flags a zero pivot. */
+static void check_wait_spin(pt_rng *r) {
+  pscr_context *ctx = NULL;
+  PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
+  if (ctx == NULL) return;
+  PT_CHECK_STATUS(pscr_opencl_tune(ctx, "wait_spin", -1), PSCR_ERR_INVALID_ARGUMENT);
+  const size_t n = 1000, ns = 8, count = n * ns;
+  double *a[3], *b = pt_alloc(PSCR_F64, count), *x[2];
+  for (int i = 0; i < 3; i++) a[i] = pt_alloc(PSCR_F64, count);
+  for (int s = 0; s < 2; s++) x[s] = pt_alloc(PSCR_F64, count);
+  pt_fill_dominant(r, PSCR_F64, n, ns, n, a[0], a[1], a[2], 0.5);
+  pt_fill_uniform(r, PSCR_F64, b, count, -1, 1);
+  for (int bad = 0; bad < 2; bad++) {
+    if (bad) a[0][3 * n] = a[1][3 * n] = a[2][3 * n] = 0; /* system 3's first row all zero */
+    pscr_status st[2];
+    for (int s = 0; s < 2; s++) {
+      PT_CHECK_STATUS(pscr_opencl_tune(ctx, "wait_spin", s ? 1000000 : 0), PSCR_OK);
+      memcpy(x[s], b, count * sizeof *b);
+      st[s] = pscr_tridiag_solve(ctx, PSCR_TD_CR_PCR_THOMAS, PSCR_F64, n, ns, n, a[0], a[1],
+                                 a[2], x[s], NULL);
+    }
+    PT_CHECK(st[0] == st[1] && (st[0] == PSCR_OK) == !bad,
+             "wait_spin, %s system: status %s without the spin, %s with it",
+             bad ? "a singular" : "a dominant", pscr_status_string(st[0]),
+             pscr_status_string(st[1]));
+    PT_CHECK(bad || memcmp(x[0], x[1], count * sizeof *b) == 0, "wait_spin: x differs");
+  }
+  for (int i = 0; i < 3; i++) free(a[i]);
+  free(b), free(x[0]), free(x[1]);
+  pscr_context_destroy(ctx);
+}
+
 /* A GPU's local memory on PoCL: with local_mem = 48 KiB (NVIDIA's OpenCL
  * limit) and local arrays sized per request (shrink_local, as on GPUs) every
  * algorithm runs right for both dtypes at sizes that take every kernel (one
@@ -596,6 +630,7 @@ int main(void) {
   }
   check_tuning(&r);
   check_reg_min(&r);
+  check_wait_spin(&r);
   check_local_limit(&r);
   pscr_context_destroy(ctx);
   return pt_exit("opencl_basics");

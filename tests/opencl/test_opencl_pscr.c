@@ -95,6 +95,21 @@ int main(void) {
     }
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in3", 0), PSCR_OK);
+    /* a plan's solves keep td_reg.h's kernels under a GPU's reg_min: its A and M are
+     * reordered once a plan (gpu_td_perm), so td_reg.h's solve is one launch there too */
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "reg_min", 1 << 20), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", 0), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", t.pscr_dense_in), PSCR_OK);
+    unsigned long t0 = pscr_opencl_launch_count(E.gpu, "td_tile_solve");
+    unsigned long p0 = pscr_opencl_launch_count(E.gpu, "td_reg_perm");
+    gc_case(&E, PSCR_F64, 2, n2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+    unsigned long t1 = pscr_opencl_launch_count(E.gpu, "td_tile_solve") - t0;
+    unsigned long p1 = pscr_opencl_launch_count(E.gpu, "td_reg_perm") - p0;
+    PT_CHECK(t1 == 0 && p1 == 1, "2D 40 x 33, reg_min 2^20: %lu td_tile_solve, %lu td_reg_perm",
+             t1, p1);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "reg_min", 0), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", 0), PSCR_OK);
   }
   { /* plans' arrays in chunks of 4 KB (opencl_backend.c): the XPTR kernels'
      * pointers in several buffers, those outside the base passed as buffers,

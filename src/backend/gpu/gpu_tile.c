@@ -342,8 +342,12 @@ pscr_status gpu_td_solve_tiled(td_job *j, gpu_td_src src, long long n, long long
    * 0.103. With the kernels' register bounds (gpu_bounds.c) td_reg.h gained:
    * 1023^2 0.202-0.208 against 0.220-0.231 on the tiles (CUDA 0.170), 511^2
    * within 3 % (0.112-0.116 against 0.116-0.118): 2^18 (was 2^20) takes
-   * 1023^2 and keeps 511^2 (261121 rows) on the one launch. */
-  int reg_ok = n * batch >= j->g->tune.reg_min;
+   * 1023^2 and keeps 511^2 (261121 rows) on the one launch. A source with a
+   * cache of its reordered A and M (a PSCR plan's) launches td_reg_perm once a
+   * plan, so td_reg.h's solve is one launch there too, and faster on the
+   * device (H200, --profile: td_reg_solve_s32 8.7 us against td_tile_solve's
+   * 10.8-14.4 at 2D Poisson 63^2-255^2, 14.0 against 20.2 at 3D 63^3). */
+  int reg_ok = src.perm != NULL || n * batch >= j->g->tune.reg_min;
   j->par.reg_q = j->g->tune.reg_q;
   j->par.reg_free = j->par.reg_slim = 0;
   if (j->g->static_local) j->par.reg_ysm = 0; /* the passes' module may set it (reg_module) */

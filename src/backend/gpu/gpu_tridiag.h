@@ -126,7 +126,8 @@ typedef struct {
   int reg_min;   /* one-pass td_reg.h solves only for batches of reg_min rows in all, or
                   * more (else td_tile.h's, one launch where td_reg.h's take two): 0
                   * (default), 2^18 on OpenCL GPUs, whose driver takes 6-11 us of
-                  * host time an enqueue */
+                  * host time an enqueue (sources with a gpu_td_perm cache, PSCR
+                  * plans', take td_reg.h's at every size) */
   int reg_slim;  /* shifted complex lines too long for one td_reg.h tile in local memory:
                   * 1 (default) one slim tile (TD_REG_SLIM) where the kernels have warp
                   * shuffles, 0 the two passes, 2 the slim tile wherever it is allowed,
