@@ -326,18 +326,11 @@ static void fill_random(uint64_t seed, double *x, size_t count) {
   }
 }
 
-/* Restores the device right-hand side from f0 (device copy) or b (host). */
-static pscr_status restore(pscr_backend bk, pscr_array *f, pscr_array *f0, const void *b,
-                           size_t bytes) {
-#if PSCR_BENCH_CUDA
-  if (bk == PSCR_BACKEND_CUDA && f0 != NULL)
-    return cudaMemcpy(pscr_array_native(f), pscr_array_native(f0), bytes,
-                      cudaMemcpyDeviceToDevice) == cudaSuccess
-               ? PSCR_OK
-               : PSCR_ERR_DEVICE;
-#endif
-  (void)bk, (void)f0, (void)bytes;
-  return pscr_array_write(f, b);
+/* Restores the device right-hand side from f0 (a device copy, the same on every GPU
+ * backend: a host write before it would change what the next launch costs NVIDIA's
+ * OpenCL, tools/oclrepro/firstenq.c) or from b (host). */
+static pscr_status restore(pscr_array *f, pscr_array *f0, const void *b) {
+  return f0 != NULL ? pscr_array_copy(f, f0) : pscr_array_write(f, b);
 }
 
 static void device_sync(pscr_backend bk) {
@@ -350,7 +343,7 @@ static void device_sync(pscr_backend bk) {
 /* --profile: reps more solves with every launch timed alone; prints each
  * kernel's launches and device time a solve. */
 static pscr_status profile(bench *B, pscr_backend bk, pscr_plan *plan, pscr_array *f,
-                           pscr_array *f0, const void *b, size_t bytes, size_t n) {
+                           pscr_array *f0, const void *b, size_t n) {
   pscr_status (*tune)(pscr_context *, const char *, int) = NULL;
   pscr_status (*stat)(const pscr_context *, size_t, const char **, unsigned long *, double *) =
       NULL;
@@ -366,7 +359,7 @@ static pscr_status profile(bench *B, pscr_backend bk, pscr_plan *plan, pscr_arra
   pscr_status st = tune(ctx, "profile_clear", 1);
   if (st == PSCR_OK) st = tune(ctx, "profile", 1);
   for (int it = 0; it < reps && st == PSCR_OK; it++) {
-    st = restore(bk, f, f0, b, bytes);
+    st = restore(f, f0, b);
     if (st == PSCR_OK) st = pscr_solve_array(plan, f);
   }
   tune(ctx, "profile", 0);
@@ -417,18 +410,16 @@ static pscr_status measure(bench *B, const problem_set *s, int k, pscr_backend b
   r->plan_s = ex_wtime() - t0;
   fill_random(B->seed + 0x632be59bd9b4e019ULL * ++B->draws, b, total * (esz / 8));
   if ((st = pscr_array_create(ctx, prob.dtype, total, &f)) != PSCR_OK) goto cleanup;
-#if PSCR_BENCH_CUDA
   /* a device copy of f restores it quickly (1023^3: 8.6 GB); without memory, the host one */
-  if (bk == PSCR_BACKEND_CUDA) {
+  if (!cpu) {
     if (pscr_array_create(ctx, prob.dtype, total, &f0) != PSCR_OK ||
         pscr_array_write(f0, b) != PSCR_OK)
       pscr_array_destroy(f0), f0 = NULL;
   }
-#endif
   double spent = 0;
   for (int it = cpu ? -1 : -2; it < a->reps; it++) { /* warm-ups: two on a GPU, one CPU */
     if (cpu && it >= 3 && spent > a->cpu_budget) break;
-    if ((st = restore(bk, f, f0, b, bytes)) != PSCR_OK) goto cleanup;
+    if ((st = restore(f, f0, b)) != PSCR_OK) goto cleanup;
     device_sync(bk);
     t0 = ex_wtime();
     if ((st = pscr_solve_array(plan, f)) != PSCR_OK) goto cleanup;
@@ -438,7 +429,7 @@ static pscr_status measure(bench *B, const problem_set *s, int k, pscr_backend b
     if (it >= 0) dev[reps] = info.last_solve_seconds, wall[reps++] = w, spent += w;
   }
   if ((st = pscr_array_read(f, u)) != PSCR_OK) goto cleanup; /* solution of the last rep */
-  if (a->profile && !cpu && (st = profile(B, bk, plan, f, f0, b, bytes, n)) != PSCR_OK)
+  if (a->profile && !cpu && (st = profile(B, bk, plan, f, f0, b, n)) != PSCR_OK)
     goto cleanup;
   r->solve_ms = 1e3 * median(dev, reps);
   r->wall_ms = 1e3 * median(wall, reps);

@@ -66,6 +66,11 @@ void *pscr_array_native(pscr_array *arr);
 void pscr_array_destroy(pscr_array *arr);
 
 /* Additions to API.md. */
+/** Copies src's elements into dst on the device, both arrays of one context with the same
+ * dtype and count (dst == src: nothing to do), and waits for the copy, as pscr_array_write
+ * does: e.g. a right-hand side kept on the device for repeated solves.
+ * @return PSCR_ERR_INVALID_ARGUMENT for NULL or mismatched arrays (nothing copied). */
+pscr_status pscr_array_copy(pscr_array *dst, const pscr_array *src);
 /** @return the array's element count and dtype (0 / PSCR_F64 for NULL). */
 size_t pscr_array_count(const pscr_array *arr);
 pscr_dtype pscr_array_dtype(const pscr_array *arr);

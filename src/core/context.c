@@ -110,6 +110,16 @@ pscr_status pscr_array_read(const pscr_array *arr, void *host) {
                              arr->count * pscr_dtype_size(arr->dtype));
 }
 
+pscr_status pscr_array_copy(pscr_array *dst, const pscr_array *src) {
+  if (dst == NULL || src == NULL || dst->ctx != src->ctx || dst->dtype != src->dtype ||
+      dst->count != src->count)
+    return PSCR_ERR_INVALID_ARGUMENT;
+  if (dst == src) return PSCR_OK;
+  if (dst->ctx->ops->copy == NULL) return PSCR_ERR_UNSUPPORTED;
+  return dst->ctx->ops->copy(dst->ctx, dst->native, src->native,
+                             dst->count * pscr_dtype_size(dst->dtype));
+}
+
 void *pscr_array_native(pscr_array *arr) { return arr ? arr->native : NULL; }
 size_t pscr_array_count(const pscr_array *arr) { return arr ? arr->count : 0; }
 pscr_dtype pscr_array_dtype(const pscr_array *arr) { return arr ? arr->dtype : PSCR_F64; }

@@ -68,6 +68,8 @@ struct pscr_backend_ops {
                        size_t bytes);
   pscr_status (*read)(pscr_context *ctx, const void *native, size_t offset, void *host,
                       size_t bytes);
+  /* bytes from src to dst on the device, complete on return (pscr_array_copy) */
+  pscr_status (*copy)(pscr_context *ctx, void *dst, const void *src, size_t bytes);
   pscr_status (*tridiag)(pscr_context *ctx, const pscr_td_request *req, pscr_td_report *rep);
   pscr_status (*tridiag_shifted)(pscr_context *ctx, const pscr_td_shifted_request *req,
                                  pscr_td_report *rep);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "testing.h"
+#include "array_copy_check.h"
 
 enum { N = 16 };
 
@@ -213,6 +214,7 @@ int main(void) {
   pscr_context_create(PSCR_BACKEND_CPU, 0, &ctx);
   tridiag(ctx, &r, PSCR_F64);
   tridiag(ctx, &r, PSCR_C128);
+  pt_check_array_copy(ctx, &r);
   pscr_context_destroy(ctx);
   return pt_exit("test_bad_input");
 }

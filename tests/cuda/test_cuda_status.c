@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "testing.h"
+#include "../cpu/array_copy_check.h"
 
 static const pscr_td_algorithm algs[] = {PSCR_TD_THOMAS,        PSCR_TD_CR,
                                          PSCR_TD_PCR,           PSCR_TD_CR_PCR_THOMAS,
@@ -109,6 +110,7 @@ int main(void) {
       free(dl), free(d), free(du), free(b), free(b0), free(zero);
     }
   }
+  pt_check_array_copy(gpu, &rng);
   pscr_context_destroy(gpu);
   pscr_context_destroy(cpu);
   return pt_exit("cuda_status");

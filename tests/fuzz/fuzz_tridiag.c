@@ -1,7 +1,7 @@
 /* libFuzzer harness over the public tridiagonal entry points: any bytes give a
  * status, never a crash, a hang or a sanitizer report; on error b is untouched
  * (queued solves: the finish gives a status, and the one after it PSCR_OK;
- * a refused one queues nothing). */
+ * a refused one queues nothing); pscr_array_copy copies or refuses. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +71,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       st = pscr_tridiag_solve_shifted_arrays(ctx, (pscr_td_algorithm)alg, t, n, batch, a[0], a[1],
                                              a[2], a[3], a[4], a[5], a[6], a[7], &rep);
     if (a[7] && fin == PSCR_OK) pscr_array_read(a[7], buf[3]);
+    /* pscr_array_copy between two of them: refused unless both exist with one count
+     * (a[6] has 4, the others count), and then dst reads back as src */
+    int ci = (data[3] >> 2) & 7, cj = (data[3] >> 5) & 7;
+    int fits = a[ci] && a[cj] && pscr_array_count(a[ci]) == pscr_array_count(a[cj]);
+    pscr_status cs = pscr_array_copy(a[cj], a[ci]);
+    if (cs != (fits ? PSCR_OK : PSCR_ERR_INVALID_ARGUMENT)) abort();
+    if (fits) {
+      size_t len = pscr_array_count(a[ci]) * (t == PSCR_C128 ? 16 : 8);
+      char *x = malloc(len), *y = malloc(len);
+      if (pscr_array_read(a[ci], x) != PSCR_OK || pscr_array_read(a[cj], y) != PSCR_OK ||
+          memcmp(x, y, len) != 0)
+        abort();
+      free(x), free(y);
+    }
     for (int k = 0; k < 8; k++) pscr_array_destroy(a[k]);
   } else if (shifted)
     st = pscr_tridiag_solve_shifted(ctx, (pscr_td_algorithm)alg, t, n, batch, buf[0], buf[1], buf[2],

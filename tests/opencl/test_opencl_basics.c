@@ -13,6 +13,7 @@
 #include "backend/gpu/gpu_tridiag.h"
 #include "backend/opencl/opencl.h"
 #include "backend/opencl/opencl_tridiag.h"
+#include "../cpu/array_copy_check.h"
 #include "../cpu/wspec_check.h"
 
 static void check_selection(void) {
@@ -623,6 +624,7 @@ int main(void) {
   if (ctx) {
     fprintf(stderr, "device: %s\n", pscr_opencl_device_name(ctx));
     check_arrays(ctx, &r);
+    pt_check_array_copy(ctx, &r);
     check_programs(ctx, &r);
     check_embedded(ctx);
     check_pack_args(ctx);

@@ -59,6 +59,11 @@ static pscr_status cpu_read(pscr_context *ctx, const void *native, size_t offset
   memcpy(host, (const char *)native + offset, bytes);
   return PSCR_OK;
 }
+static pscr_status cpu_copy(pscr_context *ctx, void *dst, const void *src, size_t bytes) {
+  (void)ctx;
+  memcpy(dst, src, bytes);
+  return PSCR_OK;
+}
 
 static pscr_status cpu_tridiag(pscr_context *ctx, const pscr_td_request *r, pscr_td_report *rep) {
   double t0 = pscr_wtime();
@@ -102,6 +107,7 @@ const struct pscr_backend_ops pscr_cpu_ops = {
     .release = cpu_release,
     .write = cpu_write,
     .read = cpu_read,
+    .copy = cpu_copy,
     .tridiag = cpu_tridiag,
     .tridiag_shifted = cpu_tridiag_shifted,
 };

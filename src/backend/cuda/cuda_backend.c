@@ -171,6 +171,19 @@ static pscr_status cuda_read(pscr_context *ctx, const void *native, size_t offse
   return st;
 }
 
+/* On the context's stream, after its kernels; waited for (pscr_array_copy). */
+static pscr_status cuda_copy(pscr_context *ctx, void *dst, const void *src, size_t bytes) {
+  cuda_state *s = cuda_of(ctx);
+  pscr_status st = cuda_status(s->drv.cuCtxPushCurrent(s->cu));
+  if (st != PSCR_OK) return st;
+  st = cuda_status(s->drv.cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst,
+                                            (CUdeviceptr)(uintptr_t)src, bytes, s->stream));
+  if (st == PSCR_OK) st = cuda_status(s->drv.cuStreamSynchronize(s->stream));
+  CUcontext dummy;
+  s->drv.cuCtxPopCurrent(&dummy);
+  return st;
+}
+
 /* Developer hook for the benchmark's parameter sweep (found through a weak
  * reference): sets one tuning parameter of a CUDA context (gpu_td_tune's
  * names), "release_work" frees the scratch, "local_mem" caps the shared
@@ -238,6 +251,7 @@ const struct pscr_backend_ops pscr_cuda_ops = {
     .release = cuda_release,
     .write = cuda_write,
     .read = cuda_read,
+    .copy = cuda_copy,
     .tridiag = cuda_tridiag,
     .tridiag_shifted = cuda_tridiag_shifted,
     .gpu = cuda_gpu_device,

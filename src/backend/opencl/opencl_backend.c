@@ -233,6 +233,14 @@ static pscr_status opencl_read(pscr_context *ctx, const void *native, size_t off
   return ocl_status(err);
 }
 
+static pscr_status opencl_copy(pscr_context *ctx, void *dst, const void *src, size_t bytes) {
+  size_t doff = 0, soff = 0;
+  cl_mem d = ocl_mem_at(dst, &doff), s = ocl_mem_at(src, &soff);
+  cl_command_queue q = state(ctx)->queue;
+  cl_int err = clEnqueueCopyBuffer(q, s, d, soff, doff, bytes, 0, NULL, NULL);
+  return ocl_status(err == CL_SUCCESS ? clFinish(q) : err);
+}
+
 /* ---- for tests and developers ---- */
 static const ocl_state *opencl_state(const pscr_context *ctx) {
   return ctx && ctx->backend == PSCR_BACKEND_OPENCL ? ctx->impl : NULL;
@@ -345,6 +353,7 @@ const struct pscr_backend_ops pscr_opencl_ops = {
     .release = opencl_release,
     .write = opencl_write,
     .read = opencl_read,
+    .copy = opencl_copy,
     .tridiag = ocl_tridiag,
     .tridiag_shifted = ocl_tridiag_shifted,
     .gpu = ocl_gpu_device,
