@@ -3,16 +3,17 @@
 # problem and size (tools/device_small.sh) and on the tridiagonal engine's rows
 # (tools/device_vs.sh), REPS processes a row, each process timing both backends.
 # Phases (PHASES, default "warm pscr vs"; also "profile": each kernel's device time, and
-# "trace": NVIDIA's host enqueue spans, cltrace.c, for TRACE rows problem:n): warm builds every program a row takes into the
-# disk caches, one process per problem, size and backend, JOBS at a time (NVIDIA's OpenCL
+# "trace": NVIDIA's host enqueue spans, cltrace.c, for TRACE rows problem:n): warm builds
+# every program a row takes into the disk caches, one process per problem, size and backend, JOBS at a time (NVIDIA's OpenCL
 # takes 15-30 s a program, so one process a sweep would spend minutes in them).
-# CACHE=1: at the end the caches (.pscr-cache: modules and program binaries; .nv-cache: the driver's
-# JIT of their PTX) go to $OUT/cache.txz.* in 15 MB parts, for the next fresh machine:
+# CACHE=1: at the end the caches (.pscr-cache: modules and program binaries; .nv-cache:
+# the driver's JIT of their PTX) go to $OUT/cache.txz.* in 15 MB parts, for the next fresh machine:
 #   cat cache.txz.* | xz -d | tar x   (here, in the tree), then carry both paths.
 # DEADLINE (540 s from the start) bounds every phase, so that the logs and caches come back;
 # RESERVE seconds of it are kept from the warm phase for the timed ones.
 # $OUT gets at most 8 files (the device tool's limit): the tables, logs.tgz, the cache parts.
-# TUNES: --tune settings timed alternating by the pscr phase ("-": the defaults).
+# TUNES: --tune settings timed alternating by the pscr phase ("-": the defaults). VS_REPS:
+# the vs phase's processes a case (default REPS; 2 took 175 s on the H200).
 # Usage: OUT=$OUT [REPS=2] [N2MAX=4095] [N3MAX=255] [CASES=...] bash tools/device_issue6.sh
 set -u
 FINAL=$OUT W=${W:-/tmp/issue6} T0=$(date +%s)
@@ -41,11 +42,8 @@ lo, hi = (a3, b3) if p.endswith("3d") else (a, b)
 print(" ".join(str(n) for n in s[p[-2]] if lo <= n <= hi))' "$1" $N2 $N2MAX $N3 $N3MAX
 }
 case " $PHASES " in *" warm "*)
-  for c in $CASES; do # the tridiagonal rows' programs beside the PSCR rows'
-    IFS=: read -r what n batch alg mat dt <<< "$c"
-    timeout $(left) $B/bench_tridiag_gpu vs $what $n $batch ${alg:-cr_pcr_thomas} \
-      ${mat:-dominant} ${dt:-} > /dev/null 2>> "$W/warm_vs.err" &
-  done
+  # the tridiagonal rows' programs (device_vs.sh's own warm-up) beside the PSCR rows'
+  OUT=$W/vs WARM=1 REPS=0 TMO=$(left) CASES="$CASES" bash tools/device_vs.sh &
   for pb in ${PROBLEMS//,/ }; do for n in $(sizes $pb); do for bk in opencl cuda; do
     for t in ${WARM_TUNES:-$TUNES}; do echo "$bk $pb $n $t"; done
   done; done; done |
@@ -80,7 +78,8 @@ case " $PHASES " in *" pscr "*)
   stamp pscr;;
 esac
 case " $PHASES " in *" vs "*)
-  OUT=$W/vs timeout $(left) env REPS=${REPS:-2} CASES="$CASES" bash tools/device_vs.sh > "$FINAL/vs.md" 2>&1
+  OUT=$W/vs timeout $(left) env REPS=${VS_REPS:-${REPS:-2}} CASES="$CASES" bash tools/device_vs.sh \
+    > "$FINAL/vs.md" 2>&1
   stamp vs;;
 esac
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$W/gpu.txt" 2>&1

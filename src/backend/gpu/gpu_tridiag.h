@@ -146,9 +146,9 @@ typedef struct {
                   * a group (td_reg_fwd2_s64) where the batch has two or more; 0: one */
   int wait_spin; /* OpenCL: microseconds a solve's status read spins on its words in
                   * pinned memory before the driver's sleeping wait (clFinish); 0: no
-                  * spin. 2000 on GPUs (NVIDIA's clFinish wakes 2-4 us after the read
-                  * lands: tools/oclrepro/wait.c), 0 on PoCL, whose workers share the
-                  * host's cores */
+                  * spin. 2000 on GPUs (H200, cltrace: NVIDIA's clFinish returned 14-23 us
+                  * after a small solve's last kernel ended; RESULTS.md, forty-third
+                  * session), 0 on PoCL, whose workers share the host's cores */
   int wg_cap;    /* groups of gpu_kernel_cap's kernels no larger than the driver's largest
                   * for the kernel (kernel_wg): 1 (default); 0: not asked; a multiple of
                   * 32: asked, and at most that many work-items (NVIDIA's OpenCL reports

@@ -58,8 +58,9 @@ typedef struct {
   cl_mem flags;         /* the 4 TD_FLAG_* status words */
   /* where a solve's status read lands: pinned host memory (a mapped
    * CL_MEM_ALLOC_HOST_PTR buffer), NULL if the driver gave none. Read without
-   * blocking, then clFinish: 2-4 us less a solve on NVIDIA's OpenCL than a
-   * blocking read to the stack (tools/oclrepro/wait.c) */
+   * blocking, then a spin on the words (tune wait_spin) or clFinish: 2-4 us
+   * less a solve on NVIDIA's OpenCL than a blocking read to the stack, the
+   * spin 2-4 more (tools/oclrepro/wait.c; dev_flags_read) */
   cl_mem flags_host;
   cl_int *flags_pinned;
   int flags_clean;      /* the words are known zero: read so (or cleared) with no launch since */

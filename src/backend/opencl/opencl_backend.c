@@ -99,9 +99,13 @@ static pscr_status opencl_init(pscr_context *ctx, int device_index) {
    * 11.35 with, 11.70 without) */
   if (s->local_is_local) s->tune.pscr_rmmin = 2048;
   /* NVIDIA's driver takes 6-11 us to enqueue a kernel: small batches on
-   * td_tile.h's one launch (gpu_tile.c); PoCL keeps td_reg.h's, which CI tests there */
-  if (s->local_is_local) s->tune.reg_min = 1 << 18;
-  if (s->local_is_local) s->tune.wait_spin = 2000; /* gpu_tridiag.h */
+   * td_tile.h's one launch (gpu_tile.c); PoCL keeps td_reg.h's, which CI tests
+   * there. GPUs' status reads spin (gpu_tridiag.h: wait_spin); PoCL's would
+   * take a core from its workers. */
+  if (s->local_is_local) {
+    s->tune.reg_min = 1 << 18;
+    s->tune.wait_spin = 2000;
+  }
   s->local_mem_device = s->local_mem;
   cl_uint align_bits = 0;
   if (err == CL_SUCCESS)
