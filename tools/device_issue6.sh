@@ -43,7 +43,9 @@ print(" ".join(str(n) for n in s[p[-2]] if lo <= n <= hi))' "$1" $N2 $N2MAX $N3 
 }
 case " $PHASES " in *" warm "*)
   # the tridiagonal rows' programs (device_vs.sh's own warm-up) beside the PSCR rows'
-  OUT=$W/vs WARM=1 REPS=0 TMO=$(left) CASES="$CASES" bash tools/device_vs.sh &
+  case " $PHASES " in *" vs "*)
+    OUT=$W/vs WARM=1 REPS=0 TMO=$(left) CASES="$CASES" bash tools/device_vs.sh &;;
+  esac
   for pb in ${PROBLEMS//,/ }; do for n in $(sizes $pb); do for bk in opencl cuda; do
     for t in ${WARM_TUNES:-$TUNES}; do echo "$bk $pb $n $t"; done
   done; done; done |
@@ -72,7 +74,7 @@ case " $PHASES " in *" trace "*) # host enqueue spans against the device's (cltr
   stamp trace;;
 esac
 case " $PHASES " in *" pscr "*)
-  OUT=$W/pscr timeout $(left) env REPS=${REPS:-2} BREPS=${BREPS:-21} TMO=${TMO:-300} TUNES="$TUNES" \
+  OUT=$W/pscr timeout $(left) env REPS=${REPS:-2} GAP=${GAP:-0} BREPS=${BREPS:-21} TMO=${TMO:-300} TUNES="$TUNES" \
     PROBLEMS=$PROBLEMS N2=$N2 N2MAX=$N2MAX N3=$N3 N3MAX=$N3MAX bash tools/device_small.sh \
     > "$FINAL/pscr.md" 2>&1
   stamp pscr;;

@@ -10,6 +10,7 @@
 # default); the table's tune column then reads pin@tune.
 # BASE=dir: also a base tree (made here by `git archive COMMIT | tar -x -C dir`), built on the
 # device and timed alternating with this one; the table's tune column then reads tree:tune.
+# GAP: seconds of sleep after each process (default 0).
 # Usage: OUT=$OUT [BASE=ab-base] bash tools/device_small.sh
 [ -n "${BASE:-}" ] && (cd "$BASE" && OCL=ON OUT=$OUT/base TARGETS=bench_pscr_gpu \
   bash -c 'source tools/device_env.sh') &
@@ -45,6 +46,7 @@ for rep in $(seq ${REPS:-3}); do for pin in ${PINS:--}; do for tune in $TUNES; d
     --backends cuda,opencl --problems $PROBLEMS "${sizes[@]}" --reps ${BREPS:-41} "${a[@]}" \
     2>> "$OUT/bench.err" | grep '"solve_ms"' | sed "s/^{/{\"tune\":\"$t\",\"rep\":$rep,/" \
     >> "$OUT/small.jsonl"
+  sleep ${GAP:-0} # seconds between processes (the driver's teardown of the last one)
 done; done; done; done
 python3 - "$OUT/small.jsonl" <<'PY'
 import json, sys, statistics as st
@@ -52,16 +54,24 @@ r = {}
 for l in open(sys.argv[1]):
     j = json.loads(l)
     r.setdefault((j['problem'], j['n'], j['tune']), {}).setdefault(j['rep'], {})[j['backend']] = j
-print("| problem | n | tune | CUDA ms | OpenCL ms | OpenCL / CUDA (median) | residual CUDA / OpenCL |")
-print("|---|---|---|---|---|---|---|")
+# solve_ms is CUDA's device time (events around the launches) against OpenCL's host time
+# (first enqueue to status read); wall_ms is the host's clock around pscr_solve_array on both
+print("| problem | n | tune | CUDA ms | OpenCL ms | OpenCL / CUDA (median) | wall: CUDA ms | OpenCL ms "
+      "| OpenCL / CUDA (median) | residual CUDA / OpenCL |")
+print("|---|---|---|---|---|---|---|---|---|---|")
 for k in sorted(r):
     v = r[k]
     both = [i for i in sorted(v) if 'cuda' in v[i] and 'opencl' in v[i]]
     c = [v[i]['cuda']['solve_ms'] for i in both]
     o = [v[i]['opencl']['solve_ms'] for i in both]
     q = [a / b for a, b in zip(o, c)]
+    cw = [v[i]['cuda']['wall_ms'] for i in both]
+    ow = [v[i]['opencl']['wall_ms'] for i in both]
+    qw = [a / b for a, b in zip(ow, cw)]
     res = [v[both[0]][b]['rel_residual'] if both else float('nan') for b in ('cuda', 'opencl')]
     print(f"| {k[0]} | {k[1]} | {k[2]} | {' '.join('%.4f' % x for x in c)} | "
           f"{' '.join('%.4f' % x for x in o)} | {' '.join('%.2f' % x for x in q)} "
-          f"({st.median(q) if q else 0:.2f}) | {res[0]:.1e} / {res[1]:.1e} |")
+          f"({st.median(q) if q else 0:.2f}) | {' '.join('%.4f' % x for x in cw)} | "
+          f"{' '.join('%.4f' % x for x in ow)} | {' '.join('%.2f' % x for x in qw)} "
+          f"({st.median(qw) if qw else 0:.2f}) | {res[0]:.1e} / {res[1]:.1e} |")
 PY

@@ -353,7 +353,8 @@ static void check_reg_min(pt_rng *r) {
 
 /* tune wait_spin (GPUs: a solve's status read spins on pinned memory before
  * clFinish): the same x bit for bit and the same status as the sleeping wait,
- * for a solve that succeeds and for one whose kernel flags a zero pivot. */
+ * for a solve that succeeds and for one whose kernel flags a zero pivot;
+ * pscr_array_copy, which waits the same way, right under both. */
 static void check_wait_spin(pt_rng *r) {
   pscr_context *ctx = NULL;
   PT_CHECK_STATUS(pscr_context_create(PSCR_BACKEND_OPENCL, 0, &ctx), PSCR_OK);
@@ -379,6 +380,11 @@ static void check_wait_spin(pt_rng *r) {
              bad ? "a singular" : "a dominant", pscr_status_string(st[0]),
              pscr_status_string(st[1]));
     PT_CHECK(bad || memcmp(x[0], x[1], count * sizeof *b) == 0, "wait_spin: x differs");
+  }
+  /* pscr_array_copy waits as the status read does (ocl_queue_wait): right either way */
+  for (int s = 0; s < 2; s++) {
+    PT_CHECK_STATUS(pscr_opencl_tune(ctx, "wait_spin", s ? 1000000 : 0), PSCR_OK);
+    pt_check_array_copy(ctx, r);
   }
   for (int i = 0; i < 3; i++) free(a[i]);
   free(b), free(x[0]), free(x[1]);

@@ -55,7 +55,7 @@ typedef struct {
   /* tridiagonal solves (opencl_tridiag.c) */
   size_t base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes: work regions' offsets */
   ocl_program *current; /* the module of the solve in progress */
-  cl_mem flags;         /* the 4 TD_FLAG_* status words */
+  cl_mem flags;         /* the GPU_TD_FLAG_WORDS status words (TD_FLAG_*) */
   /* where a solve's status read lands: pinned host memory (a mapped
    * CL_MEM_ALLOC_HOST_PTR buffer), NULL if the driver gave none. Read without
    * blocking, then a spin on the words (tune wait_spin) or clFinish: 2-4 us

@@ -242,7 +242,9 @@ static pscr_status opencl_copy(pscr_context *ctx, void *dst, const void *src, si
   cl_mem d = ocl_mem_at(dst, &doff), s = ocl_mem_at(src, &soff);
   cl_command_queue q = state(ctx)->queue;
   cl_int err = clEnqueueCopyBuffer(q, s, d, soff, doff, bytes, 0, NULL, NULL);
-  return ocl_status(err == CL_SUCCESS ? clFinish(q) : err);
+  /* waited for as a solve is (a spin, then clFinish): a sleep here made the
+   * next solve's enqueues dearer */
+  return ocl_status(err == CL_SUCCESS ? ocl_queue_wait(state(ctx), NULL) : err);
 }
 
 /* ---- for tests and developers ---- */

@@ -179,11 +179,10 @@ static int flags_landed(volatile const cl_int *w, int us) {
   return 1;
 }
 
-static pscr_status dev_flags_read(gpu_device *g, int out[GPU_TD_FLAG_WORDS]) {
-  ocl_state *s = g->impl;
+cl_int ocl_queue_wait(ocl_state *s, cl_int *words) {
   cl_int f[GPU_TD_FLAG_WORDS] = {0}, err;
+  int spin = s->tune.wait_spin;
   if (s->flags_pinned) { /* opencl.h: flags_pinned */
-    int spin = s->tune.wait_spin;
     volatile cl_int *w = s->flags_pinned;
     for (int i = 0; spin && i < GPU_TD_FLAG_WORDS; i++) w[i] = FLAG_UNREAD;
     err = clEnqueueReadBuffer(s->queue, s->flags, CL_FALSE, 0, sizeof f, s->flags_pinned, 0, NULL,
@@ -193,9 +192,18 @@ static pscr_status dev_flags_read(gpu_device *g, int out[GPU_TD_FLAG_WORDS]) {
     if (err == CL_SUCCESS && spin) err = clFlush(s->queue);
     if (err == CL_SUCCESS && !(spin && flags_landed(w, spin))) err = clFinish(s->queue);
     if (err == CL_SUCCESS) memcpy(f, s->flags_pinned, sizeof f);
-  } else {
+  } else if (s->flags && words) {
     err = clEnqueueReadBuffer(s->queue, s->flags, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL);
+  } else {
+    err = clFinish(s->queue);
   }
+  if (words) memcpy(words, f, sizeof f);
+  return err;
+}
+
+static pscr_status dev_flags_read(gpu_device *g, int out[GPU_TD_FLAG_WORDS]) {
+  ocl_state *s = g->impl;
+  cl_int f[GPU_TD_FLAG_WORDS] = {0}, err = ocl_queue_wait(s, f);
   s->flags_clean = err == CL_SUCCESS;
   for (int i = 0; i < GPU_TD_FLAG_WORDS; i++) out[i] = f[i], s->flags_clean &= f[i] == 0;
   return ocl_status(err);
