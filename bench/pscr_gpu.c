@@ -665,7 +665,9 @@ static void table(const bench *B) {
     else
       printf(" - |\n");
   }
-  printf("\nsolve ms: median device time (pscr_plan_info.last_solve_seconds) of up to %d "
+  printf("\nsolve ms: median pscr_plan_info.last_solve_seconds (CUDA: device time between "
+         "events; OpenCL: host time, first launch to status read; the JSON's wall_ms: the host's "
+         "clock around the call on every backend) of up to %d "
          "pscr_solve_array on device data after 2 warm-ups (CPU: at least 3, about %.0f s); "
          "transfer: pscr_solve on host data minus its device time; floor: read f + write u once "
          "over the measured copy bandwidth; residual ||f - A u||_2 / ||f||_2, random f.\n",

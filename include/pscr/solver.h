@@ -84,7 +84,13 @@ pscr_status pscr_solve_array(pscr_plan *plan, pscr_array *f);
 
 typedef struct {
   double plan_seconds;       /* time of pscr_plan_create */
-  double last_solve_seconds; /* device/CPU time of the last solve, transfers excluded */
+  /* device/CPU time of the last solve, transfers excluded. CUDA: the device's
+   * clock between events around its launches; OpenCL: the host's, from just
+   * before its first launch to its status read (an event costs NVIDIA's
+   * driver 7-20 us an enqueue), so it counts the launch latency and the
+   * status read that CUDA's leaves out (on the H200 the host's clock around a
+   * CUDA pscr_solve_array reads 1.9-3.7 us more than its events) */
+  double last_solve_seconds;
   size_t device_bytes;       /* memory the plan holds on its device */
   /* host <-> device copies of the last pscr_solve (host data): seconds, not in
    * last_solve_seconds; 0 on the CPU and after pscr_solve_array */
