@@ -7,7 +7,7 @@
 d=/sys/devices/system/cpu/cpuidle
 echo "# cpuidle: $(cat $d/current_driver 2>/dev/null) / $(cat $d/current_governor_ro $d/current_governor 2>/dev/null | head -1);" \
   "cpu0 states: $(cat /sys/devices/system/cpu/cpu0/cpuidle/state*/name 2>/dev/null | tr '\n' ' ')"
-python3 - "$@" <<'PY'
+python3 - <<'PY'
 import os, struct, subprocess
 try:
     fd = os.open('/dev/cpu_dma_latency', os.O_WRONLY)

@@ -59,19 +59,15 @@ for l in open(sys.argv[1]):
 print("| problem | n | tune | CUDA ms | OpenCL ms | OpenCL / CUDA (median) | wall: CUDA ms | OpenCL ms "
       "| OpenCL / CUDA (median) | residual CUDA / OpenCL |")
 print("|---|---|---|---|---|---|---|---|---|---|")
+def ratio(v, both, key): # a column's CUDA and OpenCL figures and their per-process ratios
+    c, o = ([v[i][b][key] for i in both] for b in ('cuda', 'opencl'))
+    q = [a / b for a, b in zip(o, c)]
+    return (f"{' '.join('%.4f' % x for x in c)} | {' '.join('%.4f' % x for x in o)} | "
+            f"{' '.join('%.2f' % x for x in q)} ({st.median(q) if q else 0:.2f})")
 for k in sorted(r):
     v = r[k]
     both = [i for i in sorted(v) if 'cuda' in v[i] and 'opencl' in v[i]]
-    c = [v[i]['cuda']['solve_ms'] for i in both]
-    o = [v[i]['opencl']['solve_ms'] for i in both]
-    q = [a / b for a, b in zip(o, c)]
-    cw = [v[i]['cuda']['wall_ms'] for i in both]
-    ow = [v[i]['opencl']['wall_ms'] for i in both]
-    qw = [a / b for a, b in zip(ow, cw)]
     res = [v[both[0]][b]['rel_residual'] if both else float('nan') for b in ('cuda', 'opencl')]
-    print(f"| {k[0]} | {k[1]} | {k[2]} | {' '.join('%.4f' % x for x in c)} | "
-          f"{' '.join('%.4f' % x for x in o)} | {' '.join('%.2f' % x for x in q)} "
-          f"({st.median(q) if q else 0:.2f}) | {' '.join('%.4f' % x for x in cw)} | "
-          f"{' '.join('%.4f' % x for x in ow)} | {' '.join('%.2f' % x for x in qw)} "
-          f"({st.median(qw) if qw else 0:.2f}) | {res[0]:.1e} / {res[1]:.1e} |")
+    print(f"| {k[0]} | {k[1]} | {k[2]} | {ratio(v, both, 'solve_ms')} | "
+          f"{ratio(v, both, 'wall_ms')} | {res[0]:.1e} / {res[1]:.1e} |")
 PY

@@ -13,14 +13,14 @@
 
 /* The driver entry points used, resolved by their versioned names. */
 #define CUDA_DRIVER_FUNCS(X)                                                                       \
-  X(cuInit) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetAttribute)                           \
-  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxPushCurrent)                   \
-  X(cuCtxPopCurrent) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuMemAlloc)   \
-  X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync) X(cuMemsetD32Async)          \
-  X(cuMemsetD8Async) X(cuMemAllocHost) X(cuMemFreeHost) X(cuModuleLoadData) X(cuModuleUnload)    \
-  X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuFuncGetAttribute) X(cuLaunchKernel)           \
-  X(cuLaunchKernelEx) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize) X(cuEventElapsedTime)            \
-  X(cuMemGetInfo)
+  X(cuInit) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetAttribute)                             \
+  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxPushCurrent)                     \
+  X(cuCtxPopCurrent) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuMemAlloc)     \
+  X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync)           \
+  X(cuMemsetD32Async) X(cuMemsetD8Async) X(cuMemAllocHost) X(cuMemFreeHost) X(cuModuleLoadData)    \
+  X(cuModuleUnload) X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuFuncGetAttribute)             \
+  X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)        \
+  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuMemGetInfo)
 
 #define CUDA_DECLARE_PTR(name) __typeof__(&name) name;
 typedef struct {

@@ -240,11 +240,11 @@ static pscr_status opencl_read(pscr_context *ctx, const void *native, size_t off
 static pscr_status opencl_copy(pscr_context *ctx, void *dst, const void *src, size_t bytes) {
   size_t doff = 0, soff = 0;
   cl_mem d = ocl_mem_at(dst, &doff), s = ocl_mem_at(src, &soff);
-  cl_command_queue q = state(ctx)->queue;
-  cl_int err = clEnqueueCopyBuffer(q, s, d, soff, doff, bytes, 0, NULL, NULL);
+  ocl_state *st = state(ctx);
+  cl_int err = clEnqueueCopyBuffer(st->queue, s, d, soff, doff, bytes, 0, NULL, NULL);
   /* waited for as a solve is (a spin, then clFinish): a sleep here made the
    * next solve's enqueues dearer */
-  return ocl_status(err == CL_SUCCESS ? ocl_queue_wait(state(ctx), NULL) : err);
+  return ocl_status(err == CL_SUCCESS ? ocl_queue_wait(st, NULL) : err);
 }
 
 /* ---- for tests and developers ---- */
