@@ -314,6 +314,25 @@ DEVICE void pd_slab_product(int N, int len, int K, const GLOBAL scalar *w, long 
   }
 }
 
+/* Row h of a twisted factorization (pd_slab_solve): x_h = (f_h - a_h y_{h-1}
+ * - c_h z_{h+1}) / (d_h - a_h u_{h-1} - c_h l_{h+1}) from the two sweeps'
+ * values in y (rows h - 1, h + 1) and their factors uhm = u_{h-1}, uhp =
+ * l_{h+1} (terms past the ends dropped); bad as pd_slab_solve's. */
+DEVICE scalar pd_twist_mid(const GLOBAL scalar *cdl, const GLOBAL scalar *cd,
+                           const GLOBAL scalar *cdu, const GLOBAL scalar *mdl,
+                           const GLOBAL scalar *md, const GLOBAL scalar *mdu, scalar s, int h,
+                           int len, const LOCAL_P scalar *y, scalar uhm, scalar uhp,
+                           LOCAL_P int *bad) {
+  scalar a, d, c;
+  if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, h, h, len, &a, &d, &c)) bad[0] = 1;
+  scalar den = d, f = y[h];
+  if (h > 0) den = S_FMS(den, a, uhm), f = S_FMS(f, a, y[h - 1]);
+  if (h + 1 < len) den = S_FMS(den, c, uhp), f = S_FMS(f, c, y[h + 1]);
+  scalar x = S_MUL(f, S_RCP(den));
+  if (!S_ISFINITE(x)) bad[1] = 1; /* a zero pivot's NaN */
+  return x;
+}
+
 /* The systems (A + s_e M) v_e = y_e of the slab (row e of y, rows len apart),
  * two work-items each: Thomas from the top (td_thomas_row) over rows
  * 0 .. h-1, and from the bottom over rows len-1 .. h+1 (the same row with a
@@ -351,14 +370,9 @@ DEVICE void pd_slab_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL
       }
     }
     BARRIER();
-    if (live) {
-      if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, h, h, len, &a, &d, &c)) bad[0] = 1;
-      scalar den = d, f = ry[h];
-      if (h > 0) den = S_FMS(den, a, ru[h - 1]), f = S_FMS(f, a, ry[h - 1]);
-      if (h + 1 < len) den = S_FMS(den, c, ru[h + 1]), f = S_FMS(f, c, ry[h + 1]);
-      xh = S_MUL(f, S_RCP(den));
-      if (!S_ISFINITE(xh)) bad[1] = 1; /* a zero pivot's NaN */
-    }
+    if (live)
+      xh = pd_twist_mid(cdl, cd, cdu, mdl, md, mdu, s, h, len, ry, h > 0 ? ru[h - 1] : S_ZERO,
+                        h + 1 < len ? ru[h + 1] : S_ZERO, bad);
     BARRIER(); /* row h's neighbours read: the ends may overwrite them */
     if (live && !bot) {
       ry[h] = xh;
@@ -448,6 +462,208 @@ void pscr_slab(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w)
 #pragma unroll
     for (int m = 0; m < PD_SK; m++)
       if (t + m * PD_SWG < N) xv[t + m * PD_SWG] = acc[m];
+  }
+}
+
+/* pscr_slab for slabs of up to 64 x 64 (real; 2D 63^2, 3D's level 1 at
+ * 63^3), too large for two local arrays: the slab Y alone in local memory
+ * (64 rows of PD_L64), both products (28) and (27) on the FP64 tensor cores
+ * where the dialect has them (pd_s64_product), and the Thomas factors of
+ * the twisted solve in registers (pd_s64_solve). The same arguments and
+ * status words as pscr_slab; the slab comes from x (f null: no level 0's
+ * (28) here). */
+#define PD_S64 64                  /* n, len at most */
+#define PD_L64 (PD_S64 + 4)        /* local rows padded by 32 bytes, as pscr_gemm's */
+#define PD_S64O (PD_S64 * PD_S64 / PD_SWG) /* outputs of a product a work-item */
+#if defined(TD_DMMA) && !PSCR_COMPLEX
+#define PD_S64_MMA 1
+#else
+#define PD_S64_MMA 0
+#endif
+
+/* Where a work-item's output m of pd_s64_product lies (row i, column j).
+ * TD_DMMA: warp w computes rows 16 (w % 4) .., columns 16 (w / 4) .. in
+ * fragments as pscr_gemm's (PD_S64_MMA); else outputs t + m PD_SWG, rows of 64. */
+DEVICE void pd_s64_at(int m, int *i, int *j) {
+  int t = (int)LOCAL_ID();
+#if PD_S64_MMA
+  int l = t % 32, w = t / 32, fc = TD_DMMA_M / 4, j0 = m % fc, v = m / fc % 2, u = m / fc / 2;
+  *i = 16 * (w % 4) + TD_DMMA_M * u + 8 * (j0 / 2) + l / 4;
+  *j = 16 * (w / 4) + 8 * v + 2 * (l % 4) + j0 % 2;
+#else
+  *i = (t + m * PD_SWG) / PD_S64;
+  *j = (t + m * PD_SWG) % PD_S64;
+#endif
+}
+
+/* out(i, j) = sum_k A(i, k) B(k, j) for i, j < 64 into the work-item's
+ * outputs (pd_s64_at): A(i, k) = a[i ars + k acs] for i < M, k < K (zero
+ * elsewhere: a is read in place, through L1), B(k, j) = b[k PD_L64 + j]
+ * (64 x 64 in local memory, finite everywhere); k ascending, with rev from
+ * K - 1 down (pscr_gemm's rev). */
+DEVICE void pd_s64_product(int M, int K, const GLOBAL scalar *a, long ars, long acs, int rev,
+                           const LOCAL_P scalar *bl, scalar *acc) {
+#if PD_S64_MMA
+#define PD_GU (16 / TD_DMMA_M) /* fragments down a warp's 16 rows */
+  int t = (int)LOCAL_ID(), l = t % 32, w = t / 32, wm = 16 * (w % 4), wn = 16 * (w / 4);
+  double c[PD_GU][2][TD_DMMA_M / 4];
+#pragma unroll
+  for (int u = 0; u < PD_GU; u++)
+#pragma unroll
+    for (int v = 0; v < 2; v++)
+#pragma unroll
+      for (int j = 0; j < TD_DMMA_M / 4; j++) c[u][v][j] = 0.0;
+#pragma unroll 4
+  for (int k0 = 0; k0 < K; k0 += 4) {
+    int kq = k0 + l % 4, ok = kq < K, k = !ok ? 0 : rev ? K - 1 - kq : kq;
+    double af[PD_GU][TD_DMMA_M / 8], bf[2];
+#pragma unroll
+    for (int u = 0; u < PD_GU; u++)
+#pragma unroll
+      for (int h = 0; h < TD_DMMA_M / 8; h++) {
+        int i = wm + TD_DMMA_M * u + 8 * h + l / 4;
+        af[u][h] = ok && i < M ? a[i * ars + k * acs] : 0.0;
+      }
+#pragma unroll
+    for (int v = 0; v < 2; v++) bf[v] = ok ? bl[k * PD_L64 + wn + 8 * v + l / 4] : 0.0;
+#pragma unroll
+    for (int u = 0; u < PD_GU; u++)
+#pragma unroll
+      for (int v = 0; v < 2; v++) TD_DMMA(c[u][v], af[u], bf[v]);
+  }
+#pragma unroll
+  for (int m = 0; m < PD_S64O; m++)
+    acc[m] = c[m / (TD_DMMA_M / 4) / 2][m / (TD_DMMA_M / 4) % 2][m % (TD_DMMA_M / 4)];
+#undef PD_GU
+#else
+  /* one output's sum at a time: unrolled chains over index arrays, as
+   * pd_slab_product's, read the local slab as zeros on PoCL (pthread) */
+  int t = (int)LOCAL_ID();
+  for (int m = 0; m < PD_S64O; m++) {
+    int o = t + m * PD_SWG, i = o / PD_S64, j = o % PD_S64;
+    scalar v = S_ZERO;
+    for (int q = 0; i < M && q < K; q++) {
+      int k = rev ? K - 1 - q : q;
+      v = S_FMA(v, a[i * ars + k * acs], bl[k * PD_L64 + j]);
+    }
+    acc[m] = v;
+  }
+#endif
+}
+
+/* pd_slab_solve on a slab of rows PD_L64 apart, its factors in registers:
+ * work-items 0 .. 63 sweep rows 0 .. h-1 of system e = t, 64 .. 127 rows
+ * len-1 .. h+1 of system t - 64 (q-th row of a sweep: its factor u[q]),
+ * row h by pd_twist_mid from the factors next to it (through um). */
+DEVICE void pd_s64_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL scalar *cd,
+                         const GLOBAL scalar *cdu, const GLOBAL scalar *mdl,
+                         const GLOBAL scalar *md, const GLOBAL scalar *mdu, scalar s0,
+                         const GLOBAL scalar *lambda, LOCAL_P scalar *y, LOCAL_P scalar *um,
+                         LOCAL_P int *bad) {
+  int t = (int)LOCAL_ID(), e = t % PD_S64, bot = t / PD_S64, live = t < 2 * PD_S64 && e < n;
+  int h = len / 2, cnt = bot ? len - 1 - h : h;
+  scalar s = live ? S_ADD(s0, lambda[e]) : S_ZERO, u[PD_S64 / 2], v = S_ZERO, w = S_ZERO;
+  scalar a, d, c, xh = S_ZERO;
+  LOCAL_P scalar *ry = y + e * PD_L64;
+#pragma unroll
+  for (int q = 0; q < PD_S64 / 2; q++) {
+    u[q] = S_ZERO;
+    int r = bot ? len - 1 - q : q;
+    if (live && q < cnt) {
+      if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, r, r, len, &a, &d, &c)) bad[0] = 1;
+      if (bot)
+        td_thomas_row(c, d, a, ry[r], &v, &w);
+      else
+        td_thomas_row(a, d, c, ry[r], &v, &w);
+      u[q] = v;
+      ry[r] = w;
+    }
+  }
+  if (live) um[2 * e + bot] = v; /* u_{h-1} from the top, l_{h+1} from the bottom */
+  BARRIER();
+  if (live) xh = pd_twist_mid(cdl, cd, cdu, mdl, md, mdu, s, h, len, ry, um[2 * e], um[2 * e + 1], bad);
+  BARRIER(); /* row h's neighbours read: the ends may overwrite them */
+  if (live && !bot) ry[h] = xh;
+#pragma unroll
+  for (int q = PD_S64 / 2 - 1; q >= 0; q--) {
+    int r = bot ? len - 1 - q : q;
+    if (live && q < cnt) ry[r] = xh = S_FMS(ry[r], u[q], xh);
+  }
+  if (live && !S_ISFINITE(xh)) bad[1] = 1;
+}
+
+KERNEL_BOUNDED(PD_SWG, 1)
+void pscr_slab64(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w), long wo,
+                 long wr, PKPTR(const scalar, lambda), long l0, GPTR(const scalar, shift), long ss,
+                 PKPTR(const scalar, cdl), PKPTR(const scalar, cd), PKPTR(const scalar, cdu),
+                 PKPTR(const scalar, mdl), PKPTR(const scalar, md), PKPTR(const scalar, mdu),
+                 GPTR(scalar, x), long xs, GPTR(const scalar, f), GPTR(const scalar, w0),
+                 long w0o, long w0r, long n0, PKPTR(const scalar, lambda0), long l00,
+                 PKPTR(const scalar, c), GPTR(int, flags)) {
+  PKBASE_AT(const scalar, pk);
+  PKPTR_AT(const scalar, w, pk);
+  PKPTR_AT(const scalar, lambda, pk);
+  PKPTR_AT(const scalar, cdl, pk);
+  PKPTR_AT(const scalar, cd, pk);
+  PKPTR_AT(const scalar, cdu, pk);
+  PKPTR_AT(const scalar, mdl, pk);
+  PKPTR_AT(const scalar, md, pk);
+  PKPTR_AT(const scalar, mdu, pk);
+  PKPTR_AT(const scalar, lambda0, pk);
+  PKPTR_AT(const scalar, c, pk);
+  GPTR_AT(const scalar, shift);
+  GPTR_AT(scalar, x);
+  GPTR_AT(const scalar, f);
+  GPTR_AT(const scalar, w0);
+  GPTR_AT(int, flags);
+  LOCAL scalar sl[PSCR_COMPLEX ? 1 : PD_S64 * PD_L64], sm[PSCR_COMPLEX ? 1 : 2 * PD_S64];
+  LOCAL int bad[2];
+  int t = (int)LOCAL_ID(), K = (int)n, L = (int)len;
+  (void)w0, (void)w0o, (void)w0r, (void)n0, (void)lambda0, (void)l00;
+  if (PSCR_COMPLEX || n > PD_S64 || len > PD_S64 || f != 0) { /* the host's bounds */
+    if (t == 0) flags[TD_FLAG_CONFIG] = 1;
+    return;
+  }
+  GLOBAL scalar *xv = x + GROUP_ID() * xs;
+  w += wo;
+  if (t == 0) bad[0] = bad[1] = 0;
+  scalar z = S_ZERO; /* v * 0 is NaN exactly for NaN/Inf v */
+  for (int i = t; i < PD_S64 * PD_L64; i += PD_SWG) { /* zeros past the slab: finite products */
+    int r = i / PD_L64, col = i - r * PD_L64;
+    scalar v = r < K && col < L ? xv[r * L + col] : S_ZERO;
+    sl[i] = v;
+    z = S_NF(z, v);
+  }
+  BARRIER();
+  { /* (28): y_e = sum_r w_e(r) x_r, in place once every product is formed */
+    scalar acc[PD_S64O];
+    pd_s64_product(K, K, w, wr, 1, 0, sl, acc);
+    BARRIER();
+#pragma unroll
+    for (int m = 0; m < PD_S64O; m++) {
+      int i, j;
+      pd_s64_at(m, &i, &j);
+      sl[i * PD_L64 + j] = acc[m];
+    }
+  }
+  if (!S_ISFINITE(z)) bad[0] = 1;
+  BARRIER();
+  scalar s0 = shift != 0 ? shift[GROUP_ID() * ss] : c[0];
+  pd_s64_solve(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda + l0, sl, sm, bad);
+  BARRIER();
+  if (bad[0] || bad[1]) {
+    if (t == 0) flags[bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
+    return;
+  }
+  { /* (27): u_r = sum_e w_e(r) v_e */
+    scalar acc[PD_S64O];
+    pd_s64_product(K, K, w, 1, wr, 1, sl, acc);
+#pragma unroll
+    for (int m = 0; m < PD_S64O; m++) {
+      int i, j;
+      pd_s64_at(m, &i, &j);
+      if (i < K && j < L) xv[i * L + j] = acc[m];
+    }
   }
 }
 

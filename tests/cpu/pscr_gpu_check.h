@@ -410,7 +410,8 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
  * steps as products (pscr_steps2, _steps2z): 2D and
  * 3D with pscr_gemm's tiles cut at their edges (64 x 128), a product split
  * along its inner index (520 x 3), dense on one level or both, real definite systems (small
- * slabs whole in pscr_slab, else the queued CR_PCR_THOMAS solve; both at small sizes),
+ * slabs whole in pscr_slab, up to 64 x 64 in pscr_slab64, else the queued CR_PCR_THOMAS
+ * solve; both at small sizes),
  * complex and real random ones (the lines plan: tiles, lanes, pivoting
  * in every lane), every
  * innermost algorithm, the Helmholtz residual regression, 3D batches of 1
@@ -451,6 +452,13 @@ static void gc_dense_suite(gc_env *E, int big) {
   gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
   gc_singular(E, PSCR_F64, 9, 40, PSCR_TD_AUTO);
   PT_CHECK_STATUS(gc_tune(E, "pscr_slab", dft.pscr_slab), PSCR_OK);
+  /* slabs past pscr_slab's bound of at most 64 x 64 (pscr_slab64), 2D and 3D's
+   * level 1, at its edges; NaN in f there */
+  static const size_t b2[][2] = {{64, 64}, {63, 33}, {45, 64}}, b3[3] = {9, 63, 40};
+  for (size_t i = 0; i < sizeof b2 / sizeof *b2; i++)
+    gc_case(E, PSCR_F64, 2, b2[i], PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_case(E, PSCR_F64, 3, b3, PT_POISSON, 3, PSCR_TD_AUTO, 0);
+  gc_nonfinite_f(E, b2[1]);
   static const size_t s3[][3] = {{9, 9, 9}, {5, 12, 7}, {12, 70, 5}, {10, 8, 1}};
   for (int t = 0; t < 2; t++)
     for (size_t i = 0; i < sizeof s3 / sizeof *s3; i++)

@@ -58,6 +58,7 @@ int main(void) {
   SAME("common/pscr_dense.h", "PD_BM", PSCR_GPU_PD_BM);
   SAME("common/pscr_dense.h", "PD_WG", PSCR_GPU_PD_WG);
   SAME("common/pscr_dense.h", "PD_SWG", PSCR_GPU_PD_SWG);
+  SAME("common/pscr_dense.h", "PD_S64", PSCR_GPU_PD_S64);
   char slab[64]; /* PD_SLAB's real value, the host's */
   snprintf(slab, sizeof slab, ": %d)", PSCR_GPU_PD_SLAB);
   const char *sd = pscr_gpu_kernel_source("common/pscr_dense.h");

@@ -93,6 +93,25 @@ int main(void) {
       PT_CHECK(g1 == (slab ? 2u : 8u) && s1 == (slab ? 2u : 0u),
                "3D 9 x 12 x 7, slab %d: %lu pscr_gemm, %lu pscr_slab launches", slab, g1, s1);
     }
+    /* past pscr_slab's bound, up to 64 x 64: whole in pscr_slab64 (2D 64 x 50; 3D
+     * 9 x 63 x 40's level 1), as products with pscr_slab64 = 0 */
+    static const size_t m2[2] = {64, 50}, m3[3] = {9, 63, 40};
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", t.pscr_dense_in), PSCR_OK);
+    for (int s64 = 1; s64 >= 0; s64--) {
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab64", s64 ? t.pscr_slab64 : 0), PSCR_OK);
+      for (int d = 2; d <= 3; d++) {
+        unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
+        unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab64");
+        gc_case(&E, PSCR_F64, d, d == 2 ? m2 : m3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+        unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
+        unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab64") - s0;
+        unsigned long gw = (d == 2 ? 0u : 4u) + (s64 ? 0u : 4u);
+        PT_CHECK(g1 == gw && s1 == (s64 ? 2u : 0u),
+                 "%dD, pscr_slab64 %d: %lu pscr_gemm, %lu pscr_slab64 launches", d, s64, g1, s1);
+      }
+    }
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab64", t.pscr_slab64), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in3", 0), PSCR_OK);
     /* a plan's solves keep td_reg.h's kernels under a GPU's reg_min: its A and M are

@@ -278,10 +278,13 @@ static pscr_status osums(gpu_device *g, const pscr_stage_args *a, const void *y,
   return launch(g, "pscr_osums", nb * nqg * a->len, NARGS(args), args);
 }
 
-/* A dense level's step whole in one launch (pscr_slab) where its systems are
- * proven definite (queued) and a vector's slab of n x len fits a group: one
- * block of all n rows whose runs are the one product (the step of gemm_step
- * below without boundary terms), in the back phase. 0: not such a step. */
+/* A dense level's step whole in one launch where its systems are proven
+ * definite (queued) and a vector's slab of n x len fits a group: one block
+ * of all n rows whose runs are the one product (the step of gemm_step below
+ * without boundary terms), in the back phase. SLAB_SMALL: pscr_slab,
+ * SLAB_64: pscr_slab64 (real slabs past pscr_slab's bound of at most 64 x
+ * 64), 0: not such a step. */
+enum { SLAB_SMALL = 1, SLAB_64 = 2 };
 static int slab_fits(const gpu_device *g, const pscr_plan *p, const gpu_pscr_step *gs,
                      const pscr_step *stp, size_t n, size_t len) {
   const gpu_pscr *s = p->impl;
@@ -290,17 +293,23 @@ static int slab_fits(const gpu_device *g, const pscr_plan *p, const gpu_pscr_ste
     return 0;
   const gpu_pscr_run *r = gs->runs;
   const pscr_block *b = &stp->blocks[r->b0];
+  if (stp->nblocks != 1 || r->nb != 1 || b->s + r->d0 != 0 || r->dd != 1 || r->m != n ||
+      r->nd != n)
+    return 0;
   size_t cap = (size_t)g->tune.pscr_slab < PSCR_GPU_PD_SLAB ? (size_t)g->tune.pscr_slab
                                                              : PSCR_GPU_PD_SLAB;
-  return stp->nblocks == 1 && r->nb == 1 && b->s + r->d0 == 0 && r->dd == 1 && r->m == n &&
-         r->nd == n && n * len <= cap;
+  if (n * len <= cap) return SLAB_SMALL;
+  return p->dtype != PSCR_C128 && n * len > PSCR_GPU_PD_SLAB && n <= PSCR_GPU_PD_S64 &&
+                 len <= PSCR_GPU_PD_S64 && n * len <= (size_t)g->tune.pscr_slab64
+             ? SLAB_64
+             : 0;
 }
 
 static int slab_step(const gpu_device *g, const pscr_stage_args *a) {
-  return a->phase == PSCR_BACK && slab_fits(g, a->plan, gstep(a), a->step, a->lev_n, a->len);
+  return a->phase == PSCR_BACK ? slab_fits(g, a->plan, gstep(a), a->step, a->lev_n, a->len) : 0;
 }
 
-static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
+static pscr_status slab(gpu_device *g, const pscr_stage_args *a, int kind) {
   gpu_pscr *s = a->plan->impl;
   const pscr_plan *p = a->plan;
   const gpu_pscr_run *r = gstep(a)->runs;
@@ -341,7 +350,7 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a) {
                     GPU_PKPTR(dp(p->c), s->pk_c),
                     GPU_PTR(g->flags)};
   s->defer.on = 0; /* one group's solve */
-  return g->launch(g, "pscr_slab", a->batch * PSCR_GPU_PD_SWG, PSCR_GPU_PD_SWG, 0, NARGS(args),
+  return g->launch(g, kind == SLAB_64 ? "pscr_slab64" : "pscr_slab", a->batch * PSCR_GPU_PD_SWG, PSCR_GPU_PD_SWG, 0, NARGS(args),
                    args);
 }
 
@@ -366,7 +375,8 @@ static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
   if (gr->b0 != 0 || gr->b1 != stp->nblocks || gr->e0 != 0 || gr->e1 != ne ||
       (many && (stp->nblocks > 1 || !back)))
     return PSCR_ERR_UNSUPPORTED;
-  if (slab_step(g, a)) return slab(g, a);
+  int kind = slab_step(g, a);
+  if (kind) return slab(g, a, kind);
   if (s->defer.on) return PSCR_ERR_UNSUPPORTED; /* stage_21 left its product to a slab */
   int whole = stp->nblocks == 1 && stp->blocks[0].m == a->lev_n; /* no boundary terms */
   if (back && s->vrows > 0 && !whole) {
@@ -685,7 +695,7 @@ static int defer_rhs(const gpu_device *g, const pscr_stage_args *a) {
   const pscr_level *in = &p->lev[1];
   return p->ndim == 3 && a->phase == PSCR_BACK && in->nsteps == 1 && a->shift == p->c &&
          a->lambda == p->lev[0].lambda &&
-         slab_fits(g, p, &s->steps[1][0], &in->steps[0], in->n, in->len);
+         slab_fits(g, p, &s->steps[1][0], &in->steps[0], in->n, in->len) == SLAB_SMALL;
 }
 
 /* (28): the boundary terms of the blocks opening in the group, then the subproblems. */

@@ -41,7 +41,8 @@
 #define PSCR_GPU_PD_BN(complex) ((complex) ? 64 : 128) /* PD_BN: its columns */
 #define PSCR_GPU_PD_WG 256 /* PD_WG: its work-items */
 #define PSCR_GPU_PD_SLAB 2000 /* PD_SLAB (real): pscr_slab's n len, at most */
-#define PSCR_GPU_PD_SWG 512 /* PD_SWG: its work-items */
+#define PSCR_GPU_PD_SWG 512 /* PD_SWG: its work-items (and pscr_slab64's) */
+#define PSCR_GPU_PD_S64 64  /* PD_S64 (real): pscr_slab64's n and len, at most */
 #define PSCR_GPU_DENSE_MIN 8 /* dense steps (pscr_dense.h) from a level's n = this on */
 #define PSCR_GPU_KSPLIT_MINK 256 /* split products: inner indices a chunk, at least */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */

@@ -762,14 +762,16 @@ size_t gpu_pscr_lane_rows(void) {
 /* gpu_pscr.slab_pk where a slab can fit (slab_fits of gpu_pscr.c but for the
  * tuning) and the device takes packs (OpenCL): the device arrays read back
  * and uploaded as one (plan time; the innermost level of at most
- * PSCR_GPU_PD_SLAB scalars makes them small but for level 0's lambda, n0
- * scalars). */
+ * PSCR_GPU_PD_SLAB scalars, or 64 x 64, makes them small but for level 0's
+ * lambda, n0 scalars). */
 static pscr_status slab_pack(pscr_plan *p) {
   gpu_pscr *s = p->impl;
   int nlev = p->ndim - 1, d = p->ndim - 1;
   const pscr_level *in = &p->lev[nlev - 1];
-  if (!s->dense || !s->queued || s->lines || in->nsteps != 1 ||
-      in->n * in->len > PSCR_GPU_PD_SLAB || !s->sub[0] || (!s->m_diag && !s->sub[1]))
+  int fits = in->n * in->len <= PSCR_GPU_PD_SLAB ||
+             (p->dtype != PSCR_C128 && in->n <= PSCR_GPU_PD_S64 && in->len <= PSCR_GPU_PD_S64);
+  if (!s->dense || !s->queued || s->lines || in->nsteps != 1 || !fits || !s->sub[0] ||
+      (!s->m_diag && !s->sub[1]))
     return PSCR_OK;
   size_t n = p->n[d], e = pscr_dtype_size(p->dtype);
   gpu_ptr c[6];

@@ -211,6 +211,8 @@ typedef struct {
   int pscr_slab;    /* a dense innermost level of real systems proven definite runs whole
                      * in one launch, a group a vector (pscr_slab; 0: never), where its
                      * n * len is at most this (and PSCR_GPU_PD_SLAB) */
+  int pscr_slab64;  /* ... and past PSCR_GPU_PD_SLAB, with n, len <= PSCR_GPU_PD_S64, in
+                     * pscr_slab64 where n * len is at most this (0: never) */
   int pscr_ksplit;  /* products (27) of steps run as products with fewer groups than this
                      * (0: never) are split along their inner index into a batch of
                      * chunks, added up after (the default: two groups for each of the
