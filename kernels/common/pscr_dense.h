@@ -569,8 +569,12 @@ DEVICE void pd_s64_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL 
   for (int q = 0; q < PD_S64 / 2; q++) {
     u[q] = S_ZERO;
     int r = bot ? len - 1 - q : q;
+    /* the row's coefficients read unconditionally (a row of the system: rc), so that
+     * their loads run ahead of the pivots' chain */
+    int rc = r < 0 ? 0 : r >= len ? len - 1 : r;
+    int ok = td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, rc, rc, len, &a, &d, &c);
     if (live && q < cnt) {
-      if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, r, r, len, &a, &d, &c)) bad[0] = 1;
+      if (!ok) bad[0] = 1;
       if (bot)
         td_thomas_row(c, d, a, ry[r], &v, &w);
       else
@@ -628,10 +632,12 @@ void pscr_slab64(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, 
   w += wo;
   if (t == 0) bad[0] = bad[1] = 0;
   scalar z = S_ZERO; /* v * 0 is NaN exactly for NaN/Inf v */
-  for (int i = t; i < PD_S64 * PD_L64; i += PD_SWG) { /* zeros past the slab: finite products */
-    int r = i / PD_L64, col = i - r * PD_L64;
+  /* zeros past the slab: finite products; unrolled, the loads in flight together */
+#pragma unroll
+  for (int m = 0; m < (PD_S64 * PD_L64 + PD_SWG - 1) / PD_SWG; m++) {
+    int i = t + m * PD_SWG, r = i / PD_L64, col = i - r * PD_L64;
     scalar v = r < K && col < L ? xv[r * L + col] : S_ZERO;
-    sl[i] = v;
+    if (i < PD_S64 * PD_L64) sl[i] = v;
     z = S_NF(z, v);
   }
   BARRIER();
