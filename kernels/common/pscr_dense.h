@@ -386,30 +386,37 @@ DEVICE void pd_slab_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL
   }
 }
 
+/* The arguments of pscr_slab and pscr_slab64 (gpu_pscr.c's slab), and their
+ * pointers set up. */
+#define PD_SLAB_PARAMS                                                                             \
+  long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w), long wo, long wr,             \
+      PKPTR(const scalar, lambda), long l0, GPTR(const scalar, shift), long ss,                    \
+      PKPTR(const scalar, cdl), PKPTR(const scalar, cd), PKPTR(const scalar, cdu),                 \
+      PKPTR(const scalar, mdl), PKPTR(const scalar, md), PKPTR(const scalar, mdu),                 \
+      GPTR(scalar, x), long xs, GPTR(const scalar, f), GPTR(const scalar, w0), long w0o,           \
+      long w0r, long n0, PKPTR(const scalar, lambda0), long l00, PKPTR(const scalar, c),           \
+      GPTR(int, flags)
+#define PD_SLAB_AT()                                                                               \
+  PKBASE_AT(const scalar, pk);                                                                     \
+  PKPTR_AT(const scalar, w, pk);                                                                   \
+  PKPTR_AT(const scalar, lambda, pk);                                                              \
+  PKPTR_AT(const scalar, cdl, pk);                                                                 \
+  PKPTR_AT(const scalar, cd, pk);                                                                  \
+  PKPTR_AT(const scalar, cdu, pk);                                                                 \
+  PKPTR_AT(const scalar, mdl, pk);                                                                 \
+  PKPTR_AT(const scalar, md, pk);                                                                  \
+  PKPTR_AT(const scalar, mdu, pk);                                                                 \
+  PKPTR_AT(const scalar, lambda0, pk);                                                             \
+  PKPTR_AT(const scalar, c, pk);                                                                   \
+  GPTR_AT(const scalar, shift);                                                                    \
+  GPTR_AT(scalar, x);                                                                              \
+  GPTR_AT(const scalar, f);                                                                        \
+  GPTR_AT(const scalar, w0);                                                                       \
+  GPTR_AT(int, flags)
+
 KERNEL_BOUNDED(PD_SWG, 1)
-void pscr_slab(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w), long wo,
-               long wr, PKPTR(const scalar, lambda), long l0, GPTR(const scalar, shift), long ss,
-               PKPTR(const scalar, cdl), PKPTR(const scalar, cd), PKPTR(const scalar, cdu),
-               PKPTR(const scalar, mdl), PKPTR(const scalar, md), PKPTR(const scalar, mdu),
-               GPTR(scalar, x), long xs, GPTR(const scalar, f), GPTR(const scalar, w0),
-               long w0o, long w0r, long n0, PKPTR(const scalar, lambda0), long l00,
-               PKPTR(const scalar, c), GPTR(int, flags)) {
-  PKBASE_AT(const scalar, pk);
-  PKPTR_AT(const scalar, w, pk);
-  PKPTR_AT(const scalar, lambda, pk);
-  PKPTR_AT(const scalar, cdl, pk);
-  PKPTR_AT(const scalar, cd, pk);
-  PKPTR_AT(const scalar, cdu, pk);
-  PKPTR_AT(const scalar, mdl, pk);
-  PKPTR_AT(const scalar, md, pk);
-  PKPTR_AT(const scalar, mdu, pk);
-  PKPTR_AT(const scalar, lambda0, pk);
-  PKPTR_AT(const scalar, c, pk);
-  GPTR_AT(const scalar, shift);
-  GPTR_AT(scalar, x);
-  GPTR_AT(const scalar, f);
-  GPTR_AT(const scalar, w0);
-  GPTR_AT(int, flags);
+void pscr_slab(PD_SLAB_PARAMS) {
+  PD_SLAB_AT();
   LOCAL scalar sy[PD_SLAB], su[PD_SLAB];
   LOCAL int bad[2];
   int t = (int)LOCAL_ID(), N = (int)(n * len), L = (int)len, K = (int)n;
@@ -597,29 +604,8 @@ DEVICE void pd_s64_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL 
 }
 
 KERNEL_BOUNDED(PD_SWG, 1)
-void pscr_slab64(long n, long len, PKBASE(const scalar, pk) PKPTR(const scalar, w), long wo,
-                 long wr, PKPTR(const scalar, lambda), long l0, GPTR(const scalar, shift), long ss,
-                 PKPTR(const scalar, cdl), PKPTR(const scalar, cd), PKPTR(const scalar, cdu),
-                 PKPTR(const scalar, mdl), PKPTR(const scalar, md), PKPTR(const scalar, mdu),
-                 GPTR(scalar, x), long xs, GPTR(const scalar, f), GPTR(const scalar, w0),
-                 long w0o, long w0r, long n0, PKPTR(const scalar, lambda0), long l00,
-                 PKPTR(const scalar, c), GPTR(int, flags)) {
-  PKBASE_AT(const scalar, pk);
-  PKPTR_AT(const scalar, w, pk);
-  PKPTR_AT(const scalar, lambda, pk);
-  PKPTR_AT(const scalar, cdl, pk);
-  PKPTR_AT(const scalar, cd, pk);
-  PKPTR_AT(const scalar, cdu, pk);
-  PKPTR_AT(const scalar, mdl, pk);
-  PKPTR_AT(const scalar, md, pk);
-  PKPTR_AT(const scalar, mdu, pk);
-  PKPTR_AT(const scalar, lambda0, pk);
-  PKPTR_AT(const scalar, c, pk);
-  GPTR_AT(const scalar, shift);
-  GPTR_AT(scalar, x);
-  GPTR_AT(const scalar, f);
-  GPTR_AT(const scalar, w0);
-  GPTR_AT(int, flags);
+void pscr_slab64(PD_SLAB_PARAMS) {
+  PD_SLAB_AT();
   LOCAL scalar sl[PSCR_COMPLEX ? 1 : PD_S64 * PD_L64], sm[PSCR_COMPLEX ? 1 : 2 * PD_S64];
   LOCAL int bad[2];
   int t = (int)LOCAL_ID(), K = (int)n, L = (int)len;
