@@ -413,6 +413,20 @@ DEVICE void pd_slab_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL
   GPTR_AT(const scalar, f);                                                                        \
   GPTR_AT(const scalar, w0);                                                                       \
   GPTR_AT(int, flags)
+/* The group's shift s_v (pscr_slab's comment) */
+#define PD_SLAB_SHIFT()                                                                            \
+  (shift != 0     ? shift[GROUP_ID() * ss]                                                         \
+   : lambda0 != 0 ? S_ADD(c[0], lambda0[l00 + GROUP_ID()])                                         \
+                  : c[0])
+
+/* 1 where the group stops: the host's bounds broken (config: CONFIG), or
+ * after the solve (bad non-null) NONFINITE (bad[0]) or SINGULAR (bad[1]). */
+DEVICE int pd_slab_failed(int config, const LOCAL_P int *bad, GLOBAL int *flags) {
+  int word = config ? TD_FLAG_CONFIG : bad && bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR;
+  if (!config && (!bad || (!bad[0] && !bad[1]))) return 0;
+  if (LOCAL_ID() == 0) flags[word] = 1;
+  return 1;
+}
 
 KERNEL_BOUNDED(PD_SWG, 1)
 void pscr_slab(PD_SLAB_PARAMS) {
@@ -420,10 +434,7 @@ void pscr_slab(PD_SLAB_PARAMS) {
   LOCAL scalar sy[PD_SLAB], su[PD_SLAB];
   LOCAL int bad[2];
   int t = (int)LOCAL_ID(), N = (int)(n * len), L = (int)len, K = (int)n;
-  if (n * len > PD_SLAB) { /* the host's bound */
-    if (t == 0) flags[TD_FLAG_CONFIG] = 1;
-    return;
-  }
+  if (pd_slab_failed(n * len > PD_SLAB, 0, flags)) return; /* the host's bound */
   GLOBAL scalar *xv = x + GROUP_ID() * xs;
   w += wo;
   if (t == 0) bad[0] = bad[1] = 0;
@@ -454,15 +465,9 @@ void pscr_slab(PD_SLAB_PARAMS) {
   }
   if (!S_ISFINITE(z)) bad[0] = 1;
   BARRIER();
-  scalar s0 = shift != 0     ? shift[GROUP_ID() * ss]
-              : lambda0 != 0 ? S_ADD(c[0], lambda0[l00 + GROUP_ID()])
-                             : c[0];
-  pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda + l0, sy, su, bad);
+  pd_slab_solve(K, L, cdl, cd, cdu, mdl, md, mdu, PD_SLAB_SHIFT(), lambda + l0, sy, su, bad);
   BARRIER();
-  if (bad[0] || bad[1]) {
-    if (t == 0) flags[bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
-    return;
-  }
+  if (pd_slab_failed(0, bad, flags)) return;
   { /* (27): u_r = sum_e w_e(r) v_e */
     scalar acc[PD_SK];
     pd_slab_product(N, L, K, w, 1, wr, 1, sy, acc);
@@ -609,11 +614,9 @@ void pscr_slab64(PD_SLAB_PARAMS) {
   LOCAL scalar sl[PSCR_COMPLEX ? 1 : PD_S64 * PD_L64], sm[PSCR_COMPLEX ? 1 : 2 * PD_S64];
   LOCAL int bad[2];
   int t = (int)LOCAL_ID(), K = (int)n, L = (int)len;
-  (void)w0, (void)w0o, (void)w0r, (void)n0, (void)lambda0, (void)l00;
-  if (PSCR_COMPLEX || n > PD_S64 || len > PD_S64 || f != 0) { /* the host's bounds */
-    if (t == 0) flags[TD_FLAG_CONFIG] = 1;
-    return;
-  }
+  (void)w0, (void)w0o, (void)w0r, (void)n0;
+  if (pd_slab_failed(PSCR_COMPLEX || n > PD_S64 || len > PD_S64 || f != 0, 0, flags))
+    return; /* the host's bounds */
   GLOBAL scalar *xv = x + GROUP_ID() * xs;
   w += wo;
   if (t == 0) bad[0] = bad[1] = 0;
@@ -640,13 +643,9 @@ void pscr_slab64(PD_SLAB_PARAMS) {
   }
   if (!S_ISFINITE(z)) bad[0] = 1;
   BARRIER();
-  scalar s0 = shift != 0 ? shift[GROUP_ID() * ss] : c[0];
-  pd_s64_solve(K, L, cdl, cd, cdu, mdl, md, mdu, s0, lambda + l0, sl, sm, bad);
+  pd_s64_solve(K, L, cdl, cd, cdu, mdl, md, mdu, PD_SLAB_SHIFT(), lambda + l0, sl, sm, bad);
   BARRIER();
-  if (bad[0] || bad[1]) {
-    if (t == 0) flags[bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR] = 1;
-    return;
-  }
+  if (pd_slab_failed(0, bad, flags)) return;
   { /* (27): u_r = sum_e w_e(r) v_e */
     scalar acc[PD_S64O];
     pd_s64_product(K, K, w, 1, wr, 1, sl, acc);
