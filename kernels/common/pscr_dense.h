@@ -597,7 +597,8 @@ DEVICE void pd_s64_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL 
   }
   if (live) um[2 * e + bot] = v; /* u_{h-1} from the top, l_{h+1} from the bottom */
   BARRIER();
-  if (live) xh = pd_twist_mid(cdl, cd, cdu, mdl, md, mdu, s, h, len, ry, um[2 * e], um[2 * e + 1], bad);
+  if (live)
+    xh = pd_twist_mid(cdl, cd, cdu, mdl, md, mdu, s, h, len, ry, um[2 * e], um[2 * e + 1], bad);
   BARRIER(); /* row h's neighbours read: the ends may overwrite them */
   if (live && !bot) ry[h] = xh;
 #pragma unroll

@@ -350,8 +350,8 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a, int kind) {
                     GPU_PKPTR(dp(p->c), s->pk_c),
                     GPU_PTR(g->flags)};
   s->defer.on = 0; /* one group's solve */
-  return g->launch(g, kind == SLAB_64 ? "pscr_slab64" : "pscr_slab", a->batch * PSCR_GPU_PD_SWG, PSCR_GPU_PD_SWG, 0, NARGS(args),
-                   args);
+  return g->launch(g, kind == SLAB_64 ? "pscr_slab64" : "pscr_slab", a->batch * PSCR_GPU_PD_SWG,
+                   PSCR_GPU_PD_SWG, 0, NARGS(args), args);
 }
 
 /* An innermost step run as products (gpu_pscr.dense: the level's one dense
