@@ -419,13 +419,16 @@ DEVICE void pd_slab_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL
    : lambda0 != 0 ? S_ADD(c[0], lambda0[l00 + GROUP_ID()])                                         \
                   : c[0])
 
-/* 1 where the group stops: the host's bounds broken (config: CONFIG), or
- * after the solve (bad non-null) NONFINITE (bad[0]) or SINGULAR (bad[1]). */
+/* 1 where the group stops, its status word raised: the host's bounds broken
+ * (config: CONFIG), or after the solve (bad non-null) NONFINITE (bad[0]) or
+ * SINGULAR (bad[1]). */
 DEVICE int pd_slab_failed(int config, const LOCAL_P int *bad, GLOBAL int *flags) {
-  int word = config ? TD_FLAG_CONFIG : bad && bad[0] ? TD_FLAG_NONFINITE : TD_FLAG_SINGULAR;
-  if (!config && (!bad || (!bad[0] && !bad[1]))) return 0;
-  if (LOCAL_ID() == 0) flags[word] = 1;
-  return 1;
+  int word = config         ? TD_FLAG_CONFIG
+             : bad && bad[0] ? TD_FLAG_NONFINITE
+             : bad && bad[1] ? TD_FLAG_SINGULAR
+                             : -1;
+  if (word >= 0 && LOCAL_ID() == 0) flags[word] = 1;
+  return word >= 0;
 }
 
 KERNEL_BOUNDED(PD_SWG, 1)

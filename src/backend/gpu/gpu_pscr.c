@@ -299,8 +299,8 @@ static int slab_fits(const gpu_device *g, const pscr_plan *p, const gpu_pscr_ste
   size_t cap = (size_t)g->tune.pscr_slab < PSCR_GPU_PD_SLAB ? (size_t)g->tune.pscr_slab
                                                              : PSCR_GPU_PD_SLAB;
   if (n * len <= cap) return SLAB_SMALL;
-  return p->dtype != PSCR_C128 && n * len > PSCR_GPU_PD_SLAB && n <= PSCR_GPU_PD_S64 &&
-                 len <= PSCR_GPU_PD_S64 && n * len <= (size_t)g->tune.pscr_slab64
+  return PSCR_GPU_SLAB64_SHAPE(p->dtype == PSCR_C128, n, len) &&
+                 n * len <= (size_t)g->tune.pscr_slab64
              ? SLAB_64
              : 0;
 }

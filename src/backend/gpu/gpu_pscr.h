@@ -43,6 +43,10 @@
 #define PSCR_GPU_PD_SLAB 2000 /* PD_SLAB (real): pscr_slab's n len, at most */
 #define PSCR_GPU_PD_SWG 512 /* PD_SWG: its work-items (and pscr_slab64's) */
 #define PSCR_GPU_PD_S64 64  /* PD_S64 (real): pscr_slab64's n and len, at most */
+/* A slab of n x len that pscr_slab64 takes and pscr_slab cannot (real only) */
+#define PSCR_GPU_SLAB64_SHAPE(complex, n, len)                                                     \
+  (!(complex) && (n) * (len) > PSCR_GPU_PD_SLAB && (n) <= PSCR_GPU_PD_S64 &&                       \
+   (len) <= PSCR_GPU_PD_S64)
 #define PSCR_GPU_DENSE_MIN 8 /* dense steps (pscr_dense.h) from a level's n = this on */
 #define PSCR_GPU_KSPLIT_MINK 256 /* split products: inner indices a chunk, at least */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */

@@ -769,7 +769,7 @@ static pscr_status slab_pack(pscr_plan *p) {
   int nlev = p->ndim - 1, d = p->ndim - 1;
   const pscr_level *in = &p->lev[nlev - 1];
   int fits = in->n * in->len <= PSCR_GPU_PD_SLAB ||
-             (p->dtype != PSCR_C128 && in->n <= PSCR_GPU_PD_S64 && in->len <= PSCR_GPU_PD_S64);
+             PSCR_GPU_SLAB64_SHAPE(p->dtype == PSCR_C128, in->n, in->len);
   if (!s->dense || !s->queued || s->lines || in->nsteps != 1 || !fits || !s->sub[0] ||
       (!s->m_diag && !s->sub[1]))
     return PSCR_OK;
