@@ -341,49 +341,58 @@ DEVICE scalar pd_twist_mid(const GLOBAL scalar *cdl, const GLOBAL scalar *cd,
  * c_h z_{h+1}) / (d_h - a_h u_{h-1} - c_h l_{h+1}), and each end
  * substitutes back to its end (a twisted factorization: half the latency of
  * one sweep; every pivot positive for definite systems). bad[0]: NaN/Inf
- * coefficients, bad[1]: a non-finite x. */
+ * coefficients, bad[1]: a non-finite x. One pass: the work-item's system
+ * e0 + t % (PD_SWG / 2) where below n. */
+DEVICE void pd_slab_pass(int e0, int n, int len, const GLOBAL scalar *cdl, const GLOBAL scalar *cd,
+                         const GLOBAL scalar *cdu, const GLOBAL scalar *mdl,
+                         const GLOBAL scalar *md, const GLOBAL scalar *mdu, scalar s0,
+                         const GLOBAL scalar *lambda, LOCAL_P scalar *y, LOCAL_P scalar *u,
+                         LOCAL_P int *bad) {
+  int t = (int)LOCAL_ID(), P = PD_SWG / 2, bot = t >= P, h = len / 2;
+  int e = e0 + t % P, live = e < n;
+  scalar s = live ? S_ADD(s0, lambda[e]) : S_ZERO, a, d, c, v = S_ZERO, w = S_ZERO, xh;
+  LOCAL_P scalar *ry = y + e * len, *ru = u + e * len;
+  if (live && !bot) {
+#pragma unroll 4
+    for (int r = 0; r < h; r++) {
+      if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, r, r, len, &a, &d, &c)) bad[0] = 1;
+      td_thomas_row(a, d, c, ry[r], &v, &w);
+      ru[r] = v;
+      ry[r] = w;
+    }
+  } else if (live) {
+#pragma unroll 4
+    for (int r = len - 1; r > h; r--) {
+      if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, r, r, len, &a, &d, &c)) bad[0] = 1;
+      td_thomas_row(c, d, a, ry[r], &v, &w);
+      ru[r] = v;
+      ry[r] = w;
+    }
+  }
+  BARRIER();
+  if (live)
+    xh = pd_twist_mid(cdl, cd, cdu, mdl, md, mdu, s, h, len, ry, h > 0 ? ru[h - 1] : S_ZERO,
+                      h + 1 < len ? ru[h + 1] : S_ZERO, bad);
+  BARRIER(); /* row h's neighbours read: the ends may overwrite them */
+  if (live && !bot) {
+    ry[h] = xh;
+#pragma unroll 4
+    for (int r = h - 1; r >= 0; r--) ry[r] = xh = S_FMS(ry[r], ru[r], xh);
+  } else if (live) {
+#pragma unroll 4
+    for (int r = h + 1; r < len; r++) ry[r] = xh = S_FMS(ry[r], ru[r], xh);
+  }
+  if (live && !S_ISFINITE(xh)) bad[1] = 1;
+}
+
+/* pd_slab_pass over all n systems (the same count for every work-item: barriers) */
 DEVICE void pd_slab_solve(int n, int len, const GLOBAL scalar *cdl, const GLOBAL scalar *cd,
                           const GLOBAL scalar *cdu, const GLOBAL scalar *mdl,
                           const GLOBAL scalar *md, const GLOBAL scalar *mdu, scalar s0,
                           const GLOBAL scalar *lambda, LOCAL_P scalar *y, LOCAL_P scalar *u,
                           LOCAL_P int *bad) {
-  int t = (int)LOCAL_ID(), P = PD_SWG / 2, bot = t >= P, h = len / 2;
-  for (int e0 = 0; e0 < n; e0 += P) { /* the same count for every work-item: barriers */
-    int e = e0 + t % P, live = e < n;
-    scalar s = live ? S_ADD(s0, lambda[e]) : S_ZERO, a, d, c, v = S_ZERO, w = S_ZERO, xh;
-    LOCAL_P scalar *ry = y + e * len, *ru = u + e * len;
-    if (live && !bot) {
-#pragma unroll 4
-      for (int r = 0; r < h; r++) {
-        if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, r, r, len, &a, &d, &c)) bad[0] = 1;
-        td_thomas_row(a, d, c, ry[r], &v, &w);
-        ru[r] = v;
-        ry[r] = w;
-      }
-    } else if (live) {
-#pragma unroll 4
-      for (int r = len - 1; r > h; r--) {
-        if (!td_coef_row(cdl, cd, cdu, mdl, md, mdu, s, r, r, len, &a, &d, &c)) bad[0] = 1;
-        td_thomas_row(c, d, a, ry[r], &v, &w);
-        ru[r] = v;
-        ry[r] = w;
-      }
-    }
-    BARRIER();
-    if (live)
-      xh = pd_twist_mid(cdl, cd, cdu, mdl, md, mdu, s, h, len, ry, h > 0 ? ru[h - 1] : S_ZERO,
-                        h + 1 < len ? ru[h + 1] : S_ZERO, bad);
-    BARRIER(); /* row h's neighbours read: the ends may overwrite them */
-    if (live && !bot) {
-      ry[h] = xh;
-#pragma unroll 4
-      for (int r = h - 1; r >= 0; r--) ry[r] = xh = S_FMS(ry[r], ru[r], xh);
-    } else if (live) {
-#pragma unroll 4
-      for (int r = h + 1; r < len; r++) ry[r] = xh = S_FMS(ry[r], ru[r], xh);
-    }
-    if (live && !S_ISFINITE(xh)) bad[1] = 1;
-  }
+  for (int e0 = 0; e0 < n; e0 += PD_SWG / 2)
+    pd_slab_pass(e0, n, len, cdl, cd, cdu, mdl, md, mdu, s0, lambda, y, u, bad);
 }
 
 /* The arguments of pscr_slab and pscr_slab64 (gpu_pscr.c's slab), and their
@@ -660,6 +669,228 @@ void pscr_slab64(PD_SLAB_PARAMS) {
       if (i < K && j < L) xv[i * L + j] = acc[m];
     }
   }
+}
+
+/* 2D's dense level whole in one launch past pscr_slab64's 64 x 64, up to
+ * 128 x 128 (real; 2D Poisson 127^2, where the three launches of products
+ * and solves cost NVIDIA's OpenCL an enqueue each). A slab that large does
+ * not fit a group's local memory, so the eigenpairs are split: group g of
+ * G = ceil(n / PD_SE) takes PD_SE of them, e = k0 .. k0 + ne - 1, and
+ *   (28) Y_g = W_g^T X (PD_SE x len, X read from global memory by every
+ *        group) on the tensor cores (pd_s128_y),
+ *   the systems (A + (s + lambda_e) M) v_e = y_e in local memory
+ *        (pd_slab_solve's twisted Thomas),
+ *   (27)'s share P_g = W_g V_g (n x len, held in registers: pd_s128_u),
+ * and U = sum_g P_g is summed up a binary tree over the groups, the later of
+ * two siblings adding (seed 003's sums (27) split by eigenpairs), each
+ * work-item for its own outputs: at node r (the right subtree's first group,
+ * 1 <= r < G) the first to take the node's ticket publishes its sums into
+ * region r - 1 of scr and stops; the second waits for that publication (its
+ * partner took the ticket, so it is running and never waits before it
+ * publishes: the wait ends on any device, whatever order the groups run
+ * in), adds it and goes on up. The root writes its outputs of U over x. The
+ * tree fixes each sum's association (left + right is commutative), so the
+ * result does not depend on the order the groups ran in. scr: a ticket word
+ * a node and work-item (PD_TICKETS scalars; zero between launches: the
+ * second arrival resets it), then G - 1 regions of PD_S128^2 scalars. A
+ * failed group (the status words as pscr_slab's) still takes its place in
+ * the tree and passes its failure up; x is then left as it was. The launch
+ * must be G groups (else CONFIG, before any ticket). */
+#define PD_S128 128                             /* n, len at most */
+#define PD_SE 16                                /* eigenpairs a group */
+#define PD_S128O (PD_S128 * PD_S128 / PD_SWG)   /* outputs of P_g a work-item */
+#define PD_S128Y (PD_SE * PD_S128 / PD_SWG)     /* of Y_g (without tensor cores) */
+#define PD_TICKETS ((PD_S128 / PD_SE - 1) * PD_SWG * 4 / (int)sizeof(scalar)) /* scr's tickets, in scalars */
+
+/* y(k, j) = sum_i W(k0 + k, i) X(i, j) for k < PD_SE, j < len (rows of y len
+ * apart; k0 + k >= n gives zeros): W(e, r) = w[e wr + r], X(i, j) = x[i len
+ * + j]. z takes every X entry the work-item read (S_NF), so that each group
+ * sees a NaN/Inf of X. With TD_DMMA warp q takes columns 8 q .. 8 q + 7. */
+DEVICE void pd_s128_y(int n, int len, int k0, const GLOBAL scalar *w, long wr,
+                      const GLOBAL scalar *x, LOCAL_P scalar *y, scalar *z) {
+  int t = (int)LOCAL_ID();
+#if PD_S64_MMA
+#define PD_YU (PD_SE / TD_DMMA_M) /* fragments down the group's PD_SE rows */
+  int l = t % 32, q = t / 32, j = 8 * q + l / 4;
+  double c[PD_YU][TD_DMMA_M / 4];
+#pragma unroll
+  for (int u = 0; u < PD_YU; u++)
+#pragma unroll
+    for (int h = 0; h < TD_DMMA_M / 4; h++) c[u][h] = 0.0;
+#pragma unroll 8
+  for (int i0 = 0; i0 < n; i0 += 4) {
+    int i = i0 + l % 4, ok = i < n;
+    double af[PD_YU][TD_DMMA_M / 8], bf = ok && j < len ? x[i * len + j] : 0.0;
+    *z = S_NF(*z, bf);
+#pragma unroll
+    for (int u = 0; u < PD_YU; u++)
+#pragma unroll
+      for (int h = 0; h < TD_DMMA_M / 8; h++) {
+        int k = k0 + TD_DMMA_M * u + 8 * h + l / 4;
+        af[u][h] = ok && k < n ? w[k * wr + i] : 0.0;
+      }
+#pragma unroll
+    for (int u = 0; u < PD_YU; u++) TD_DMMA(c[u], af[u], bf);
+  }
+#pragma unroll
+  for (int u = 0; u < PD_YU; u++)
+#pragma unroll
+    for (int h = 0; h < TD_DMMA_M / 4; h++) {
+      int k = TD_DMMA_M * u + 8 * (h / 2) + l / 4, jj = 8 * q + 2 * (l % 4) + h % 2;
+      if (jj < len) y[k * len + jj] = c[u][h];
+    }
+#undef PD_YU
+#else
+  for (int m = 0; m < PD_S128Y; m++) {
+    int o = t + m * PD_SWG, k = o / PD_S128, j = o % PD_S128, live = k0 + k < n && j < len;
+    scalar v = S_ZERO;
+    for (int i = 0; j < len && i < n; i++) {
+      scalar xi = x[i * len + j];
+      *z = S_NF(*z, xi);
+      if (live) v = S_FMA(v, w[(k0 + k) * wr + i], xi);
+    }
+    if (j < len) y[k * len + j] = v;
+  }
+#endif
+}
+
+/* Where a work-item's output m of pd_s128_u lies (row i, column j).
+ * TD_DMMA: warp q computes rows 16 (q % 8) .., columns 64 (q / 8) .., in
+ * fragments as pscr_gemm's; else outputs t + m PD_SWG, rows of PD_S128. */
+DEVICE void pd_s128_at(int m, int *i, int *j) {
+  int t = (int)LOCAL_ID();
+#if PD_S64_MMA
+  int l = t % 32, q = t / 32, fc = TD_DMMA_M / 4, h = m % fc, v = m / fc % 8, u = m / fc / 8;
+  *i = 16 * (q % 8) + TD_DMMA_M * u + 8 * (h / 2) + l / 4;
+  *j = 64 * (q / 8) + 8 * v + 2 * (l % 4) + h % 2;
+#else
+  *i = (t + m * PD_SWG) / PD_S128;
+  *j = (t + m * PD_SWG) % PD_S128;
+#endif
+}
+
+/* acc (pd_s128_at's outputs) = sum_k W(k0 + k, i) V(k, j) over k < ne, from
+ * ne - 1 down (pscr_gemm's rev): V(k, j) = v[k len + j] in local memory
+ * (finite for k < PD_SE, j < len), zero past n and len. */
+DEVICE void pd_s128_u(int n, int len, int k0, int ne, const GLOBAL scalar *w, long wr,
+                      const LOCAL_P scalar *v, scalar *acc) {
+#if PD_S64_MMA
+#define PD_UU (16 / TD_DMMA_M) /* fragments down a warp's 16 rows */
+  int t = (int)LOCAL_ID(), l = t % 32, q = t / 32, wm = 16 * (q % 8), wn = 64 * (q / 8);
+  double c[PD_UU][8][TD_DMMA_M / 4];
+#pragma unroll
+  for (int u = 0; u < PD_UU; u++)
+#pragma unroll
+    for (int b = 0; b < 8; b++)
+#pragma unroll
+      for (int h = 0; h < TD_DMMA_M / 4; h++) c[u][b][h] = 0.0;
+#pragma unroll
+  for (int kk = 0; kk < PD_SE; kk += 4) {
+    int kq = kk + l % 4, ok = kq < ne, k = ok ? ne - 1 - kq : 0;
+    double af[PD_UU][TD_DMMA_M / 8], bf[8];
+#pragma unroll
+    for (int u = 0; u < PD_UU; u++)
+#pragma unroll
+      for (int h = 0; h < TD_DMMA_M / 8; h++) {
+        int i = wm + TD_DMMA_M * u + 8 * h + l / 4;
+        af[u][h] = ok && i < n ? w[(k0 + k) * wr + i] : 0.0;
+      }
+#pragma unroll
+    for (int b = 0; b < 8; b++) {
+      int j = wn + 8 * b + l / 4;
+      bf[b] = ok && j < len ? v[k * len + j] : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < PD_UU; u++)
+#pragma unroll
+      for (int b = 0; b < 8; b++) TD_DMMA(c[u][b], af[u], bf[b]);
+  }
+#pragma unroll
+  for (int m = 0; m < PD_S128O; m++)
+    acc[m] = c[m / (TD_DMMA_M / 4) / 8][m / (TD_DMMA_M / 4) % 8][m % (TD_DMMA_M / 4)];
+#undef PD_UU
+#else
+  for (int m = 0; m < PD_S128O; m++) {
+    int i, j;
+    pd_s128_at(m, &i, &j);
+    scalar s = S_ZERO;
+    for (int q = 0; i < n && j < len && q < ne; q++) {
+      int k = ne - 1 - q;
+      s = S_FMA(s, w[(k0 + k) * wr + i], v[k * len + j]);
+    }
+    acc[m] = s;
+  }
+#endif
+}
+
+KERNEL_BOUNDED(PD_SWG, 1)
+void pscr_slab128(PD_SLAB_PARAMS, GPTR(scalar, scr)) {
+  PD_SLAB_AT();
+  GPTR_AT(scalar, scr);
+  (void)w0, (void)w0o, (void)w0r, (void)n0;
+#if PSCR_COMPLEX
+  (void)pd_slab_failed(1, 0, flags); /* real only: the host never launches it here */
+#else
+  LOCAL scalar sy[PD_SE * PD_S128], su[PD_SE * PD_S128];
+  LOCAL int bad[2];
+  int t = (int)LOCAL_ID(), N = (int)n, L = (int)len, G = (N + PD_SE - 1) / PD_SE;
+  int g = (int)GROUP_ID(), k0 = g * PD_SE, ne = N - k0 < PD_SE ? N - k0 : PD_SE;
+  if (pd_slab_failed(n > PD_S128 || len > PD_S128 || f != 0 || lambda0 != 0 || ss != 0 ||
+                         TD_NUM_GROUPS() != G,
+                     0, flags))
+    return; /* the host's bounds (one slab of 2D), the same in every group: no ticket taken */
+  w += wo;
+  if (t == 0) bad[0] = bad[1] = 0;
+  scalar z = S_ZERO;
+  BARRIER();
+  pd_s128_y(N, L, k0, w, wr, x, sy, &z); /* (28) */
+  if (!S_ISFINITE(z)) bad[0] = 1;
+  BARRIER();
+  /* one pass (ne <= PD_SE < PD_SWG / 2), not pd_slab_solve's loop: PoCL
+   * mis-runs a loop of barriers whose count comes from GROUP_ID (its
+   * results changed run to run); the slab's shift is PD_SLAB_SHIFT's of
+   * slab 0 */
+  pd_slab_pass(0, ne, L, cdl, cd, cdu, mdl, md, mdu, shift != 0 ? shift[0] : c[0], lambda + l0 + k0,
+               sy, su, bad);
+  BARRIER();
+  int fail = pd_slab_failed(0, bad, flags);
+  scalar acc[PD_S128O]; /* after the last barrier (PoCL: the comment below) */
+  pd_s128_u(N, L, k0, ne, w, wr, sy, acc); /* (27)'s share */
+  /* the tree, work-item by work-item: no barriers, so that each output's
+   * sum stays in registers (PoCL loses private arrays kept across
+   * barriers: pscr_slab's comment) */
+  GLOBAL int *tickets = (GLOBAL int *)scr;
+  int up = 1; /* this work-item's sums still go up (no early return: PoCL) */
+  for (int s = 0; up && (1 << s) < G; s++) {
+    int r = ((g >> s) | 1) << s; /* the node joining this group's subtree to its sibling */
+    if (r >= G) continue;        /* no sibling: the sum goes up as it is */
+    GLOBAL int *word = tickets + (r - 1) * PD_SWG + t;
+    GLOBAL scalar *reg = scr + PD_TICKETS + (long)(r - 1) * PD_S128 * PD_S128 + t;
+    /* the ticket: 0 first, else 1 (arrivals in bits 0-1; + 4 published, + 8 failed) */
+    int seen = ATOMIC_ADD(word, 1);
+    if (seen == 0) {                /* first: publish, then say so (and any failure) */
+#pragma unroll
+      for (int m = 0; m < PD_S128O; m++) reg[m * PD_SWG] = acc[m];
+      GLOBAL_FENCE();
+      ATOMIC_ADD(word, 4 + 8 * fail);
+      up = 0;
+    } else {
+      while (!(seen & 4)) seen = ATOMIC_ADD(word, 0);
+      GLOBAL_FENCE();
+      *word = 0; /* both arrivals done: the next launch's ticket */
+      fail |= seen >> 3;
+      const volatile GLOBAL scalar *pub = reg; /* another group's writes: not from L1 */
+#pragma unroll
+      for (int m = 0; m < PD_S128O; m++) acc[m] = S_ADD(acc[m], pub[m * PD_SWG]);
+    }
+  }
+#pragma unroll
+  for (int m = 0; m < PD_S128O; m++) {
+    int i, j;
+    pd_s128_at(m, &i, &j);
+    if (up && !fail && i < N && j < L) x[i * L + j] = acc[m];
+  }
+#endif
 }
 
 #endif

@@ -11,7 +11,11 @@
  *   LOCAL_ARRAY(type, name, count) (the kernel's one local-memory buffer),
  *   ATOMIC_ADD(p, v) and ATOMIC_MAX(p, v) (32-bit integer add on global
  *   memory, max on global or local memory: atomicAdd / atomic_add,
- *   atomicMax / atomic_max; used only by the g-Spike kernels of td_gspike.h),
+ *   atomicMax / atomic_max; the g-Spike kernels of td_gspike.h and
+ *   pscr_slab128's tree), GLOBAL_FENCE() (the work-item's global writes seen
+ *   by the launch's other groups before its later ones: __threadfence, PTX's
+ *   membar.gl on NVIDIA's OpenCL, else mem_fence), TD_NUM_GROUPS() (the
+ *   launch's groups),
  *   D_AS_LONG(x) / D_OF_LONG(l) (a double's bits as a 64-bit integer and
  *   back: __double_as_longlong / as_long; td_gspike.h's row scaling),
  *   GPTR(T, p) / GPTR_AT(T, p) (a kernel's pointer parameter p to GLOBAL T
@@ -32,9 +36,8 @@
  * + s / - s of a warp of 32 work-items in local-id order: CUDA, NVIDIA's
  * OpenCL; without them td_tile.h's record merges take the local-memory tree),
  * TD_ASM (inline PTX) with TD_PTX_CC (10 x the compute capability),
- * TD_SHARED_ADDR(p) (a local pointer's .shared address, for cp.async) and
- * TD_NUM_GROUPS() (the launch's groups): CUDA and NVIDIA's OpenCL, which
- * then get the PTX below.
+ * TD_SHARED_ADDR(p) (a local pointer's .shared address, for cp.async):
+ * CUDA and NVIDIA's OpenCL, which then get the PTX below.
  * Only what OpenCL C 1.2 also accepts is used here. */
 #ifndef PSCR_TD_SCALAR_H
 #define PSCR_TD_SCALAR_H

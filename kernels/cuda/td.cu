@@ -23,12 +23,14 @@
 #define LOCAL_ID() ((long)threadIdx.x)
 #define GROUP_ID() ((long)blockIdx.x)
 #define LOCAL_SIZE() ((long)blockDim.x)
+#define TD_NUM_GROUPS() ((long)gridDim.x)
 #define DEVICE static __device__ __forceinline__
 #define MAKE_Z(re, im) make_double2(re, im)
 /* The kernel's one local buffer: dynamic shared memory (may exceed 48 KiB). */
 #define LOCAL_ARRAY(type, name, count) extern __shared__ __align__(16) type name[]
 #define ATOMIC_ADD(p, v) atomicAdd(p, v)
 #define ATOMIC_MAX(p, v) atomicMax(p, v)
+#define GLOBAL_FENCE() __threadfence()
 #define D_AS_LONG(x) __double_as_longlong(x)
 #define D_OF_LONG(l) __longlong_as_double(l)
 typedef unsigned char uchar;
@@ -39,7 +41,6 @@ typedef unsigned char uchar;
 #define TD_ASM asm
 /* a local pointer's .shared address (td_scalar.h's cp.async) */
 #define TD_SHARED_ADDR(p) ((unsigned)__cvta_generic_to_shared(p))
-#define TD_NUM_GROUPS() ((long)gridDim.x)
 #if __CUDA_ARCH__ >= 900
 /* thread-block clusters (sm_90+): a barrier of the cluster's groups (split
  * into arrive and wait), and loads from a group's shared memory by its rank

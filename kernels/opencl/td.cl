@@ -45,6 +45,15 @@
 #define ATOMIC_ADD(p, v) atomic_add(p, v)
 /* 32-bit integer max on global or local memory (OpenCL 1.1 core) */
 #define ATOMIC_MAX(p, v) atomic_max(p, v)
+/* the work-item's global writes seen by other groups before its later ones:
+ * NVIDIA's platform gets PTX's membar.gl (CUDA's __threadfence), since
+ * OpenCL 1.2's mem_fence orders them only within the group */
+#ifdef PSCR_OCL_PTX
+#define GLOBAL_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
+#else
+#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+#define TD_NUM_GROUPS() ((long)get_num_groups(0))
 /* a double's bits as a long and back */
 #define D_AS_LONG(x) as_long(x)
 #define D_OF_LONG(l) as_double(l)
@@ -80,7 +89,6 @@ static inline double td_shfl_d(double x, int s, int up) {
  * (opencl_program.c). */
 #ifdef PSCR_OCL_PTX
 #define TD_SHARED_ADDR(p) ((uint)(size_t)(p))
-#define TD_NUM_GROUPS() ((long)get_num_groups(0))
 #endif
 
 #include "common/td_scalar.h"

@@ -401,8 +401,21 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
     PT_CHECK(st == PSCR_ERR_NONFINITE || st == PSCR_ERR_SINGULAR, "NaN in f %zu x %zu: %s", n[0],
              n[1], pscr_status_string(st));
   }
+  /* the plan's next solve, of a finite f, is the CPU's (nothing left over from the failure) */
+  double *ref = pt_alloc(PSCR_F64, n[0] * n[1]);
+  pscr_plan *cp = NULL;
+  pt_fill_uniform(&E->r, PSCR_F64, b, n[0] * n[1], -1, 1);
+  memcpy(ref, b, n[0] * n[1] * sizeof *b);
+  PT_CHECK_STATUS(pscr_plan_create(E->cpu, &pb, NULL, &cp), PSCR_OK);
+  if (plan && cp) {
+    PT_CHECK_STATUS(pscr_solve(cp, ref), PSCR_OK);
+    PT_CHECK_STATUS(pscr_solve(plan, b), PSCR_OK);
+    double err = pt_rel_error(PSCR_F64, n[0] * n[1], b, ref);
+    PT_CHECK_LE(err, gc_tol(PSCR_F64), "the solve after NaN in f %zu x %zu", n[0], n[1]);
+  }
+  pscr_plan_destroy(cp);
   pscr_plan_destroy(plan);
-  free(b);
+  free(b), free(ref);
   for (int d = 0; d < 2; d++) pt_fac_free(&f[d]);
 }
 
@@ -410,8 +423,8 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
  * steps as products (pscr_steps2, _steps2z): 2D and
  * 3D with pscr_gemm's tiles cut at their edges (64 x 128), a product split
  * along its inner index (520 x 3), dense on one level or both, real definite systems (small
- * slabs whole in pscr_slab, up to 64 x 64 in pscr_slab64, else the queued CR_PCR_THOMAS
- * solve; both at small sizes),
+ * slabs whole in pscr_slab, up to 64 x 64 in pscr_slab64, 2D's up to 128 x 128 in
+ * pscr_slab128, else the queued CR_PCR_THOMAS solve; both at small sizes),
  * complex and real random ones (the lines plan: tiles, lanes, pivoting
  * in every lane), every
  * innermost algorithm, the Helmholtz residual regression, 3D batches of 1
@@ -459,6 +472,16 @@ static void gc_dense_suite(gc_env *E, int big) {
     gc_case(E, PSCR_F64, 2, b2[i], PT_POISSON, 4, PSCR_TD_AUTO, 0);
   gc_case(E, PSCR_F64, 3, b3, PT_POISSON, 3, PSCR_TD_AUTO, 0);
   gc_nonfinite_f(E, b2[1]);
+  /* 2D's slabs past that, up to 128 x 128 (pscr_slab128: groups of 16 eigenpairs
+   * summed up a tree), at its edges: one group (16 x 128), 2 (17), a tree not a
+   * power of 2 (100: 7 groups), 8 (128 x 100); short lines (127 x 20); a random A
+   * (the lines plan: not definite); NaN in f, a singular system there */
+  static const size_t e2[][2] = {{16, 128}, {17, 128}, {100, 65}, {128, 100}, {127, 20}};
+  for (size_t i = 0; i < sizeof e2 / sizeof *e2; i++)
+    gc_case(E, PSCR_F64, 2, e2[i], PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  gc_case(E, PSCR_F64, 2, e2[2], PT_RANDOM, 4, PSCR_TD_AUTO, 0);
+  gc_nonfinite_f(E, e2[2]);
+  gc_singular(E, PSCR_F64, 17, 128, PSCR_TD_AUTO);
   static const size_t s3[][3] = {{9, 9, 9}, {5, 12, 7}, {12, 70, 5}, {10, 8, 1}};
   for (int t = 0; t < 2; t++)
     for (size_t i = 0; i < sizeof s3 / sizeof *s3; i++)

@@ -59,6 +59,8 @@ int main(void) {
   SAME("common/pscr_dense.h", "PD_WG", PSCR_GPU_PD_WG);
   SAME("common/pscr_dense.h", "PD_SWG", PSCR_GPU_PD_SWG);
   SAME("common/pscr_dense.h", "PD_S64", PSCR_GPU_PD_S64);
+  SAME("common/pscr_dense.h", "PD_S128", PSCR_GPU_PD_S128);
+  SAME("common/pscr_dense.h", "PD_SE", PSCR_GPU_PD_SE);
   char slab[64]; /* PD_SLAB's real value, the host's */
   snprintf(slab, sizeof slab, ": %d)", PSCR_GPU_PD_SLAB);
   const char *sd = pscr_gpu_kernel_source("common/pscr_dense.h");

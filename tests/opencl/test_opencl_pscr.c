@@ -6,10 +6,10 @@
  * kernel (kernels/common/pscr_*.h) must have run. */
 #include <ctype.h>
 
-#include "../cpu/pscr_gpu_check.h"
 #include "opencl_lsan.h"
 
 #if PSCR_HAVE_OPENCL
+#include "../cpu/pscr_gpu_check.h"
 #include "backend/opencl/opencl.h"
 #include "../cpu/wspec_check.h"
 
@@ -111,6 +111,22 @@ int main(void) {
       }
     }
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab64", t.pscr_slab64), PSCR_OK);
+    /* 2D past that, up to 128 x 128: whole in pscr_slab128 (100 x 65: 7 groups of
+     * eigenpairs, their tree), as products with pscr_slab128 = 0 */
+    static const size_t l2[2] = {100, 65};
+    for (int s128 = 1; s128 >= 0; s128--) {
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab128", s128 ? t.pscr_slab128 : 0),
+                      PSCR_OK);
+      unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
+      unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab128");
+      gc_case(&E, PSCR_F64, 2, l2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+      unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
+      unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab128") - s0;
+      PT_CHECK(g1 == (s128 ? 0u : 4u) && s1 == (s128 ? 2u : 0u),
+               "2D 100 x 65, pscr_slab128 %d: %lu pscr_gemm, %lu pscr_slab128 launches", s128, g1,
+               s1);
+    }
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab128", t.pscr_slab128), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in3", 0), PSCR_OK);
@@ -379,5 +395,6 @@ int main(void) {
   return pt_exit("opencl_pscr");
 }
 #else
+#include "testing.h"
 int main(void) { return PT_SKIP; }
 #endif

@@ -24,7 +24,7 @@
 extern const emu_kernel emu_kernels_d[], emu_kernels_z[], emu_kernels_d16[], emu_kernels_z8[],
     emu_kernels_z16[], emu_kernels_z16s[], emu_kernels_d16s[];
 
-int emu_tid, emu_gid, emu_wg, emu_rank;
+int emu_tid, emu_gid, emu_wg, emu_rank, emu_groups;
 static char *g_local; /* exactly the launch's dynamic size: ASan sees overflows */
 static size_t g_local_limit;
 
@@ -357,6 +357,7 @@ static CUresult launch(func_t *fn, unsigned gx, unsigned bx, unsigned smem, unsi
   g_kern = fn->k;
   g_args = args;
   emu_wg = (int)bx;
+  emu_groups = (int)gx;
   g_local_limit = smem;
   g_locals.assign(cl, NULL);
   for (unsigned r = 0; r < cl; r++) g_locals[r] = (char *)malloc(smem ? smem : 1);

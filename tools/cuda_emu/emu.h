@@ -10,6 +10,7 @@ struct emu_kernel {
 };
 
 extern int emu_tid, emu_gid, emu_wg, emu_rank; /* emu_rank: the group's in its cluster */
+extern int emu_groups; /* the launch's */
 void emu_barrier(void);
 void emu_cluster_arrive(void);
 void emu_cluster_wait(void);

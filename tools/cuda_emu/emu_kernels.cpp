@@ -29,6 +29,8 @@ static inline double2 make_double2(double x, double y) { return {x, y}; }
 #define LOCAL_ARRAY(type, name, count) type *name = (type *)emu_local(sizeof(type) * (size_t)(count))
 #define ATOMIC_ADD(p, v) emu_atomic_add(p, v)
 #define ATOMIC_MAX(p, v) emu_atomic_max(p, v)
+#define GLOBAL_FENCE() ((void)0) /* one group at a time */
+#define TD_NUM_GROUPS() ((long)emu_groups)
 #define D_AS_LONG(x) emu_as_long(x)
 #define D_OF_LONG(l) emu_of_long(l)
 typedef unsigned char uchar;

@@ -47,7 +47,8 @@ int pscr_gpu_kernel_bounds(const char *name, const char *defines, int *maxw, int
   } else if (strcmp(name, "pscr_gemm") == 0) {
     *maxw = PSCR_GPU_PD_WG;
     *minb = define_of(defines, "PD_MINB", z ? 1 : 2);
-  } else if (strcmp(name, "pscr_slab") == 0 || strcmp(name, "pscr_slab64") == 0) {
+  } else if (strcmp(name, "pscr_slab") == 0 || strcmp(name, "pscr_slab64") == 0 ||
+             strcmp(name, "pscr_slab128") == 0) {
     *maxw = PSCR_GPU_PD_SWG;
     *minb = 1;
   }

@@ -283,8 +283,9 @@ static pscr_status osums(gpu_device *g, const pscr_stage_args *a, const void *y,
  * of all n rows whose runs are the one product (the step of gemm_step below
  * without boundary terms), in the back phase. SLAB_SMALL: pscr_slab,
  * SLAB_64: pscr_slab64 (real slabs past pscr_slab's bound of at most 64 x
- * 64), 0: not such a step. */
-enum { SLAB_SMALL = 1, SLAB_64 = 2 };
+ * 64), SLAB_128: pscr_slab128 (2D's real slabs past those of at most 128 x
+ * 128, a group per PSCR_GPU_PD_SE eigenpairs), 0: not such a step. */
+enum { SLAB_SMALL = 1, SLAB_64 = 2, SLAB_128 = 3 };
 static int slab_fits(const gpu_device *g, const pscr_plan *p, const gpu_pscr_step *gs,
                      const pscr_step *stp, size_t n, size_t len) {
   const gpu_pscr *s = p->impl;
@@ -298,10 +299,13 @@ static int slab_fits(const gpu_device *g, const pscr_plan *p, const gpu_pscr_ste
     return 0;
   size_t cap = (size_t)g->tune.pscr_slab < PSCR_GPU_PD_SLAB ? (size_t)g->tune.pscr_slab
                                                              : PSCR_GPU_PD_SLAB;
+  int z = p->dtype == PSCR_C128;
   if (n * len <= cap) return SLAB_SMALL;
-  return PSCR_GPU_SLAB64_SHAPE(p->dtype == PSCR_C128, n, len) &&
-                 n * len <= (size_t)g->tune.pscr_slab64
-             ? SLAB_64
+  if (PSCR_GPU_SLAB64_SHAPE(z, n, len))
+    return n * len <= (size_t)g->tune.pscr_slab64 ? SLAB_64 : 0;
+  return PSCR_GPU_SLAB128_SHAPE(z, p->ndim, n, len) && s->slab_scr &&
+                 n * len <= (size_t)g->tune.pscr_slab128
+             ? SLAB_128
              : 0;
 }
 
@@ -348,10 +352,15 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a, int kind) {
                     GPU_PKPTR(f->on ? dp(p->lev[0].lambda) : none, s->pk_lambda0),
                     GPU_LONG(f->l0),
                     GPU_PKPTR(dp(p->c), s->pk_c),
-                    GPU_PTR(g->flags)};
+                    GPU_PTR(g->flags),
+                    GPU_PTR(dp(s->slab_scr))}; /* pscr_slab128's alone */
   s->defer.on = 0; /* one group's solve */
+  if (kind == SLAB_128 && many) return PSCR_ERR_DEVICE; /* 2D: one vector */
+  if (kind == SLAB_128) /* a group per PSCR_GPU_PD_SE eigenpairs */
+    return g->launch(g, "pscr_slab128", mgroups(a->lev_n, PSCR_GPU_PD_SE) * PSCR_GPU_PD_SWG,
+                     PSCR_GPU_PD_SWG, 0, NARGS(args), args);
   return g->launch(g, kind == SLAB_64 ? "pscr_slab64" : "pscr_slab", a->batch * PSCR_GPU_PD_SWG,
-                   PSCR_GPU_PD_SWG, 0, NARGS(args), args);
+                   PSCR_GPU_PD_SWG, 0, NARGS(args) - 1, args);
 }
 
 /* An innermost step run as products (gpu_pscr.dense: the level's one dense

@@ -47,6 +47,18 @@
 #define PSCR_GPU_SLAB64_SHAPE(complex, n, len)                                                     \
   (!(complex) && (n) * (len) > PSCR_GPU_PD_SLAB && (n) <= PSCR_GPU_PD_S64 &&                       \
    (len) <= PSCR_GPU_PD_S64)
+#define PSCR_GPU_PD_S128 128 /* PD_S128 (real): pscr_slab128's n and len, at most */
+#define PSCR_GPU_PD_SE 16    /* PD_SE: its eigenpairs a group */
+/* ... and 2D's (ndim) slab of n x len that pscr_slab128 takes and neither of those */
+#define PSCR_GPU_SLAB128_SHAPE(complex, ndim, n, len)                                              \
+  (!(complex) && (ndim) == 2 && (n) * (len) > PSCR_GPU_PD_SLAB &&                                  \
+   !PSCR_GPU_SLAB64_SHAPE(complex, n, len) && (n) <= PSCR_GPU_PD_S128 && (len) <= PSCR_GPU_PD_S128)
+/* pscr_slab128's scr: PD_TICKETS (an int a work-item and node of the largest
+ * tree), then a region of PD_S128^2 scalars for each of the tree's G - 1 nodes
+ * (G groups of PSCR_GPU_PD_SE eigenpairs) */
+#define PSCR_GPU_SLAB128_BYTES(n)                                                                  \
+  ((PSCR_GPU_PD_S128 / PSCR_GPU_PD_SE - 1) * PSCR_GPU_PD_SWG * 4 +                                 \
+   (((n) + PSCR_GPU_PD_SE - 1) / PSCR_GPU_PD_SE - 1) * PSCR_GPU_PD_S128 * PSCR_GPU_PD_S128 * 8)
 #define PSCR_GPU_DENSE_MIN 8 /* dense steps (pscr_dense.h) from a level's n = this on */
 #define PSCR_GPU_KSPLIT_MINK 256 /* split products: inner indices a chunk, at least */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
@@ -164,6 +176,7 @@ typedef struct {
    * diagonals as gpu_pscr_last_diags (-1: M's absent off-diagonals), c,
    * level 0's lambda (3D). NULL where no slab can fit, and on CUDA. */
   void *slab_pk;
+  void *slab_scr; /* pscr_slab128's tickets and tree (zeroed; PSCR_GPU_SLAB128_BYTES) */
   long long pk_w, pk_lambda, pk_diag[6], pk_c, pk_lambda0;
   /* 3D with both levels dense where level 1 runs in pscr_slab: stage_21
    * leaves its product (28) to the slab kernel (each group forms its

@@ -759,20 +759,42 @@ size_t gpu_pscr_lane_rows(void) {
   return v >= 2 && v <= 64 ? (size_t)v : 8;
 }
 
-/* gpu_pscr.slab_pk where a slab can fit (slab_fits of gpu_pscr.c but for the
- * tuning) and the device takes packs (OpenCL): the device arrays read back
- * and uploaded as one (plan time; the innermost level of at most
- * PSCR_GPU_PD_SLAB scalars, or 64 x 64, makes them small but for level 0's
+/* Whether a slab kernel can take the innermost level (slab_fits of
+ * gpu_pscr.c but for the tuning and the step's shape). */
+static int slab_may_fit(const pscr_plan *p) {
+  const gpu_pscr *s = p->impl;
+  const pscr_level *in = &p->lev[p->ndim - 2];
+  int z = p->dtype == PSCR_C128;
+  int fits = in->n * in->len <= PSCR_GPU_PD_SLAB || PSCR_GPU_SLAB64_SHAPE(z, in->n, in->len) ||
+             PSCR_GPU_SLAB128_SHAPE(z, p->ndim, in->n, in->len);
+  return s->dense && s->queued && !s->lines && in->nsteps == 1 && fits && s->sub[0] &&
+         (s->m_diag || s->sub[1]);
+}
+
+/* gpu_pscr.slab_scr where pscr_slab128 may take the level: zeros (its
+ * tickets). */
+static pscr_status slab_scratch(pscr_plan *p) {
+  gpu_pscr *s = p->impl;
+  const pscr_level *in = &p->lev[p->ndim - 2];
+  if (!slab_may_fit(p) ||
+      !PSCR_GPU_SLAB128_SHAPE(p->dtype == PSCR_C128, p->ndim, in->n, in->len))
+    return PSCR_OK;
+  size_t bytes = PSCR_GPU_SLAB128_BYTES(in->n);
+  char *h = calloc(bytes, 1);
+  pscr_status st = h ? upload(p, h, bytes, &s->slab_scr) : PSCR_ERR_OUT_OF_MEMORY;
+  free(h);
+  return st;
+}
+
+/* gpu_pscr.slab_pk where a slab can fit (slab_may_fit) and the device takes
+ * packs (OpenCL): the device arrays read back and uploaded as one (plan time;
+ * the innermost level of at most 128 x 128 makes them small but for level 0's
  * lambda, n0 scalars). */
 static pscr_status slab_pack(pscr_plan *p) {
   gpu_pscr *s = p->impl;
   int nlev = p->ndim - 1, d = p->ndim - 1;
   const pscr_level *in = &p->lev[nlev - 1];
-  int fits = in->n * in->len <= PSCR_GPU_PD_SLAB ||
-             PSCR_GPU_SLAB64_SHAPE(p->dtype == PSCR_C128, in->n, in->len);
-  if (!s->dense || !s->queued || s->lines || in->nsteps != 1 || !fits || !s->sub[0] ||
-      (!s->m_diag && !s->sub[1]))
-    return PSCR_OK;
+  if (!slab_may_fit(p)) return PSCR_OK;
   size_t n = p->n[d], e = pscr_dtype_size(p->dtype);
   gpu_ptr c[6];
   gpu_pscr_last_diags(p, c);
@@ -922,6 +944,7 @@ pscr_status gpu_pscr_plan_init(pscr_plan *p, const pscr_problem *pb) {
   if (st == PSCR_OK && !lane) st = upload_sub(p, f->m_off, n, &s->sub[1]);
   if (st == PSCR_OK && !lane && !s->fused) st = perm_cache(p, p->n[p->ndim - 1], e);
   if (st == PSCR_OK && g.pack_args) st = slab_pack(p);
+  if (st == PSCR_OK) st = slab_scratch(p);
   if (st == PSCR_OK && !s->fused && !s->lines) st = warm_up(p, B * ne);
   if (st == PSCR_OK && s->dense && !s->queued && !s->lines && p->innermost == PSCR_TD_AUTO &&
       p->ndim == 2)
@@ -935,7 +958,7 @@ void gpu_pscr_plan_fini(pscr_plan *p) {
   pscr_plan_destroy(s->lines);
   pscr_context *ctx = p->ctx;
   void *bufs[] = {s->guide, s->r,      s->rshift, s->acc, s->vbuf,
-                  s->sub[0], s->sub[1], s->probe,  s->exc, s->ckp, s->ksum, s->slab_pk};
+                  s->sub[0], s->sub[1], s->probe,  s->exc, s->ckp, s->ksum, s->slab_pk, s->slab_scr};
   for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++)
     if (bufs[k]) ctx->ops->release(ctx, bufs[k]);
   if (s->perm && s->perm->buf.mem) ctx->ops->release(ctx, s->perm->buf.mem);

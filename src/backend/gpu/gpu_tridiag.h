@@ -213,6 +213,8 @@ typedef struct {
                      * n * len is at most this (and PSCR_GPU_PD_SLAB) */
   int pscr_slab64;  /* ... and past PSCR_GPU_PD_SLAB, with n, len <= PSCR_GPU_PD_S64, in
                      * pscr_slab64 where n * len is at most this (0: never) */
+  int pscr_slab128; /* ... and 2D's past that, with n, len <= PSCR_GPU_PD_S128, in
+                     * pscr_slab128 where n * len is at most this (0: never) */
   int pscr_ksplit;  /* products (27) of steps run as products with fewer groups than this
                      * (0: never) are split along their inner index into a batch of
                      * chunks, added up after (the default: two groups for each of the
