@@ -38,6 +38,15 @@ static void check_coverage(pscr_context *ctx) {
   PT_CHECK(found >= 6, "%d PSCR kernels found in kernels/common/pscr_*.h", found);
 }
 
+/* gc_case of a real Poisson problem (radix 4, AUTO: a solve of host data and
+ * one of device data), and the launches of each kernel names[0 .. k-1] it made */
+static void counted_case(gc_env *E, int ndim, const size_t *n, int k, const char *const *names,
+                         unsigned long *counts) {
+  for (int i = 0; i < k; i++) counts[i] = pscr_opencl_launch_count(E->gpu, names[i]);
+  gc_case(E, PSCR_F64, ndim, n, PT_POISSON, 4, PSCR_TD_AUTO, 0);
+  for (int i = 0; i < k; i++) counts[i] = pscr_opencl_launch_count(E->gpu, names[i]) - counts[i];
+}
+
 int main(void) {
   gc_env E;
   if (!gc_open(&E, PSCR_BACKEND_OPENCL)) {
@@ -65,13 +74,10 @@ int main(void) {
       PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", ways[k].dense ? t.pscr_dense_in : 0),
                       PSCR_OK);
       PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", ways[k].slab ? t.pscr_slab : 0), PSCR_OK);
-      unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
-      unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab");
-      unsigned long p0 = pscr_opencl_launch_count(E.gpu, "td_reg_perm");
-      gc_case(&E, PSCR_F64, 2, n2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-      unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
-      unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab") - s0;
-      unsigned long p1 = pscr_opencl_launch_count(E.gpu, "td_reg_perm") - p0;
+      static const char *const names[] = {"pscr_gemm", "pscr_slab", "td_reg_perm"};
+      unsigned long c[3];
+      counted_case(&E, 2, n2, 3, names, c);
+      unsigned long g1 = c[0], s1 = c[1], p1 = c[2];
       PT_CHECK(g1 == ways[k].gemm && s1 == ways[k].slab_launches,
                "2D 40 x 33, dense %d, slab %d: %lu pscr_gemm, %lu pscr_slab launches",
                ways[k].dense, ways[k].slab, g1, s1);
@@ -85,11 +91,10 @@ int main(void) {
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in3", t.pscr_dense_in3), PSCR_OK);
     for (int slab = 1; slab >= 0; slab--) {
       PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", slab ? t.pscr_slab : 0), PSCR_OK);
-      unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
-      unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab");
-      gc_case(&E, PSCR_F64, 3, n3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-      unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
-      unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab") - s0;
+      static const char *const names[] = {"pscr_gemm", "pscr_slab"};
+      unsigned long c[2];
+      counted_case(&E, 3, n3, 2, names, c);
+      unsigned long g1 = c[0], s1 = c[1];
       PT_CHECK(g1 == (slab ? 2u : 8u) && s1 == (slab ? 2u : 0u),
                "3D 9 x 12 x 7, slab %d: %lu pscr_gemm, %lu pscr_slab launches", slab, g1, s1);
     }
@@ -100,11 +105,10 @@ int main(void) {
     for (int s64 = 1; s64 >= 0; s64--) {
       PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab64", s64 ? t.pscr_slab64 : 0), PSCR_OK);
       for (int d = 2; d <= 3; d++) {
-        unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
-        unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab64");
-        gc_case(&E, PSCR_F64, d, d == 2 ? m2 : m3, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-        unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
-        unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab64") - s0;
+        static const char *const names[] = {"pscr_gemm", "pscr_slab64"};
+        unsigned long c[2];
+        counted_case(&E, d, d == 2 ? m2 : m3, 2, names, c);
+        unsigned long g1 = c[0], s1 = c[1];
         unsigned long gw = (d == 2 ? 0u : 4u) + (s64 ? 0u : 4u);
         PT_CHECK(g1 == gw && s1 == (s64 ? 2u : 0u),
                  "%dD, pscr_slab64 %d: %lu pscr_gemm, %lu pscr_slab64 launches", d, s64, g1, s1);
@@ -117,11 +121,10 @@ int main(void) {
     for (int s128 = 1; s128 >= 0; s128--) {
       PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab128", s128 ? t.pscr_slab128 : 0),
                       PSCR_OK);
-      unsigned long g0 = pscr_opencl_launch_count(E.gpu, "pscr_gemm");
-      unsigned long s0 = pscr_opencl_launch_count(E.gpu, "pscr_slab128");
-      gc_case(&E, PSCR_F64, 2, l2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-      unsigned long g1 = pscr_opencl_launch_count(E.gpu, "pscr_gemm") - g0;
-      unsigned long s1 = pscr_opencl_launch_count(E.gpu, "pscr_slab128") - s0;
+      static const char *const names[] = {"pscr_gemm", "pscr_slab128"};
+      unsigned long c[2];
+      counted_case(&E, 2, l2, 2, names, c);
+      unsigned long g1 = c[0], s1 = c[1];
       PT_CHECK(g1 == (s128 ? 0u : 4u) && s1 == (s128 ? 2u : 0u),
                "2D 100 x 65, pscr_slab128 %d: %lu pscr_gemm, %lu pscr_slab128 launches", s128, g1,
                s1);
@@ -135,11 +138,10 @@ int main(void) {
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "reg_min", 1 << 20), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", 0), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in", t.pscr_dense_in), PSCR_OK);
-    unsigned long t0 = pscr_opencl_launch_count(E.gpu, "td_tile_solve");
-    unsigned long p0 = pscr_opencl_launch_count(E.gpu, "td_reg_perm");
-    gc_case(&E, PSCR_F64, 2, n2, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-    unsigned long t1 = pscr_opencl_launch_count(E.gpu, "td_tile_solve") - t0;
-    unsigned long p1 = pscr_opencl_launch_count(E.gpu, "td_reg_perm") - p0;
+    static const char *const names[] = {"td_tile_solve", "td_reg_perm"};
+    unsigned long c[2];
+    counted_case(&E, 2, n2, 2, names, c);
+    unsigned long t1 = c[0], p1 = c[1];
     PT_CHECK(t1 == 0 && p1 == 1, "2D 40 x 33, reg_min 2^20: %lu td_tile_solve, %lu td_reg_perm",
              t1, p1);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
