@@ -848,10 +848,10 @@ void pscr_slab128(PD_SLAB_PARAMS, GPTR(scalar, scr)) {
   BARRIER();
   /* one pass (ne <= PD_SE < PD_SWG / 2), not pd_slab_solve's loop: PoCL
    * mis-runs a loop of barriers whose count comes from GROUP_ID (its
-   * results changed run to run); the slab's shift is PD_SLAB_SHIFT's of
-   * slab 0 */
-  pd_slab_pass(0, ne, L, cdl, cd, cdu, mdl, md, mdu, shift != 0 ? shift[0] : c[0], lambda + l0 + k0,
-               sy, su, bad);
+   * results changed run to run); ss = 0 and no lambda0 make PD_SLAB_SHIFT
+   * slab 0's in every group */
+  pd_slab_pass(0, ne, L, cdl, cd, cdu, mdl, md, mdu, PD_SLAB_SHIFT(), lambda + l0 + k0, sy, su,
+               bad);
   BARRIER();
   int fail = pd_slab_failed(0, bad, flags);
   scalar acc[PD_S128O]; /* after the last barrier (PoCL: the comment below) */
@@ -860,7 +860,7 @@ void pscr_slab128(PD_SLAB_PARAMS, GPTR(scalar, scr)) {
    * sum stays in registers (PoCL loses private arrays kept across
    * barriers: pscr_slab's comment) */
   GLOBAL int *tickets = (GLOBAL int *)scr;
-  int up = 1; /* this work-item's sums still go up (no early return: PoCL) */
+  int up = 1; /* this work-item's sums still go up (a flag, not an early return: one exit) */
   for (int s = 0; up && (1 << s) < G; s++) {
     int r = ((g >> s) | 1) << s; /* the node joining this group's subtree to its sibling */
     if (r >= G) continue;        /* no sibling: the sum goes up as it is */
