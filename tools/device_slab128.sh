@@ -3,8 +3,8 @@
 #   time     2D Poisson 63-255 on both backends with pscr_slab128 on (the default) and off
 #            (tools/device_issue6.sh, TUNES alternating; PROBLEMS, N2, N2MAX, REPS)
 #   shapes   its edge shapes against the CPU on CUDA and on NVIDIA's OpenCL
-#            (tools/slabcheck/slab_shapes.c)
-#   memcheck compute-sanitizer on a CUDA solve of 127^2 (the tree's global scratch)
+#            (tools/slabcheck/slab_shapes.c; SHAPES: n0xn1 or n0xn1xn2 ...)
+#   memcheck compute-sanitizer on a CUDA solve of MEMN (127) of MEMPROB (poisson2d)
 #   suites   the dense suite on CUDA (its DMMA path against the CPU), then the OpenCL
 #            PSCR test on NVIDIA's platform, each within a timeout
 # Usage: OUT=$OUT [STEPS="time shapes"] [REPS=5] bash tools/device_slab128.sh
@@ -27,14 +27,15 @@ case $STEPS in *" shapes "*)
     tools/slabcheck/slab_shapes.c -o $B/slab_shapes $B/libpscr_testing.a -L$B -lpscr \
     -llapacke -lopenblas -lm
   for bk in cuda opencl; do
-    timeout 150 $B/slab_shapes $bk 16x128 17x128 100x65 128x100 127x20 128x128 65x65 \
+    timeout 150 $B/slab_shapes $bk ${SHAPES:-16x128 17x128 100x65 128x100 127x20 128x128 65x65} \
       > "$OUT/shapes_$bk.txt" 2>&1
     echo "shapes $bk rc=$?" >> "$OUT/shapes_$bk.txt"
   done;;
 esac
 case $STEPS in *" memcheck "*)
   timeout 120 compute-sanitizer --tool memcheck $B/bench_pscr_gpu --backends cuda \
-    --problems poisson2d --min-n 127 --max-n 127 --reps 3 --xfer-reps 0 > "$OUT/memcheck.txt" 2>&1
+    --problems ${MEMPROB:-poisson2d} --min-n ${MEMN:-127} --max-n ${MEMN:-127} --reps 3 \
+    --xfer-reps 0 > "$OUT/memcheck.txt" 2>&1
   echo "memcheck rc=$?" >> "$OUT/memcheck.txt";;
 esac
 case $STEPS in *" suites "*)

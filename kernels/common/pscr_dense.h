@@ -289,19 +289,19 @@ void pscr_gemm(XBASE long M, long N, long K, XPTR(const scalar, a), long ao, lon
 
 /* One product on the slab: out(row, col) = sum_k w[row rs + k ks] in(k, col)
  * over k < K (rev: from K - 1 down), for the work-item's outputs
- * t + m PD_SWG (row = i / len, col = i % len) as independent chains. Outputs
+ * i0 + t + m PD_SWG (row = i / len, col = i % len) as independent chains. Outputs
  * past N compute row 0's and are dropped: the loads stay unconditional and
  * the unrolled loop keeps them in flight (guarded, ncu found one load at a
  * time, a long-scoreboard stall on every FMA: 3D 44^3, 65 us a launch).
  * W stays in global memory, read through L1: staged in local memory, PoCL
  * (pthread device, CI) read NaN from it here. */
 DEVICE void pd_slab_product(int N, int len, int K, const GLOBAL scalar *w, long rs, long ks,
-                            int rev, const LOCAL_P scalar *in, scalar *acc) {
+                            int rev, const LOCAL_P scalar *in, int i0, scalar *acc) {
   int t = (int)LOCAL_ID(), col[PD_SK];
   long base[PD_SK];
 #pragma unroll
   for (int m = 0; m < PD_SK; m++) {
-    int i = t + m * PD_SWG, row = i < N ? i / len : 0;
+    int i = i0 + t + m * PD_SWG, row = i < N ? i / len : 0;
     col[m] = i < N ? i - row * len : 0;
     base[m] = row * rs;
     acc[m] = S_ZERO;
@@ -470,7 +470,7 @@ void pscr_slab(PD_SLAB_PARAMS) {
    * PoCL (pthread device) returned NaN where one lived across them */
   { /* (28): y_e = sum_r w_e(r) x_r */
     scalar acc[PD_SK];
-    pd_slab_product(N, L, K, w, wr, 1, 0, su, acc);
+    pd_slab_product(N, L, K, w, wr, 1, 0, su, 0, acc);
 #pragma unroll
     for (int m = 0; m < PD_SK; m++)
       if (t + m * PD_SWG < N) sy[t + m * PD_SWG] = acc[m];
@@ -482,10 +482,89 @@ void pscr_slab(PD_SLAB_PARAMS) {
   if (pd_slab_failed(0, bad, flags)) return;
   { /* (27): u_r = sum_e w_e(r) v_e */
     scalar acc[PD_SK];
-    pd_slab_product(N, L, K, w, 1, wr, 1, sy, acc);
+    pd_slab_product(N, L, K, w, 1, wr, 1, sy, 0, acc);
 #pragma unroll
     for (int m = 0; m < PD_SK; m++)
       if (t + m * PD_SWG < N) xv[t + m * PD_SWG] = acc[m];
+  }
+}
+
+/* 3D's two dense levels, each pair of products in one launch: (28) over
+ * level 0 then level 1, and (27) over level 1 then level 0 (the Kronecker
+ * forms (W0 (x) W1)^T X and (W0 (x) W1) V of the four pscr_gemm launches
+ * they replace), every sum in the order of the product it replaces:
+ *   back = 0: Y[o0][o1] = sum_i1 A1(o1, i1) sum_i0 A0(o0, i0) X[i0][i1]
+ *   back = 1: U[o0][o1] = sum_i0 A0(o0, i0) sum_i1 A1(o1, i1) V[i0][i1],
+ *             both inner indices from the last down (pscr_gemm's rev)
+ * for each of the L columns k of the innermost size: entry [i0][i1] of the
+ * input at in[(i0 n1 + i1) L + k], of the output at out[(o0 n1 + o1) L + k];
+ * A_d is n_d x n_d with entry (o, i) at a_d[a_d_o + o a_d_r + i a_d_c]. A
+ * group takes column k = GROUP_ID() / P and share p = GROUP_ID() % P of the
+ * first product's outputs (o_f = p, p + P, ..., of the level summed first),
+ * so no product is done twice: the column's slice in local memory (rows:
+ * the index summed first), the first product into a second array
+ * (transposed: the second product's rows), the second into out. sout
+ * non-null (back = 0): the systems' shifts, sout[o0 n1 + o1] = (c[0] +
+ * lambda0[l0 + o0]) + lambda1[l1 + o1], associated as stage_21's and
+ * gemm_step's products did. */
+#define PD_KT (PD_SK * PD_SWG) /* the first product's outputs a group, at most */
+#define PD_KCAP (2 * PD_KT)    /* n0 n1, at most (with PD_KT: 48 KB of local memory) */
+KERNEL_BOUNDED(PD_SWG, 1)
+void pscr_kron(XBASE long n0, long n1, long L, long P, int back, XPTR(const scalar, a0), long a0o,
+               long a0r, long a0c, XPTR(const scalar, a1), long a1o, long a1r, long a1c,
+               XPTR(const scalar, in), XPTR(scalar, out), XPTR(const scalar, c),
+               XPTR(const scalar, lambda0), long l0, XPTR(const scalar, lambda1), long l1,
+               XPTR(scalar, sout), XPTR(int, flags)) {
+  XPTR_AT(const scalar, a0);
+  XPTR_AT(const scalar, a1);
+  XPTR_AT(const scalar, in);
+  XPTR_AT(scalar, out);
+  XPTR_AT(const scalar, c);
+  XPTR_AT(const scalar, lambda0);
+  XPTR_AT(const scalar, lambda1);
+  XPTR_AT(scalar, sout);
+  XPTR_AT(int, flags);
+  LOCAL scalar sx[PD_KCAP], st[PD_KT];
+  int t = (int)LOCAL_ID(), N = (int)(n0 * n1);
+  /* f: the level summed first, s: the other */
+  int nf = (int)(back ? n1 : n0), ns = (int)(back ? n0 : n1);
+  long k = GROUP_ID() / (P > 0 ? P : 1), p = GROUP_ID() % (P > 0 ? P : 1);
+  int nq = (int)((nf - p + P - 1) / (P > 0 ? P : 1)); /* o_f = p + q P for q < nq */
+  if (pd_slab_failed(N > PD_KCAP || P < 1 || (nf + P - 1) / P * ns > PD_KT, 0, flags))
+    return; /* the host's bounds */
+  if (sout != 0 && GROUP_ID() == 0)
+    for (int i = t; i < N; i += PD_SWG)
+      sout[i] = S_ADD(S_ADD(c[0], lambda0[l0 + i / n1]), lambda1[l1 + i % n1]);
+  const GLOBAL scalar *af = back ? a1 + a1o + p * a1r : a0 + a0o + p * a0r;
+  const GLOBAL scalar *as = back ? a0 + a0o : a1 + a1o;
+  long afr = (back ? a1r : a0r) * P, afc = back ? a1c : a0c;
+  long asr = back ? a0r : a1r, asc = back ? a0c : a1c;
+  for (int i = t; i < N; i += PD_SWG) { /* [i0][i1] to row i_f, column i_s */
+    long i0 = i / n1, i1 = i % n1;
+    sx[back ? i1 * n0 + i0 : i] = in[i * L + k];
+  }
+  BARRIER();
+  { /* first: T(q, i_s) = sum_{i_f} A_f(o_f, i_f) X(i_f, i_s), stored as T^T */
+    scalar acc[PD_SK];
+    pd_slab_product(nq * ns, ns, nf, af, afr, afc, back, sx, 0, acc);
+#pragma unroll
+    for (int m = 0; m < PD_SK; m++) {
+      int i = t + m * PD_SWG;
+      if (i < nq * ns) st[(i % ns) * nq + i / ns] = acc[m];
+    }
+  }
+  BARRIER();
+  { /* second: out(o_s, q) = sum_{i_s} A_s(o_s, i_s) T^T(i_s, q) */
+    scalar acc[PD_SK];
+    pd_slab_product(ns * nq, nq, ns, as, asr, asc, back, st, 0, acc);
+#pragma unroll
+    for (int m = 0; m < PD_SK; m++) {
+      int i = t + m * PD_SWG;
+      if (i < ns * nq) {
+        long os = i / nq, of = p + (i % nq) * P;
+        out[(back ? os * n1 + of : of * n1 + os) * L + k] = acc[m];
+      }
+    }
   }
 }
 

@@ -425,6 +425,7 @@ static void gc_nonfinite_f(gc_env *E, const size_t *n) {
  * along its inner index (520 x 3), dense on one level or both, real definite systems (small
  * slabs whole in pscr_slab, up to 64 x 64 in pscr_slab64, 2D's up to 128 x 128 in
  * pscr_slab128, else the queued CR_PCR_THOMAS solve; both at small sizes),
+ * 3D's two dense levels' products in one launch each way (pscr_kron) and not,
  * complex and real random ones (the lines plan: tiles, lanes, pivoting
  * in every lane), every
  * innermost algorithm, the Helmholtz residual regression, 3D batches of 1
@@ -489,6 +490,23 @@ static void gc_dense_suite(gc_env *E, int big) {
         int kind = k ? PT_RANDOM : t ? PT_HELMHOLTZ : PT_POISSON;
         gc_case(E, t ? PSCR_C128 : PSCR_F64, 3, s3[i], kind, 3, PSCR_TD_AUTO, 0);
       }
+  /* both levels' products in pscr_kron (the 3D cases above; real ones where no slab
+   * takes level 1): a group's share of the first product at its bound (pscr_ksplit = 1:
+   * the fewest groups; complex 40 x 40, real 63 x 64: 2048 outputs), n0 n1 at its
+   * bound (64 x 64) and past it (65 x 64: pscr_gemm); with pscr_kron = 0, the four
+   * products */
+  static const size_t k3[][3] = {{40, 40, 3}, {63, 64, 2}, {64, 64, 1}, {65, 64, 2}};
+  PT_CHECK_STATUS(gc_tune(E, "pscr_ksplit", 1), PSCR_OK);
+  gc_case(E, PSCR_C128, 3, k3[0], PT_HELMHOLTZ, 3, PSCR_TD_AUTO, 0);
+  gc_case(E, PSCR_F64, 3, k3[1], PT_RANDOM, 3, PSCR_TD_AUTO, 0);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_ksplit", dft.pscr_ksplit), PSCR_OK);
+  gc_case(E, PSCR_C128, 3, k3[0], PT_RANDOM, 3, PSCR_TD_AUTO, 0);
+  for (size_t i = 1; i < sizeof k3 / sizeof *k3; i++)
+    gc_case(E, PSCR_F64, 3, k3[i], PT_RANDOM, 3, PSCR_TD_AUTO, 0);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_kron", 0), PSCR_OK);
+  gc_case(E, PSCR_C128, 3, s3[1], PT_HELMHOLTZ, 3, PSCR_TD_AUTO, 0);
+  gc_case(E, PSCR_F64, 3, s3[2], PT_RANDOM, 3, PSCR_TD_AUTO, 0);
+  PT_CHECK_STATUS(gc_tune(E, "pscr_kron", dft.pscr_kron), PSCR_OK);
   gc_case(E, PSCR_F64, 3, g3, PT_POISSON, 4, PSCR_TD_AUTO, 1);
   gc_case(E, PSCR_F64, 3, g3, PT_RANDOM, 4, PSCR_TD_CR_PCR_THOMAS, 14000);
   PT_CHECK_STATUS(gc_tune(E, "pscr_dense", 0), PSCR_OK); /* PSCR's level 0 over it */

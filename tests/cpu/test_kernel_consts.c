@@ -67,6 +67,22 @@ int main(void) {
   sd = sd ? strstr(sd, "#define PD_SLAB ") : NULL;
   PT_CHECK(sd && strstr(sd, slab) && strstr(sd, slab) < strchr(sd, '\n'), "pscr_dense.h: PD_SLAB%s",
            slab);
+  /* pscr_kron's bounds: PD_SK PD_SWG outputs of a pd_slab_product (PD_SLAB's values
+   * real and complex) and twice that, as the host's */
+  char slabz[64];
+  snprintf(slabz, sizeof slabz, "(PSCR_COMPLEX ? %d : %d)", PSCR_GPU_PD_SLAB / 2, PSCR_GPU_PD_SLAB);
+  PT_CHECK(sd && strstr(sd, slabz) && strstr(sd, slabz) < strchr(sd, '\n'), "pscr_dense.h: PD_SLAB %s",
+           slabz);
+  for (int z = 0; z < 2; z++) {
+    long sk = (PSCR_GPU_PD_SLAB / (z ? 2 : 1) + PSCR_GPU_PD_SWG - 1) / PSCR_GPU_PD_SWG;
+    PT_CHECK(PSCR_GPU_PD_KT(z) == sk * PSCR_GPU_PD_SWG && PSCR_GPU_PD_KCAP(z) == 2 * PSCR_GPU_PD_KT(z),
+             "PSCR_GPU_PD_KT(%d) = %d: PD_SK %ld x PD_SWG", z, PSCR_GPU_PD_KT(z), sk);
+  }
+  const char *kdefs = pscr_gpu_kernel_source("common/pscr_dense.h");
+  PT_CHECK(kdefs && strstr(kdefs, "#define PD_SK ((PD_SLAB + PD_SWG - 1) / PD_SWG)") &&
+               strstr(kdefs, "#define PD_KT (PD_SK * PD_SWG)") &&
+               strstr(kdefs, "#define PD_KCAP (2 * PD_KT)"),
+           "pscr_dense.h: PD_SK, PD_KT, PD_KCAP as the host's mirrors assume");
   /* PD_BN's two values, real then complex, as the host's */
   const char *dense = pscr_gpu_kernel_source("common/pscr_dense.h");
   char bn[64];

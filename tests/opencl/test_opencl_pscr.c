@@ -38,13 +38,19 @@ static void check_coverage(pscr_context *ctx) {
   PT_CHECK(found >= 6, "%d PSCR kernels found in kernels/common/pscr_*.h", found);
 }
 
-/* gc_case of a real Poisson problem (radix 4, AUTO: a solve of host data and
- * one of device data), and the launches of each kernel names[0 .. k-1] it made */
+/* gc_case of a problem (radix 4, AUTO: a solve of host data and one of device
+ * data), and the launches of each kernel names[0 .. k-1] it made */
+static void counted_as(gc_env *E, pscr_dtype t, int kind, int ndim, const size_t *n, int k,
+                       const char *const *names, unsigned long *counts) {
+  for (int i = 0; i < k; i++) counts[i] = pscr_opencl_launch_count(E->gpu, names[i]);
+  gc_case(E, t, ndim, n, kind, 4, PSCR_TD_AUTO, 0);
+  for (int i = 0; i < k; i++) counts[i] = pscr_opencl_launch_count(E->gpu, names[i]) - counts[i];
+}
+
+/* ... of a real Poisson problem */
 static void counted_case(gc_env *E, int ndim, const size_t *n, int k, const char *const *names,
                          unsigned long *counts) {
-  for (int i = 0; i < k; i++) counts[i] = pscr_opencl_launch_count(E->gpu, names[i]);
-  gc_case(E, PSCR_F64, ndim, n, PT_POISSON, 4, PSCR_TD_AUTO, 0);
-  for (int i = 0; i < k; i++) counts[i] = pscr_opencl_launch_count(E->gpu, names[i]) - counts[i];
+  counted_as(E, PSCR_F64, PT_POISSON, ndim, n, k, names, counts);
 }
 
 int main(void) {
@@ -86,17 +92,42 @@ int main(void) {
                p1);
     }
     /* 3D 9 x 12 x 7, both levels dense: level 0's (28) formed in the slab kernel, its (27)
-     * a product (pscr_gemm); 5 products with pscr_slab = 0 */
+     * a product (pscr_gemm); with pscr_slab = 0 both levels' products (28) and (27) in
+     * one pscr_kron each, and 4 products a solve with pscr_kron = 0 too */
     static const size_t n3[3] = {9, 12, 7};
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_dense_in3", t.pscr_dense_in3), PSCR_OK);
-    for (int slab = 1; slab >= 0; slab--) {
-      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", slab ? t.pscr_slab : 0), PSCR_OK);
-      static const char *const names[] = {"pscr_gemm", "pscr_slab"};
-      unsigned long c[2];
-      counted_case(&E, 3, n3, 2, names, c);
-      unsigned long g1 = c[0], s1 = c[1];
-      PT_CHECK(g1 == (slab ? 2u : 8u) && s1 == (slab ? 2u : 0u),
-               "3D 9 x 12 x 7, slab %d: %lu pscr_gemm, %lu pscr_slab launches", slab, g1, s1);
+    static const struct {
+      int slab, kron;
+      unsigned long gemm, slab_launches, kron_launches;
+    } ways3[] = {{1, 1, 2, 2, 0}, {0, 1, 0, 0, 4}, {0, 0, 8, 0, 0}};
+    for (int k = 0; k < 3; k++) {
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", ways3[k].slab ? t.pscr_slab : 0),
+                      PSCR_OK);
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_kron", ways3[k].kron), PSCR_OK);
+      static const char *const names[] = {"pscr_gemm", "pscr_slab", "pscr_kron"};
+      unsigned long c[3];
+      counted_case(&E, 3, n3, 3, names, c);
+      PT_CHECK(c[0] == ways3[k].gemm && c[1] == ways3[k].slab_launches &&
+                   c[2] == ways3[k].kron_launches,
+               "3D 9 x 12 x 7, slab %d, kron %d: %lu pscr_gemm, %lu pscr_slab, %lu pscr_kron "
+               "launches",
+               ways3[k].slab, ways3[k].kron, c[0], c[1], c[2]);
+    }
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_kron", t.pscr_kron), PSCR_OK);
+    PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
+    { /* complex 3D (the pivoting lines plan, no slab): pscr_kron where its n0 n1 fits
+       * (40 x 40 in shares of 2 groups a column with pscr_ksplit = 1), pscr_gemm past it */
+      static const size_t z3[][3] = {{40, 40, 3}, {46, 46, 2}};
+      static const char *const names[] = {"pscr_gemm", "pscr_kron"};
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_ksplit", 1), PSCR_OK);
+      for (int k = 0; k < 2; k++) {
+        unsigned long c[2];
+        counted_as(&E, PSCR_C128, PT_HELMHOLTZ, 3, z3[k], 2, names, c);
+        PT_CHECK(c[0] == (k ? 8u : 0u) && c[1] == (k ? 0u : 4u),
+                 "3D Helmholtz %zu^2 x %zu: %lu pscr_gemm, %lu pscr_kron launches", z3[k][0],
+                 z3[k][2], c[0], c[1]);
+      }
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_ksplit", t.pscr_ksplit), PSCR_OK);
     }
     /* past pscr_slab's bound, up to 64 x 64: whole in pscr_slab64 (2D 64 x 50; 3D
      * 9 x 63 x 40's level 1), as products with pscr_slab64 = 0 */
@@ -105,13 +136,15 @@ int main(void) {
     for (int s64 = 1; s64 >= 0; s64--) {
       PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab64", s64 ? t.pscr_slab64 : 0), PSCR_OK);
       for (int d = 2; d <= 3; d++) {
-        static const char *const names[] = {"pscr_gemm", "pscr_slab64"};
-        unsigned long c[2];
-        counted_case(&E, d, d == 2 ? m2 : m3, 2, names, c);
-        unsigned long g1 = c[0], s1 = c[1];
-        unsigned long gw = (d == 2 ? 0u : 4u) + (s64 ? 0u : 4u);
-        PT_CHECK(g1 == gw && s1 == (s64 ? 2u : 0u),
-                 "%dD, pscr_slab64 %d: %lu pscr_gemm, %lu pscr_slab64 launches", d, s64, g1, s1);
+        static const char *const names[] = {"pscr_gemm", "pscr_slab64", "pscr_kron"};
+        unsigned long c[3];
+        counted_case(&E, d, d == 2 ? m2 : m3, 3, names, c);
+        /* 3D: level 0's two products around the slab, else pscr_kron's two */
+        unsigned long gw = d == 2 ? (s64 ? 0u : 4u) : s64 ? 4u : 0u;
+        unsigned long kw = d == 3 && !s64 ? 4u : 0u;
+        PT_CHECK(c[0] == gw && c[1] == (s64 ? 2u : 0u) && c[2] == kw,
+                 "%dD, pscr_slab64 %d: %lu pscr_gemm, %lu pscr_slab64, %lu pscr_kron launches", d,
+                 s64, c[0], c[1], c[2]);
       }
     }
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab64", t.pscr_slab64), PSCR_OK);

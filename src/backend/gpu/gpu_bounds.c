@@ -48,7 +48,7 @@ int pscr_gpu_kernel_bounds(const char *name, const char *defines, int *maxw, int
     *maxw = PSCR_GPU_PD_WG;
     *minb = define_of(defines, "PD_MINB", z ? 1 : 2);
   } else if (strcmp(name, "pscr_slab") == 0 || strcmp(name, "pscr_slab64") == 0 ||
-             strcmp(name, "pscr_slab128") == 0) {
+             strcmp(name, "pscr_slab128") == 0 || strcmp(name, "pscr_kron") == 0) {
     *maxw = PSCR_GPU_PD_SWG;
     *minb = 1;
   }

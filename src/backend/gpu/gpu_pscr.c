@@ -363,6 +363,75 @@ static pscr_status slab(gpu_device *g, const pscr_stage_args *a, int kind) {
                    PSCR_GPU_PD_SWG, 0, NARGS(args) - 1, args);
 }
 
+/* The systems of a step run as products, all its eigenpairs' for every
+ * vector (R and rshift): on the lines plan's fused kernels, along AUTO's
+ * plan-time routes, or in one solve of the tridiagonal engine. */
+static pscr_status step_solve(gpu_device *g, const pscr_stage_args *a) {
+  const gpu_pscr *s = a->plan->impl;
+  const gpu_pscr_step *gs = gstep(a);
+  size_t sys = a->batch * a->step->neig;
+  pscr_status st;
+  if (s->lines)
+    TRY(pscr_run_lines(s->lines, s->r, a->len, sys, s->rshift));
+  for (size_t k = 0; !s->lines && k < gs->nroute; k++) /* AUTO's choice, made at plan time */
+    TRY(gpu_pscr_solve_inner(a->plan, g, gs->routes[k].s0, gs->routes[k].n, gs->routes[k].alg, 1));
+  if (!s->lines && !gs->nroute)
+    TRY(gpu_pscr_solve_inner(a->plan, g, 0, sys, s->queued ? PSCR_TD_CR_PCR_THOMAS : a->alg,
+                             s->queued));
+  return gpu_pscr_device(a->plan, g); /* the solve may have switched modules */
+}
+
+/* Level 1's step where stage_21 left level 0's products to it (gpu_pscr.kron,
+ * 3D): (28) over both levels from f into R with the systems' shifts, the
+ * solve, (27) over both from R into level 0's x, each in one pscr_kron
+ * launch of P groups a column. */
+static pscr_status kron_step(gpu_device *g, const pscr_stage_args *a) {
+  gpu_pscr *s = a->plan->impl;
+  const pscr_plan *p = a->plan;
+  const pscr_block *b = &a->step->blocks[0];
+  struct gpu_pscr_kron *k = &s->kron;
+  long n0 = (long)a->batch, n1 = (long)a->lev_n, nr = 2 + (long)b->nd, L = (long)a->len;
+  long kt = PSCR_GPU_PD_KT(p->dtype == PSCR_C128);
+  pscr_status st;
+  for (int back = 0; back < 2; back++) {
+    /* P: about pscr_ksplit groups in all, and a share the group holds */
+    long nf = back ? n1 : n0, ns = back ? n0 : n1;
+    long P = ((long)g->tune.pscr_ksplit + L - 1) / L;
+    if (P > nf) P = nf;
+    if (P < 1) P = 1;
+    while (P < nf && (nf + P - 1) / P * ns > kt) P++; /* else the kernel raises CONFIG */
+    long a0r = back ? 1 : (long)k->wr, a0c = back ? (long)k->wr : 1;
+    long a1r = back ? 1 : nr, a1c = back ? nr : 1;
+    gpu_arg args[] = {GPU_LONG(n0),
+                      GPU_LONG(n1),
+                      GPU_LONG(L),
+                      GPU_LONG(P),
+                      GPU_INT(back),
+                      GPU_PTR(dp(k->w0)),
+                      GPU_LONG(k->wo),
+                      GPU_LONG(a0r),
+                      GPU_LONG(a0c),
+                      GPU_PTR(dp(a->comp)),
+                      GPU_LONG(b->comp + 2),
+                      GPU_LONG(a1r),
+                      GPU_LONG(a1c),
+                      GPU_PTR(dp(back ? s->r : k->x)),
+                      GPU_PTR(dp(back ? k->x : s->r)),
+                      GPU_PTR(back ? none : dp(k->shift)),
+                      GPU_PTR(back ? none : dp(k->lambda0)),
+                      GPU_LONG(k->l0),
+                      GPU_PTR(back ? none : dp(a->lambda)),
+                      GPU_LONG(b->eig),
+                      GPU_PTR(back ? none : dp(s->rshift)),
+                      GPU_PTR(g->flags)};
+    if (back) TRY(step_solve(g, a));
+    TRY(gpu_launch_x(g, "pscr_kron", (size_t)(L * P) * PSCR_GPU_PD_SWG, PSCR_GPU_PD_SWG, 0,
+                     NARGS(args), args));
+  }
+  k->done = 1;
+  return PSCR_OK;
+}
+
 /* An innermost step run as products (gpu_pscr.dense: the level's one dense
  * step, or either of 2D's two steps), for all its blocks at once, a run of
  * like blocks a launch (gpu_pscr_run):
@@ -387,6 +456,7 @@ static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
   int kind = slab_step(g, a);
   if (kind) return slab(g, a, kind);
   if (s->defer.on) return PSCR_ERR_UNSUPPORTED; /* stage_21 left its product to a slab */
+  if (s->kron.on) return kron_step(g, a);
   int whole = stp->nblocks == 1 && stp->blocks[0].m == a->lev_n; /* no boundary terms */
   if (back && s->vrows > 0 && !whole) {
     TRY(boundary(g, a, s->vbuf, vps));
@@ -409,14 +479,7 @@ static pscr_status gemm_step(gpu_device *g, const pscr_stage_args *a) {
                              .l0 = b->eig, .ls = many ? 0 : r->m, .shift = a->shift,
                              .ss = many, .so = b->e0, .sout = s->rshift}));
   }
-  if (s->lines)
-    TRY(pscr_run_lines(s->lines, s->r, len, B * ne, s->rshift));
-  for (size_t k = 0; !s->lines && k < gs->nroute; k++) /* AUTO's choice, made at plan time */
-    TRY(gpu_pscr_solve_inner(a->plan, g, gs->routes[k].s0, gs->routes[k].n, gs->routes[k].alg, 1));
-  if (!s->lines && !gs->nroute)
-    TRY(gpu_pscr_solve_inner(a->plan, g, 0, B * ne, s->queued ? PSCR_TD_CR_PCR_THOMAS : a->alg,
-                             s->queued));
-  TRY(gpu_pscr_device(a->plan, g)); /* the solve may have switched modules */
+  TRY(step_solve(g, a));
   /* (24): two outputs a block, one pass over V (as a product, 64-row tiles
    * of which two rows are used: 0.30 against 0.10 ms, 2D Helmholtz 4095^2) */
   if (!back) return osums(g, a, s->r, s->vbuf, 0, stp->nblocks, 0, ne);
@@ -707,6 +770,30 @@ static int defer_rhs(const gpu_device *g, const pscr_stage_args *a) {
          slab_fits(g, p, &s->steps[1][0], &in->steps[0], in->n, in->len) == SLAB_SMALL;
 }
 
+/* 3D's dense level 0 in one group whose level 1 is one step run as
+ * products, not a slab, with both levels' slices n0 x n1 in a pscr_kron
+ * group: level 0's products (28) and (27) are left to level 1's
+ * (gpu_pscr.kron), one launch each way where there were two. */
+static int kron_fits(const gpu_device *g, const pscr_stage_args *a, const pscr_block *b) {
+  const pscr_plan *p = a->plan;
+  const gpu_pscr *s = p->impl;
+  const pscr_level *in = &p->lev[1];
+  if (p->ndim != 3 || !g->tune.pscr_kron || a->phase != PSCR_BACK || a->batch != 1 || !s->dense ||
+      in->nsteps != 1 || a->group->e0 != b->e0 || a->group->e1 != b->e0 + b->m ||
+      g->max_wg < PSCR_GPU_PD_SWG)
+    return 0;
+  const gpu_pscr_step *gs = &s->steps[1][0];
+  const pscr_step *stp = &in->steps[0];
+  if (gs->nrun != 1 || stp->nblocks != 1 ||
+      slab_fits(g, p, gs, stp, in->n, in->len))
+    return 0;
+  const gpu_pscr_run *r = gs->runs;
+  const pscr_block *b1 = &stp->blocks[r->b0];
+  return r->nb == 1 && b1->s + r->d0 == 0 && r->dd == 1 && r->m == in->n && r->nd == in->n &&
+         b->m == a->lev_n && b->nd == b->m &&
+         b->m * in->n <= (size_t)PSCR_GPU_PD_KCAP(p->dtype == PSCR_C128);
+}
+
 /* (28): the boundary terms of the blocks opening in the group, then the subproblems. */
 static pscr_status stage_21(const pscr_stage_args *a) {
   gpu_device g;
@@ -714,6 +801,11 @@ static pscr_status stage_21(const pscr_stage_args *a) {
   TRY(gpu_pscr_device(a->plan, &g));
   const pscr_block *b = dense_block(a);
   gpu_pscr *s = a->plan->impl;
+  if (b && kron_fits(&g, a, b)) {
+    s->kron = (struct gpu_pscr_kron){1,         0,         a->x,     a->comp, a->lambda,
+                                     a->shift,  b->comp + 2, 2 + b->nd, b->eig};
+    return PSCR_OK;
+  }
   if (b && defer_rhs(&g, a)) {
     size_t nr = 2 + b->nd;
     s->defer = (struct gpu_pscr_defer){1, a->x, a->comp, b->comp + 2 + (a->group->e0 - b->e0) * nr,
@@ -733,15 +825,21 @@ static pscr_status stage_osums(const pscr_stage_args *a) {
   pscr_status st;
   TRY(gpu_pscr_device(a->plan, &g));
   const pscr_block *b = dense_block(a);
+  gpu_pscr *s = a->plan->impl;
+  if (b && a->phase == PSCR_BACK && s->kron.on) { /* kron_step wrote u */
+    int done = s->kron.done;
+    s->kron.on = 0;
+    return done ? PSCR_OK : PSCR_ERR_DEVICE;
+  }
   if (b && a->phase == PSCR_BACK) return dense_sums(&g, a, b);
   return osums(&g, a, a->y, a->slots, gr->b0, gr->b1 - gr->b0, gr->e0, gr->e1);
 }
 
 /* The start of a solve: clear status words (the fused kernel raises SINGULAR)
- * and any product a failed solve left deferred. */
+ * and any products a failed solve left deferred. */
 static pscr_status begin(pscr_plan *p) {
   gpu_pscr *s = p->impl;
-  if (s) s->defer.on = 0;
+  if (s) s->defer.on = 0, s->kron.on = 0;
   gpu_device g;
   pscr_status st = p->ctx->ops->gpu ? p->ctx->ops->gpu(p->ctx, &g) : PSCR_ERR_UNSUPPORTED;
   return st == PSCR_OK ? g.flags_clear(&g) : st;

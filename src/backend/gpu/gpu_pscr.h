@@ -59,6 +59,10 @@
 #define PSCR_GPU_SLAB128_BYTES(n)                                                                  \
   ((PSCR_GPU_PD_S128 / PSCR_GPU_PD_SE - 1) * PSCR_GPU_PD_SWG * 4 +                                 \
    (((n) + PSCR_GPU_PD_SE - 1) / PSCR_GPU_PD_SE - 1) * PSCR_GPU_PD_S128 * PSCR_GPU_PD_S128 * 8)
+/* pscr_kron's bounds: n0 n1 at most PD_KCAP, a group's share of the first
+ * product at most PD_KT outputs (PD_SK PD_SWG: one pd_slab_product's) */
+#define PSCR_GPU_PD_KT(complex) ((complex) ? 1024 : 2048)
+#define PSCR_GPU_PD_KCAP(complex) (2 * PSCR_GPU_PD_KT(complex))
 #define PSCR_GPU_DENSE_MIN 8 /* dense steps (pscr_dense.h) from a level's n = this on */
 #define PSCR_GPU_KSPLIT_MINK 256 /* split products: inner indices a chunk, at least */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
@@ -186,6 +190,16 @@ typedef struct {
     const void *f, *w0;    /* f, level 0's components */
     size_t wo, wr, n0, l0; /* vector v's row of W0^T at wo + v wr, K = n0 */
   } defer;
+  /* 3D with both levels dense where level 1's one step runs as products
+   * (no slab): stage_21 leaves level 0's products to pscr_kron, which
+   * gemm_step launches for both levels, (28) before the solve and (27)
+   * after it into level 0's x; stage_22a then finds them done */
+  struct gpu_pscr_kron {
+    int on, done;
+    void *x;                          /* level 0's x: f, then u */
+    const void *w0, *lambda0, *shift; /* its components, lambda, c */
+    size_t wo, wr, l0;                /* W0's entry (i0, e0) at wo + e0 wr + i0, lambda0 from l0 */
+  } kron;
 } gpu_pscr;
 
 /* The device interface of the plan's context, with the module of the plan's dtype current. */

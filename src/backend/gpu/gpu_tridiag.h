@@ -215,6 +215,8 @@ typedef struct {
                      * pscr_slab64 where n * len is at most this (0: never) */
   int pscr_slab128; /* ... and 2D's past that, with n, len <= PSCR_GPU_PD_S128, in
                      * pscr_slab128 where n * len is at most this (0: never) */
+  int pscr_kron;    /* 3D with both levels dense and no slab: each pair of products
+                     * (28), (27) in one launch (pscr_kron; 1 default, 0: four pscr_gemm) */
   int pscr_ksplit;  /* products (27) of steps run as products with fewer groups than this
                      * (0: never) are split along their inner index into a batch of
                      * chunks, added up after (the default: two groups for each of the
