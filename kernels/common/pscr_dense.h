@@ -507,8 +507,12 @@ void pscr_slab(PD_SLAB_PARAMS) {
  * non-null (back = 0): the systems' shifts, sout[o0 n1 + o1] = (c[0] +
  * lambda0[l0 + o0]) + lambda1[l1 + o1], associated as stage_21's and
  * gemm_step's products did. */
-#define PD_KT (PD_SK * PD_SWG) /* the first product's outputs a group, at most */
-#define PD_KCAP (2 * PD_KT)    /* n0 n1, at most (with PD_KT: 48 KB of local memory) */
+#define PD_KT (PD_SK * PD_SWG) /* one pd_slab_product's outputs */
+#define PD_KCAP (2 * PD_KT)    /* n0 n1, at most */
+/* the first product's outputs a group, at most: local memory 1 KB (complex 2 KB)
+ * short of 48 KB with PD_KCAP's, since NVIDIA's OpenCL adds bytes of its own
+ * to a kernel's (pscr_slab128: 32784 for 32768) and refuses past 48 KB */
+#define PD_KS (PD_KT - 128)
 KERNEL_BOUNDED(PD_SWG, 1)
 void pscr_kron(XBASE long n0, long n1, long L, long P, int back, XPTR(const scalar, a0), long a0o,
                long a0r, long a0c, XPTR(const scalar, a1), long a1o, long a1r, long a1c,
@@ -524,13 +528,13 @@ void pscr_kron(XBASE long n0, long n1, long L, long P, int back, XPTR(const scal
   XPTR_AT(const scalar, lambda1);
   XPTR_AT(scalar, sout);
   XPTR_AT(int, flags);
-  LOCAL scalar sx[PD_KCAP], st[PD_KT];
+  LOCAL scalar sx[PD_KCAP], st[PD_KS];
   int t = (int)LOCAL_ID(), N = (int)(n0 * n1);
   /* f: the level summed first, s: the other */
   int nf = (int)(back ? n1 : n0), ns = (int)(back ? n0 : n1);
   long k = GROUP_ID() / (P > 0 ? P : 1), p = GROUP_ID() % (P > 0 ? P : 1);
   int nq = (int)((nf - p + P - 1) / (P > 0 ? P : 1)); /* o_f = p + q P for q < nq */
-  if (pd_slab_failed(N > PD_KCAP || P < 1 || (nf + P - 1) / P * ns > PD_KT, 0, flags))
+  if (pd_slab_failed(N > PD_KCAP || P < 1 || (nf + P - 1) / P * ns > PD_KS, 0, flags))
     return; /* the host's bounds */
   if (sout != 0 && GROUP_ID() == 0)
     for (int i = t; i < N; i += PD_SWG)

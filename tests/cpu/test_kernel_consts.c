@@ -81,8 +81,11 @@ int main(void) {
   const char *kdefs = pscr_gpu_kernel_source("common/pscr_dense.h");
   PT_CHECK(kdefs && strstr(kdefs, "#define PD_SK ((PD_SLAB + PD_SWG - 1) / PD_SWG)") &&
                strstr(kdefs, "#define PD_KT (PD_SK * PD_SWG)") &&
-               strstr(kdefs, "#define PD_KCAP (2 * PD_KT)"),
-           "pscr_dense.h: PD_SK, PD_KT, PD_KCAP as the host's mirrors assume");
+               strstr(kdefs, "#define PD_KCAP (2 * PD_KT)") &&
+               strstr(kdefs, "#define PD_KS (PD_KT - 128)"),
+           "pscr_dense.h: PD_SK, PD_KT, PD_KCAP, PD_KS as the host's mirrors assume");
+  PT_CHECK(PSCR_GPU_PD_KS(0) == PSCR_GPU_PD_KT(0) - 128 && PSCR_GPU_PD_KS(1) == PSCR_GPU_PD_KT(1) - 128,
+           "PSCR_GPU_PD_KS = PD_KT - 128");
   /* PD_BN's two values, real then complex, as the host's */
   const char *dense = pscr_gpu_kernel_source("common/pscr_dense.h");
   char bn[64];

@@ -391,7 +391,7 @@ static pscr_status kron_step(gpu_device *g, const pscr_stage_args *a) {
   const pscr_block *b = &a->step->blocks[0];
   struct gpu_pscr_kron *k = &s->kron;
   long n0 = (long)a->batch, n1 = (long)a->lev_n, nr = 2 + (long)b->nd, L = (long)a->len;
-  long kt = PSCR_GPU_PD_KT(p->dtype == PSCR_C128);
+  long kt = PSCR_GPU_PD_KS(p->dtype == PSCR_C128);
   pscr_status st;
   for (int back = 0; back < 2; back++) {
     /* P: about pscr_ksplit groups in all, and a share the group holds */
@@ -789,9 +789,11 @@ static int kron_fits(const gpu_device *g, const pscr_stage_args *a, const pscr_b
     return 0;
   const gpu_pscr_run *r = gs->runs;
   const pscr_block *b1 = &stp->blocks[r->b0];
+  int z = p->dtype == PSCR_C128;
+  size_t local = (size_t)(PSCR_GPU_PD_KCAP(z) + PSCR_GPU_PD_KS(z)) * pscr_dtype_size(p->dtype);
   return r->nb == 1 && b1->s + r->d0 == 0 && r->dd == 1 && r->m == in->n && r->nd == in->n &&
-         b->m == a->lev_n && b->nd == b->m &&
-         b->m * in->n <= (size_t)PSCR_GPU_PD_KCAP(p->dtype == PSCR_C128);
+         b->m == a->lev_n && b->nd == b->m && b->m * in->n <= (size_t)PSCR_GPU_PD_KCAP(z) &&
+         g->local_bytes >= local; /* its static arrays */
 }
 
 /* (28): the boundary terms of the blocks opening in the group, then the subproblems. */

@@ -59,10 +59,12 @@
 #define PSCR_GPU_SLAB128_BYTES(n)                                                                  \
   ((PSCR_GPU_PD_S128 / PSCR_GPU_PD_SE - 1) * PSCR_GPU_PD_SWG * 4 +                                 \
    (((n) + PSCR_GPU_PD_SE - 1) / PSCR_GPU_PD_SE - 1) * PSCR_GPU_PD_S128 * PSCR_GPU_PD_S128 * 8)
-/* pscr_kron's bounds: n0 n1 at most PD_KCAP, a group's share of the first
- * product at most PD_KT outputs (PD_SK PD_SWG: one pd_slab_product's) */
+/* pscr_kron's bounds: n0 n1 at most PD_KCAP (twice PD_KT, PD_SK PD_SWG: one
+ * pd_slab_product's outputs), a group's share of the first product at most
+ * PD_KS = PD_KT - 128 outputs */
 #define PSCR_GPU_PD_KT(complex) ((complex) ? 1024 : 2048)
 #define PSCR_GPU_PD_KCAP(complex) (2 * PSCR_GPU_PD_KT(complex))
+#define PSCR_GPU_PD_KS(complex) (PSCR_GPU_PD_KT(complex) - 128)
 #define PSCR_GPU_DENSE_MIN 8 /* dense steps (pscr_dense.h) from a level's n = this on */
 #define PSCR_GPU_KSPLIT_MINK 256 /* split products: inner indices a chunk, at least */
 #define PSCR_GPU_QG 4      /* PSCR_QG of the kernels: outputs per work-item */
