@@ -13,7 +13,7 @@ T0=$(date +%s)
 STEPS=" ${STEPS:-time shapes memcheck suites} "
 B=build-ocl
 case $STEPS in *" time "*)
-  PHASES="warm pscr" PROBLEMS=${PROBLEMS:-poisson2d} N2=${N2:-63} N2MAX=${N2MAX:-255} \
+  PHASES=${PHASES:-warm pscr} PROBLEMS=${PROBLEMS:-poisson2d} N2=${N2:-63} N2MAX=${N2MAX:-255} \
     N3=${N3:-31} N3MAX=${N3MAX:-63} TUNES=${TUNES:-"- pscr_slab128=0"} REPS=${REPS:-5} \
     DEADLINE=${DEADLINE:-330} RESERVE=${RESERVE:-120} bash tools/device_issue6.sh \
     > "$OUT/issue6.txt" 2>&1;;

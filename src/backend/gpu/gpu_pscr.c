@@ -394,9 +394,10 @@ static pscr_status kron_step(gpu_device *g, const pscr_stage_args *a) {
   long kt = PSCR_GPU_PD_KS(p->dtype == PSCR_C128);
   pscr_status st;
   for (int back = 0; back < 2; back++) {
-    /* P: about pscr_ksplit groups in all, and a share the group holds */
+    /* P: one wave of a group an SM (pscr_ksplit / 2: pscr_kron's 512 work-items
+     * hold an SM's registers), where the shares fit a group */
     long nf = back ? n1 : n0, ns = back ? n0 : n1;
-    long P = ((long)g->tune.pscr_ksplit + L - 1) / L;
+    long P = (long)g->tune.pscr_ksplit / 2 / L;
     if (P > nf) P = nf;
     if (P < 1) P = 1;
     while (P < nf && (nf + P - 1) / P * ns > kt) P++; /* else the kernel raises CONFIG */
