@@ -494,8 +494,10 @@ static void gc_dense_suite(gc_env *E, int big) {
    * takes level 1): a group's share of the first product at its bound both ways
    * (pscr_ksplit = 1: the fewest groups, 2 a column; complex 56 x 32: 896 outputs,
    * real 60 x 64: 1920), n0 n1 at its bound (64 x 64) and past it (65 x 64:
-   * pscr_gemm); with pscr_kron = 0, the four products */
+   * pscr_gemm), the tuning's bound on n0 n1 lifted; with pscr_kron = 0, the four
+   * products */
   static const size_t k3[][3] = {{56, 32, 3}, {60, 64, 2}, {64, 64, 1}, {65, 64, 2}};
+  PT_CHECK_STATUS(gc_tune(E, "pscr_kron", 1 << 20), PSCR_OK); /* PSCR_GPU_PD_KCAP bounds it */
   PT_CHECK_STATUS(gc_tune(E, "pscr_ksplit", 1), PSCR_OK);
   gc_case(E, PSCR_C128, 3, k3[0], PT_HELMHOLTZ, 3, PSCR_TD_AUTO, 0);
   gc_case(E, PSCR_F64, 3, k3[1], PT_RANDOM, 3, PSCR_TD_AUTO, 0);

@@ -103,7 +103,8 @@ int main(void) {
     for (int k = 0; k < 3; k++) {
       PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", ways3[k].slab ? t.pscr_slab : 0),
                       PSCR_OK);
-      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_kron", ways3[k].kron), PSCR_OK);
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_kron", ways3[k].kron ? t.pscr_kron : 0),
+                      PSCR_OK);
       static const char *const names[] = {"pscr_gemm", "pscr_slab", "pscr_kron"};
       unsigned long c[3];
       counted_case(&E, 3, n3, 3, names, c);
@@ -116,10 +117,12 @@ int main(void) {
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_kron", t.pscr_kron), PSCR_OK);
     PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_slab", t.pscr_slab), PSCR_OK);
     { /* complex 3D (the pivoting lines plan, no slab): pscr_kron where its n0 n1 fits
-       * (40 x 40 in shares of 2 groups a column with pscr_ksplit = 1), pscr_gemm past it */
+       * (40 x 40 in shares of 2 groups a column with pscr_ksplit = 1; the tuning's
+       * bound lifted), pscr_gemm past it */
       static const size_t z3[][3] = {{40, 40, 3}, {46, 46, 2}};
       static const char *const names[] = {"pscr_gemm", "pscr_kron"};
       PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_ksplit", 1), PSCR_OK);
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_kron", 1 << 20), PSCR_OK);
       for (int k = 0; k < 2; k++) {
         unsigned long c[2];
         counted_as(&E, PSCR_C128, PT_HELMHOLTZ, 3, z3[k], 2, names, c);
@@ -128,6 +131,7 @@ int main(void) {
                  z3[k][2], c[0], c[1]);
       }
       PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_ksplit", t.pscr_ksplit), PSCR_OK);
+      PT_CHECK_STATUS(pscr_opencl_tune(E.gpu, "pscr_kron", t.pscr_kron), PSCR_OK);
     }
     /* past pscr_slab's bound, up to 64 x 64: whole in pscr_slab64 (2D 64 x 50; 3D
      * 9 x 63 x 40's level 1), as products with pscr_slab64 = 0 */

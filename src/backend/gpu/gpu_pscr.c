@@ -773,13 +773,14 @@ static int defer_rhs(const gpu_device *g, const pscr_stage_args *a) {
 
 /* 3D's dense level 0 in one group whose level 1 is one step run as
  * products, not a slab, with both levels' slices n0 x n1 in a pscr_kron
- * group: level 0's products (28) and (27) are left to level 1's
- * (gpu_pscr.kron), one launch each way where there were two. */
+ * group (and n0 n1 within the tuning pscr_kron): level 0's products (28)
+ * and (27) are left to level 1's (gpu_pscr.kron), one launch each way
+ * where there were two. */
 static int kron_fits(const gpu_device *g, const pscr_stage_args *a, const pscr_block *b) {
   const pscr_plan *p = a->plan;
   const gpu_pscr *s = p->impl;
   const pscr_level *in = &p->lev[1];
-  if (p->ndim != 3 || !g->tune.pscr_kron || a->phase != PSCR_BACK || a->batch != 1 || !s->dense ||
+  if (p->ndim != 3 || a->phase != PSCR_BACK || a->batch != 1 || !s->dense ||
       in->nsteps != 1 || a->group->e0 != b->e0 || a->group->e1 != b->e0 + b->m ||
       g->max_wg < PSCR_GPU_PD_SWG)
     return 0;
@@ -794,6 +795,7 @@ static int kron_fits(const gpu_device *g, const pscr_stage_args *a, const pscr_b
   size_t local = (size_t)(PSCR_GPU_PD_KCAP(z) + PSCR_GPU_PD_KS(z)) * pscr_dtype_size(p->dtype);
   return r->nb == 1 && b1->s + r->d0 == 0 && r->dd == 1 && r->m == in->n && r->nd == in->n &&
          b->m == a->lev_n && b->nd == b->m && b->m * in->n <= (size_t)PSCR_GPU_PD_KCAP(z) &&
+         b->m * in->n <= (size_t)g->tune.pscr_kron &&
          g->local_bytes >= local; /* its static arrays */
 }
 

@@ -101,7 +101,7 @@ void gpu_td_tuning_default(gpu_td_tuning *t) {
                        .pscr_slab = 2000,
                        .pscr_slab64 = 4096,
                        .pscr_slab128 = 16384,
-                       .pscr_kron = 1,
+                       .pscr_kron = 1024,
                        .pscr_ksplit = 264,
                        .tile_reg = 1,
                        .reg_slim = 1,
@@ -189,7 +189,7 @@ static const struct {
     TUNE(pscr_dense_in3, 0, 1 << 16, TUNE_ANY), TUNE(pscr_dense_inz, 0, 1 << 16, TUNE_ANY),
     TUNE(pscr_lines, 0, 2, TUNE_ANY),        TUNE(pscr_ksplit, 0, 1 << 20, TUNE_ANY),
     TUNE(pscr_slab, 0, 1 << 20, TUNE_ANY),   TUNE(pscr_slab64, 0, 1 << 20, TUNE_ANY),
-    TUNE(pscr_slab128, 0, 1 << 20, TUNE_ANY), TUNE(pscr_kron, 0, 1, TUNE_ANY),
+    TUNE(pscr_slab128, 0, 1 << 20, TUNE_ANY), TUNE(pscr_kron, 0, 1 << 20, TUNE_ANY),
     TUNE(pscr_steps2, 0, 1 << 20, TUNE_ANY), TUNE(pscr_steps2z, 0, 1 << 20, TUNE_ANY),
     TUNE(thomas_wg, 32, 1024, TUNE_W),       TUNE(tile_q, 2, 64, TUNE_POW2),
     /* tile_w, tile_mw: powers of 2, so that a tile halved to fit stays whole
