@@ -391,7 +391,7 @@ static pscr_status kron_step(gpu_device *g, const pscr_stage_args *a) {
   const pscr_block *b = &a->step->blocks[0];
   struct gpu_pscr_kron *k = &s->kron;
   long n0 = (long)a->batch, n1 = (long)a->lev_n, nr = 2 + (long)b->nd, L = (long)a->len;
-  long kt = PSCR_GPU_PD_KS(p->dtype == PSCR_C128);
+  long cap = PSCR_GPU_PD_KS(p->dtype == PSCR_C128); /* a share's outputs */
   pscr_status st;
   for (int back = 0; back < 2; back++) {
     /* P: one wave of a group an SM (pscr_ksplit / 2: pscr_kron's 512 work-items
@@ -400,7 +400,7 @@ static pscr_status kron_step(gpu_device *g, const pscr_stage_args *a) {
     long P = (long)g->tune.pscr_ksplit / 2 / L;
     if (P > nf) P = nf;
     if (P < 1) P = 1;
-    while (P < nf && (nf + P - 1) / P * ns > kt) P++; /* else the kernel raises CONFIG */
+    while (P < nf && (nf + P - 1) / P * ns > cap) P++; /* else the kernel raises CONFIG */
     long a0r = back ? 1 : (long)k->wr, a0c = back ? (long)k->wr : 1;
     long a1r = back ? 1 : nr, a1c = back ? nr : 1;
     gpu_arg args[] = {GPU_LONG(n0),
@@ -786,9 +786,7 @@ static int kron_fits(const gpu_device *g, const pscr_stage_args *a, const pscr_b
     return 0;
   const gpu_pscr_step *gs = &s->steps[1][0];
   const pscr_step *stp = &in->steps[0];
-  if (gs->nrun != 1 || stp->nblocks != 1 ||
-      slab_fits(g, p, gs, stp, in->n, in->len))
-    return 0;
+  if (gs->nrun != 1 || stp->nblocks != 1 || slab_fits(g, p, gs, stp, in->n, in->len)) return 0;
   const gpu_pscr_run *r = gs->runs;
   const pscr_block *b1 = &stp->blocks[r->b0];
   int z = p->dtype == PSCR_C128;
@@ -807,8 +805,9 @@ static pscr_status stage_21(const pscr_stage_args *a) {
   const pscr_block *b = dense_block(a);
   gpu_pscr *s = a->plan->impl;
   if (b && kron_fits(&g, a, b)) {
-    s->kron = (struct gpu_pscr_kron){1,         0,         a->x,     a->comp, a->lambda,
-                                     a->shift,  b->comp + 2, 2 + b->nd, b->eig};
+    s->kron = (struct gpu_pscr_kron){.on = 1, .x = a->x, .w0 = a->comp, .lambda0 = a->lambda,
+                                     .shift = a->shift, .wo = b->comp + 2, .wr = 2 + b->nd,
+                                     .l0 = b->eig};
     return PSCR_OK;
   }
   if (b && defer_rhs(&g, a)) {
