@@ -532,10 +532,10 @@ void pscr_kron(XBASE long n0, long n1, long L, long P, int back, XPTR(const scal
   int t = (int)LOCAL_ID(), N = (int)(n0 * n1);
   /* f: the level summed first, s: the other */
   int nf = (int)(back ? n1 : n0), ns = (int)(back ? n0 : n1);
-  long k = GROUP_ID() / (P > 0 ? P : 1), p = GROUP_ID() % (P > 0 ? P : 1);
-  int nq = (int)((nf - p + P - 1) / (P > 0 ? P : 1)); /* o_f = p + q P for q < nq */
   if (pd_slab_failed(N > PD_KCAP || P < 1 || (nf + P - 1) / P * ns > PD_KS, 0, flags))
     return; /* the host's bounds */
+  long k = GROUP_ID() / P, p = GROUP_ID() % P;
+  int nq = (int)((nf - p + P - 1) / P); /* o_f = p + q P for q < nq */
   if (sout != 0 && GROUP_ID() == 0)
     for (int i = t; i < N; i += PD_SWG)
       sout[i] = S_ADD(S_ADD(c[0], lambda0[l0 + i / n1]), lambda1[l1 + i % n1]);

@@ -78,16 +78,15 @@ int main(void) {
     PT_CHECK(PSCR_GPU_PD_KT(z) == sk * PSCR_GPU_PD_SWG && PSCR_GPU_PD_KCAP(z) == 2 * PSCR_GPU_PD_KT(z),
              "PSCR_GPU_PD_KT(%d) = %d: PD_SK %ld x PD_SWG", z, PSCR_GPU_PD_KT(z), sk);
   }
-  const char *kdefs = pscr_gpu_kernel_source("common/pscr_dense.h");
-  PT_CHECK(kdefs && strstr(kdefs, "#define PD_SK ((PD_SLAB + PD_SWG - 1) / PD_SWG)") &&
-               strstr(kdefs, "#define PD_KT (PD_SK * PD_SWG)") &&
-               strstr(kdefs, "#define PD_KCAP (2 * PD_KT)") &&
-               strstr(kdefs, "#define PD_KS (PD_KT - 128)"),
+  const char *dense = pscr_gpu_kernel_source("common/pscr_dense.h");
+  PT_CHECK(dense && strstr(dense, "#define PD_SK ((PD_SLAB + PD_SWG - 1) / PD_SWG)") &&
+               strstr(dense, "#define PD_KT (PD_SK * PD_SWG)") &&
+               strstr(dense, "#define PD_KCAP (2 * PD_KT)") &&
+               strstr(dense, "#define PD_KS (PD_KT - 128)"),
            "pscr_dense.h: PD_SK, PD_KT, PD_KCAP, PD_KS as the host's mirrors assume");
   PT_CHECK(PSCR_GPU_PD_KS(0) == PSCR_GPU_PD_KT(0) - 128 && PSCR_GPU_PD_KS(1) == PSCR_GPU_PD_KT(1) - 128,
            "PSCR_GPU_PD_KS = PD_KT - 128");
   /* PD_BN's two values, real then complex, as the host's */
-  const char *dense = pscr_gpu_kernel_source("common/pscr_dense.h");
   char bn[64];
   snprintf(bn, sizeof bn, "(PSCR_COMPLEX ? %d : %d)", PSCR_GPU_PD_BN(1), PSCR_GPU_PD_BN(0));
   const char *def = dense ? strstr(dense, "#define PD_BN ") : NULL;

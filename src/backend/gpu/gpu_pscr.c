@@ -286,16 +286,21 @@ static pscr_status osums(gpu_device *g, const pscr_stage_args *a, const void *y,
  * 64), SLAB_128: pscr_slab128 (2D's real slabs past those of at most 128 x
  * 128, a group per PSCR_GPU_PD_SE eigenpairs), 0: not such a step. */
 enum { SLAB_SMALL = 1, SLAB_64 = 2, SLAB_128 = 3 };
+
+/* Whether a step is one block of all n rows, its one run the one product
+ * (no boundary terms): the step the slab kernels and pscr_kron take whole. */
+static int whole_step(const gpu_pscr_step *gs, const pscr_step *stp, size_t n) {
+  if (gs->nrun != 1 || stp->nblocks != 1) return 0;
+  const gpu_pscr_run *r = gs->runs;
+  const pscr_block *b = &stp->blocks[r->b0];
+  return r->nb == 1 && b->s + r->d0 == 0 && r->dd == 1 && r->m == n && r->nd == n;
+}
+
 static int slab_fits(const gpu_device *g, const pscr_plan *p, const gpu_pscr_step *gs,
                      const pscr_step *stp, size_t n, size_t len) {
   const gpu_pscr *s = p->impl;
   if (!s->dense || !s->queued || s->lines || (g->pack_args && !s->slab_pk) || gs->nroute ||
-      gs->nrun != 1 || g->max_wg < PSCR_GPU_PD_SWG)
-    return 0;
-  const gpu_pscr_run *r = gs->runs;
-  const pscr_block *b = &stp->blocks[r->b0];
-  if (stp->nblocks != 1 || r->nb != 1 || b->s + r->d0 != 0 || r->dd != 1 || r->m != n ||
-      r->nd != n)
+      g->max_wg < PSCR_GPU_PD_SWG || !whole_step(gs, stp, n))
     return 0;
   size_t cap = (size_t)g->tune.pscr_slab < PSCR_GPU_PD_SLAB ? (size_t)g->tune.pscr_slab
                                                              : PSCR_GPU_PD_SLAB;
@@ -786,15 +791,12 @@ static int kron_fits(const gpu_device *g, const pscr_stage_args *a, const pscr_b
     return 0;
   const gpu_pscr_step *gs = &s->steps[1][0];
   const pscr_step *stp = &in->steps[0];
-  if (gs->nrun != 1 || stp->nblocks != 1 || slab_fits(g, p, gs, stp, in->n, in->len)) return 0;
-  const gpu_pscr_run *r = gs->runs;
-  const pscr_block *b1 = &stp->blocks[r->b0];
   int z = p->dtype == PSCR_C128;
   size_t local = (size_t)(PSCR_GPU_PD_KCAP(z) + PSCR_GPU_PD_KS(z)) * pscr_dtype_size(p->dtype);
-  return r->nb == 1 && b1->s + r->d0 == 0 && r->dd == 1 && r->m == in->n && r->nd == in->n &&
-         b->m == a->lev_n && b->nd == b->m && b->m * in->n <= (size_t)PSCR_GPU_PD_KCAP(z) &&
-         b->m * in->n <= (size_t)g->tune.pscr_kron &&
-         g->local_bytes >= local; /* its static arrays */
+  /* b: dense_block's, one block of all n0 rows */
+  return whole_step(gs, stp, in->n) && !slab_fits(g, p, gs, stp, in->n, in->len) &&
+         b->m * in->n <= (size_t)PSCR_GPU_PD_KCAP(z) &&
+         b->m * in->n <= (size_t)g->tune.pscr_kron && g->local_bytes >= local; /* its arrays */
 }
 
 /* (28): the boundary terms of the blocks opening in the group, then the subproblems. */
